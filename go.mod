@@ -1,0 +1,5 @@
+module archlab
+
+go 1.26
+
+require pgregory.net/rapid v1.3.0

@@ -1,0 +1,170 @@
+package shardjob
+
+import (
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"sync"
+)
+
+var (
+	// ErrStaleEpoch means a worker of a superseded lease term tried to commit.
+	ErrStaleEpoch = errors.New("shardjob: stale shard epoch")
+	// ErrStaleOffset means a commit would move a checkpoint backwards within
+	// one lease term.
+	ErrStaleOffset = errors.New("shardjob: stale checkpoint offset")
+	// ErrInjectedCrash marks the deterministic crash a caller asks Run for.
+	ErrInjectedCrash = errors.New("shardjob: injected crash")
+)
+
+// Split assigns each key to shard FNV-1a(key) mod shards. A key always lands
+// on the same shard, and each shard keeps the keys in input order, so a
+// shard's item list (and with it every offset) is reproducible.
+func Split(keys []string, shards int) ([][]string, error) {
+	if shards <= 0 {
+		return nil, fmt.Errorf("shardjob: split %d keys: shards must be at least 1, got %d", len(keys), shards)
+	}
+	out := make([][]string, shards)
+	for _, k := range keys {
+		i := ShardOf(k, shards)
+		out[i] = append(out[i], k)
+	}
+	return out, nil
+}
+
+// ShardOf is the shard Split puts key in; shards must be at least 1.
+func ShardOf(key string, shards int) int {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(key)) // a hash.Hash never returns an error
+	return int(h.Sum32() % uint32(shards))
+}
+
+// Checkpoint stores the committed offset of each shard together with the
+// lease epoch that committed it.
+type Checkpoint struct {
+	mu      sync.Mutex
+	offsets map[string]int
+	epochs  map[string]uint64
+}
+
+// NewCheckpoint returns an empty checkpoint store.
+func NewCheckpoint() *Checkpoint {
+	return &Checkpoint{offsets: make(map[string]int), epochs: make(map[string]uint64)}
+}
+
+// Load returns the committed offset of shard, 0 when nothing is committed.
+func (c *Checkpoint) Load(shard string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.offsets[shard]
+}
+
+// Epoch returns the lease epoch of shard's last commit, 0 when none.
+func (c *Checkpoint) Epoch(shard string) uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.epochs[shard]
+}
+
+// Commit moves shard to offset under epoch. A lower epoch than the last
+// commit's is ErrStaleEpoch (fencing); a lower offset within the same epoch
+// is ErrStaleOffset; an equal offset is an idempotent no-op. A higher epoch
+// may set any offset: the new owner decides where it resumed.
+func (c *Checkpoint) Commit(shard string, epoch uint64, offset int) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	cur := c.epochs[shard]
+	if epoch < cur {
+		return fmt.Errorf("shardjob: commit %s epoch %d < %d: %w", shard, epoch, cur, ErrStaleEpoch)
+	}
+	if epoch == cur && offset < c.offsets[shard] {
+		return fmt.Errorf("shardjob: commit %s offset %d < %d: %w", shard, offset, c.offsets[shard], ErrStaleOffset)
+	}
+	c.epochs[shard] = epoch
+	c.offsets[shard] = offset
+	return nil
+}
+
+// Sink is the side-effect boundary. It remembers every business key it has
+// applied, so an item replayed after a crash is suppressed, not repeated.
+type Sink struct {
+	mu         sync.Mutex
+	seen       map[string]bool
+	applied    int
+	suppressed int
+}
+
+// NewSink returns an empty idempotent sink.
+func NewSink() *Sink {
+	return &Sink{seen: make(map[string]bool)}
+}
+
+// Apply performs the effect for key once and reports whether it did.
+func (s *Sink) Apply(key string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.seen[key] {
+		s.suppressed++
+		return false
+	}
+	s.seen[key] = true
+	s.applied++
+	return true
+}
+
+// Counts returns how many effects were applied and how many suppressed.
+func (s *Sink) Counts() (applied, suppressed int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.applied, s.suppressed
+}
+
+// Runner works through one shard as the holder of lease Epoch.
+type Runner struct {
+	Sink        *Sink
+	CP          *Checkpoint
+	Epoch       uint64
+	CommitEvery int // commit after every CommitEvery items; 0 commits only at the end
+}
+
+// Result reports one Run. Attempts counts the items this run touched,
+// replays included; Checkpoint is the last offset this run committed (or the
+// one it started from).
+type Result struct {
+	Attempts   int
+	Applied    int
+	Suppressed int
+	Checkpoint int
+}
+
+// Run processes items from the shard's committed offset. With crashAfter > 0
+// it dies right after its crashAfter-th item, before that item's checkpoint:
+// the effect happened, the offset did not move, which is exactly the window
+// a rerun must replay. A commit rejected by the checkpoint (a stale epoch)
+// stops the run with that error.
+func (r *Runner) Run(shard string, items []string, crashAfter int) (Result, error) {
+	start := r.CP.Load(shard)
+	res := Result{Checkpoint: start}
+	for i := start; i < len(items); i++ {
+		res.Attempts++
+		if r.Sink.Apply(items[i]) {
+			res.Applied++
+		} else {
+			res.Suppressed++
+		}
+		if crashAfter > 0 && res.Attempts == crashAfter {
+			return res, fmt.Errorf("shardjob: %s crashed after %d attempts at offset %d: %w", shard, res.Attempts, i, ErrInjectedCrash)
+		}
+		if r.CommitEvery > 0 && (i+1-start)%r.CommitEvery == 0 {
+			if err := r.CP.Commit(shard, r.Epoch, i+1); err != nil {
+				return res, err
+			}
+			res.Checkpoint = i + 1
+		}
+	}
+	if err := r.CP.Commit(shard, r.Epoch, len(items)); err != nil {
+		return res, err
+	}
+	res.Checkpoint = len(items)
+	return res, nil
+}
