@@ -54,7 +54,9 @@ func (l *Log) NextBatch(offset, size int) ([]Event, int, error) {
 	if size <= 0 {
 		return nil, offset, fmt.Errorf("ordering: read %d events at %d: %w", size, offset, ErrBatchSize)
 	}
-	end := min(offset+size, len(l.events))
+	// Clamp the size before adding: offset+size overflows for a huge size
+	// (math.MaxInt, "read everything") and would slice out of range.
+	end := offset + min(size, len(l.events)-offset)
 	return append([]Event(nil), l.events[offset:end]...), end, nil
 }
 
