@@ -125,6 +125,10 @@ type Runner struct {
 	CP          *Checkpoint
 	Epoch       uint64
 	CommitEvery int // commit after every CommitEvery items; 0 commits only at the end
+	// OnCommit, when set, is told each offset Run commits. It observes;
+	// it cannot change the run. Drills use it to show progress per
+	// checkpoint.
+	OnCommit func(offset int)
 }
 
 // Result reports one Run. Attempts counts the items this run touched,
@@ -156,15 +160,24 @@ func (r *Runner) Run(shard string, items []string, crashAfter int) (Result, erro
 			return res, fmt.Errorf("shardjob: %s crashed after %d attempts at offset %d: %w", shard, res.Attempts, i, ErrInjectedCrash)
 		}
 		if r.CommitEvery > 0 && (i+1-start)%r.CommitEvery == 0 {
-			if err := r.CP.Commit(shard, r.Epoch, i+1); err != nil {
+			if err := r.commit(shard, i+1, &res); err != nil {
 				return res, err
 			}
-			res.Checkpoint = i + 1
 		}
 	}
-	if err := r.CP.Commit(shard, r.Epoch, len(items)); err != nil {
-		return res, err
+	return res, r.commit(shard, len(items), &res)
+}
+
+// commit moves the checkpoint and, when it succeeds, the result with it.
+func (r *Runner) commit(shard string, offset int, res *Result) error {
+	if err := r.CP.Commit(shard, r.Epoch, offset); err != nil {
+		return err
 	}
-	res.Checkpoint = len(items)
-	return res, nil
+	// The final commit repeats the last one when the shard ends on a
+	// commit boundary: idempotent, and not news for OnCommit.
+	if r.OnCommit != nil && offset != res.Checkpoint {
+		r.OnCommit(offset)
+	}
+	res.Checkpoint = offset
+	return nil
 }
