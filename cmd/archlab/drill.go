@@ -1,0 +1,341 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"archlab/drills"
+)
+
+// drillOptions are the flags of `archlab drill` and of every drill
+// subcommand.
+type drillOptions struct {
+	g       *globalOptions
+	all     bool
+	chapter string
+	json    bool
+	trace   bool
+	mermaid bool
+	step    bool
+}
+
+func newDrillCmd(g *globalOptions) *cobra.Command {
+	o := &drillOptions{g: g}
+	cmd := &cobra.Command{
+		Use:     "drill {<name> | --all | --chapter <section>}",
+		Short:   g.t("help.drill.short"),
+		Long:    g.t("help.drill.long"),
+		Example: g.t("help.drill.example"),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return unknownDrill(g, args[0])
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.validate(""); err != nil {
+				return err
+			}
+			if !o.all && o.chapter == "" {
+				return &usageError{msg: g.t("err.drill.nothing"), hint: g.t("err.hint.list")}
+			}
+			list := drills.All()
+			if o.chapter != "" {
+				var err error
+				if list, err = drills.InSection(o.chapter); err != nil {
+					return &usageError{msg: g.t("err.chapter", o.chapter, sectionIDs())}
+				}
+			}
+			return o.runMany(list)
+		},
+	}
+	f := cmd.PersistentFlags()
+	f.BoolVar(&o.all, "all", false, g.t("help.flag.all"))
+	f.StringVar(&o.chapter, "chapter", "", g.t("help.flag.chapter", sectionIDs()))
+	f.BoolVar(&o.json, "json", false, g.t("help.flag.json"))
+	f.BoolVar(&o.trace, "trace", false, g.t("help.flag.trace"))
+	f.BoolVar(&o.mermaid, "mermaid", false, g.t("help.flag.mermaid"))
+	f.BoolVar(&o.step, "step", false, g.t("help.flag.step"))
+	for _, d := range drills.All() {
+		cmd.AddCommand(newDrillSubcommand(o, d))
+	}
+	return cmd
+}
+
+// newDrillSubcommand builds `archlab drill NAME` from the registry entry:
+// its help names the section, the fault, the counters and its flags.
+func newDrillSubcommand(o *drillOptions, d *drills.Drill) *cobra.Command {
+	g := o.g
+	values := drills.Values{}
+	cmd := &cobra.Command{
+		Use:     d.Name + " [flags]",
+		Short:   g.t(d.TitleKey()),
+		Long:    drillLong(g, d),
+		Example: drillExample(g, d),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return &usageError{msg: g.t("err.drill.args", d.Name, strings.Join(args, " ")), hint: g.t("err.hint.help", cmd.CommandPath())}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.validate(d.Name); err != nil {
+				return err
+			}
+			for _, p := range d.Params {
+				values[p.Name], _ = cmd.Flags().GetInt(p.Name)
+			}
+			return o.runOne(d, values)
+		},
+	}
+	for _, p := range d.Params {
+		cmd.Flags().Int(p.Name, p.Default, g.t(p.UsageKey(d.Name)))
+	}
+	return cmd
+}
+
+// validate rejects flag combinations that have no meaning. name is the
+// drill given on the command line, "" for --all/--chapter.
+func (o *drillOptions) validate(name string) error {
+	g := o.g
+	if name != "" && (o.all || o.chapter != "") {
+		flag := "--all"
+		if !o.all {
+			flag = "--chapter"
+		}
+		return &usageError{msg: g.t("err.drill.name-and-all", name, flag)}
+	}
+	if o.all && o.chapter != "" {
+		return &usageError{msg: g.t("err.drill.all-and-chapter")}
+	}
+	if o.json && (o.trace || o.mermaid || o.step) || o.mermaid && (o.trace || o.step) {
+		return &usageError{msg: g.t("err.drill.formats")}
+	}
+	return nil
+}
+
+// runOne runs a single drill and renders it.
+func (o *drillOptions) runOne(d *drills.Drill, v drills.Values) error {
+	res, err := d.Run(v)
+	if err != nil {
+		return o.paramError(err)
+	}
+	r := o.renderer()
+	switch {
+	case o.json:
+		err = writeJSON(o.g.io.Out, jsonOf(o.g.lang, res))
+	case o.mermaid:
+		err = r.mermaid(res)
+	default:
+		err = r.drill(res, o.trace || o.step)
+	}
+	if err != nil {
+		return err
+	}
+	return mismatch(o.g, []*drills.Result{res})
+}
+
+// runMany runs drills with the book's parameters, in book order, and prints
+// a summary table (or JSON, or one diagram per drill).
+func (o *drillOptions) runMany(list []*drills.Drill) error {
+	results := make([]*drills.Result, 0, len(list))
+	for _, d := range list {
+		res, err := d.Run(d.Defaults())
+		if err != nil {
+			return err // the book's own parameters are always valid
+		}
+		results = append(results, res)
+	}
+	r := o.renderer()
+	var err error
+	switch {
+	case o.json:
+		err = writeJSON(o.g.io.Out, jsonOfAll(o.g.lang, results))
+	case o.mermaid:
+		err = r.mermaidAll(results)
+	default:
+		if o.trace || o.step {
+			for _, res := range results {
+				if err := r.drill(res, true); err != nil {
+					return err
+				}
+				fmt.Fprintln(o.g.io.Out)
+			}
+		}
+		err = r.summary(results)
+	}
+	if err != nil {
+		return err
+	}
+	return mismatch(o.g, results)
+}
+
+func (o *drillOptions) renderer() *renderer {
+	return &renderer{g: o.g, p: newPalette(o.g.colour()), step: o.step && o.g.io.InIsTerminal && o.g.io.OutIsTerminal}
+}
+
+// paramError turns a drill's *ParamError into one translated line.
+func (o *drillOptions) paramError(err error) error {
+	g := o.g
+	var pe *drills.ParamError
+	if !errors.As(err, &pe) {
+		return &usageError{msg: err.Error()}
+	}
+	var msg string
+	if pe.Bounded {
+		msg = g.t("err.param.range", pe.Flag, pe.Min, pe.Max, pe.Value)
+	} else {
+		msg = g.t("err.param.min", pe.Flag, pe.Min, pe.Value)
+	}
+	if pe.Why != "" {
+		msg += " (" + g.t(pe.Why) + ")"
+	}
+	return &usageError{msg: msg}
+}
+
+// mismatch returns the exit-1 error naming the first drill and counter that
+// disagree with the book, or the first lesson that failed.
+func mismatch(g *globalOptions, results []*drills.Result) error {
+	var failed []string
+	first := ""
+	for _, res := range results {
+		if res.Pass {
+			continue
+		}
+		failed = append(failed, res.Drill.Name)
+		if first == "" {
+			first = failureReason(g, res)
+		}
+	}
+	if len(failed) == 0 {
+		return nil
+	}
+	return &mismatchError{msg: g.t("err.mismatch", len(failed), strings.Join(failed, ", "), first)}
+}
+
+// failureReason says in one phrase why a drill failed.
+func failureReason(g *globalOptions, res *drills.Result) string {
+	if res.Err != nil {
+		return g.t("cli.fail.error", res.Drill.Name, res.Err)
+	}
+	for _, c := range res.Counters {
+		if c.Match != nil && !*c.Match {
+			return g.t("cli.fail.counter", res.Drill.Name, c.Name, c.Value, *c.Book)
+		}
+	}
+	for _, c := range res.Checks {
+		if !c.OK {
+			return g.t("cli.fail.check", res.Drill.Name, g.t(c.Key))
+		}
+	}
+	return g.t("cli.fail.missing", res.Drill.Name)
+}
+
+// unknownDrill names the bad drill and the nearest real ones.
+func unknownDrill(g *globalOptions, name string) error {
+	names := make([]string, 0, 16)
+	for _, d := range drills.All() {
+		names = append(names, d.Name)
+	}
+	e := &usageError{msg: g.t("err.unknown-drill", name)}
+	if near := nearest(name, names, 3); len(near) > 0 {
+		e.hint = g.t("err.hint.did-you-mean", strings.Join(near, ", "))
+	} else {
+		e.hint = g.t("err.hint.list")
+	}
+	return e
+}
+
+// nearest returns up to n names within a small edit distance of name (or
+// that contain it), closest first, ties in registry order.
+func nearest(name string, names []string, n int) []string {
+	type cand struct {
+		name string
+		dist int
+	}
+	var cands []cand
+	for _, s := range names {
+		d := levenshtein(name, s)
+		if d <= max(2, len(name)/3) || (len(name) >= 3 && strings.Contains(s, name)) {
+			cands = append(cands, cand{s, d})
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b cand) int { return a.dist - b.dist })
+	var out []string
+	for _, c := range cands[:min(n, len(cands))] {
+		out = append(out, c.name)
+	}
+	return out
+}
+
+func levenshtein(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+func sectionIDs() string {
+	ids := make([]string, len(drills.Sections))
+	for i, s := range drills.Sections {
+		ids[i] = s.ID
+	}
+	return strings.Join(ids, ", ")
+}
+
+// drillLong is a drill's --help body: its place in the book, what it
+// injects and what its counters show (the explanation's first paragraph is
+// the scenario), and whether the counters are the book's or the lab's.
+func drillLong(g *globalOptions, d *drills.Drill) string {
+	s, _ := drills.SectionByID(d.Section)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n%s\n\n", g.t(s.TitleKey()), g.t(d.TitleKey()))
+	b.WriteString(g.t("explain." + d.Name))
+	b.WriteString("\n\n")
+	names := make([]string, len(d.Book))
+	for i, c := range d.Book {
+		names[i] = c.Name + "=" + c.Value
+	}
+	key := "help.drill.book-counters"
+	if d.LabOnly {
+		key = "help.drill.lab-counters"
+	}
+	b.WriteString(g.t(key, strings.Join(names, " ")))
+	if len(d.Params) > 0 {
+		b.WriteString("\n" + g.t("help.drill.params"))
+	}
+	return b.String()
+}
+
+// drillExample is the Example block of a drill subcommand.
+func drillExample(g *globalOptions, d *drills.Drill) string {
+	lines := []string{
+		"  # " + g.t("help.example.book"),
+		"  $ archlab drill " + d.Name,
+		"  # " + g.t("help.example.trace"),
+		"  $ archlab drill " + d.Name + " --trace",
+	}
+	if len(d.Params) > 0 {
+		p := d.Params[0]
+		lines = append(lines, "  # "+g.t("help.example.what-if"),
+			fmt.Sprintf("  $ archlab drill %s --%s %d", d.Name, p.Name, p.Default+1))
+	}
+	return strings.Join(lines, "\n")
+}

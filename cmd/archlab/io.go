@@ -1,0 +1,99 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/fatih/color"
+
+	"archlab/internal/i18n"
+)
+
+// IO is everything a command may touch outside itself: results go to Out,
+// errors and progress to Err. Tests inject buffers.
+type IO struct {
+	In            io.Reader
+	Out, Err      io.Writer
+	Getenv        func(string) string
+	OutIsTerminal bool
+	InIsTerminal  bool
+}
+
+// Exit codes.
+const (
+	exitOK       = 0
+	exitMismatch = 1 // a drill disagrees with the book
+	exitUsage    = 2 // bad input
+)
+
+// usageError is bad input: one line saying what was wrong and what is
+// allowed, an optional hint line, exit 2.
+type usageError struct {
+	msg  string
+	hint string
+}
+
+func (e *usageError) Error() string { return e.msg }
+
+// mismatchError means a drill ran but disagreed with the book (exit 1). Its
+// details were already printed with the drill's output.
+type mismatchError struct{ msg string }
+
+func (e *mismatchError) Error() string { return e.msg }
+
+// exitCode maps an error from a command to the process's exit status and
+// prints it on stderr.
+func exitCode(stderr io.Writer, lang i18n.Lang, err error) int {
+	if err == nil {
+		return exitOK
+	}
+	prefix := "archlab: "
+	var mm *mismatchError
+	if errors.As(err, &mm) {
+		fmt.Fprintln(stderr, prefix+mm.msg)
+		return exitMismatch
+	}
+	var ue *usageError
+	if !errors.As(err, &ue) {
+		// Errors from cobra's own parsing (unknown flag, bad number) are
+		// usage errors too.
+		ue = &usageError{msg: firstLine(err.Error())}
+	}
+	fmt.Fprintln(stderr, prefix+ue.msg)
+	if ue.hint != "" {
+		fmt.Fprintln(stderr, ue.hint)
+	}
+	return exitUsage
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}
+
+// palette colours results when colour is on and leaves them plain otherwise.
+type palette struct {
+	good, bad, dim, bold *color.Color
+}
+
+// newPalette enables colour only on a terminal, without NO_COLOR, without
+// --no-color. fatih/color's global switch is left alone: the decision is
+// made per run, from the injected IO.
+func newPalette(on bool) palette {
+	p := palette{
+		good: color.New(color.FgGreen),
+		bad:  color.New(color.FgRed),
+		dim:  color.New(color.Faint),
+		bold: color.New(color.Bold),
+	}
+	for _, c := range []*color.Color{p.good, p.bad, p.dim, p.bold} {
+		if on {
+			c.EnableColor()
+		} else {
+			c.DisableColor()
+		}
+	}
+	return p
+}

@@ -1,0 +1,31 @@
+// Command archlab is the lab that accompanies the book
+// 《后端架构设计·分布式与数据一致性》: each drill builds one of the book's
+// mechanisms, injects the failure the book describes and prints the counters
+// the book prints.
+//
+// Exit status: 0 when every drill agrees with the book, 1 when one does
+// not, 2 for a usage error.
+package main
+
+import (
+	"os"
+
+	"golang.org/x/term"
+)
+
+func main() {
+	os.Exit(run(newIO(), os.Args[1:]))
+}
+
+// newIO wires the real process: its streams, its environment and whether
+// stdout and stdin are terminals.
+func newIO() *IO {
+	return &IO{
+		In:            os.Stdin,
+		Out:           os.Stdout,
+		Err:           os.Stderr,
+		Getenv:        os.Getenv,
+		OutIsTerminal: term.IsTerminal(int(os.Stdout.Fd())),
+		InIsTerminal:  term.IsTerminal(int(os.Stdin.Fd())),
+	}
+}

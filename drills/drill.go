@@ -1,0 +1,213 @@
+package drills
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// Section is one section of the book that archlab follows.
+type Section struct {
+	ID      string // "8.2"
+	Chapter int    // 8
+	Package string // the mechanism, "internal/inbox"
+}
+
+// TitleKey is the catalogue key of the section's title.
+func (s Section) TitleKey() string { return "section." + s.ID }
+
+// Param is a knob a class can turn to ask "what if". Its default is the
+// book's scenario.
+type Param struct {
+	Name    string // flag name, "commit-every"
+	Default int
+	Min     int
+	Max     int // 0: no fixed upper bound
+}
+
+// UsageKey is the catalogue key of the flag's help text.
+func (p Param) UsageKey(drill string) string { return "param." + drill + "." + p.Name }
+
+// Values holds one value per Param, by flag name.
+type Values map[string]int
+
+// Drill is one scenario of the book.
+type Drill struct {
+	Name    string // the book's log prefix, "ack-lost"
+	Section string // "8.2"
+	Params  []Param
+	// Book holds what the book prints for the default parameters. For a
+	// drill the book implies but does not print (LabOnly), it is what the
+	// lab expects, and the command says so.
+	Book    []Counter
+	LabOnly bool
+	// Validate, when set, checks limits that depend on several values
+	// (crash-after must lie inside the crashing shard).
+	Validate func(Values) error
+	// run drives the mechanism and records steps, counters and checks.
+	run func(Values, *Recorder) error
+}
+
+// TitleKey is the catalogue key of the drill's one-line title.
+func (d *Drill) TitleKey() string { return "drill." + d.Name + ".title" }
+
+// Defaults returns the book's parameters.
+func (d *Drill) Defaults() Values {
+	v := Values{}
+	for _, p := range d.Params {
+		v[p.Name] = p.Default
+	}
+	return v
+}
+
+// ParamError is a parameter outside its range. The command renders it in
+// the reader's language and exits 2.
+type ParamError struct {
+	Flag     string
+	Value    int
+	Min, Max int
+	Bounded  bool   // Max applies
+	Why      string // optional catalogue key explaining Max ("the keys of shard 0")
+}
+
+func (e *ParamError) Error() string {
+	if e.Bounded {
+		return fmt.Sprintf("--%s must be between %d and %d, got %d", e.Flag, e.Min, e.Max, e.Value)
+	}
+	return fmt.Sprintf("--%s must be at least %d, got %d", e.Flag, e.Min, e.Value)
+}
+
+// check validates v against the drill's parameters.
+func (d *Drill) check(v Values) error {
+	for _, p := range d.Params {
+		x := v[p.Name]
+		if x < p.Min || (p.Max > 0 && x > p.Max) {
+			return &ParamError{Flag: p.Name, Value: x, Min: p.Min, Max: p.Max, Bounded: p.Max > 0}
+		}
+	}
+	if d.Validate != nil {
+		return d.Validate(v)
+	}
+	return nil
+}
+
+// CounterResult is one counter of a run beside the book's value. Book and
+// Match are nil when the run is not compared with the book (non-default
+// parameters).
+type CounterResult struct {
+	Name  string
+	Value string
+	Book  *string
+	Match *bool
+}
+
+// Result is one finished run of a drill.
+type Result struct {
+	Drill    *Drill
+	Values   Values
+	Compared bool // parameters were the book's, so counters were compared
+	Counters []CounterResult
+	Checks   []Check
+	Steps    []Step
+	Err      error // the mechanism failed in a way the scenario did not expect
+	Pass     bool
+}
+
+// Run validates v, runs the drill and compares its counters with the book
+// when v are the book's parameters. A *ParamError means bad input; any other
+// failure is reported in Result.Err and makes the drill fail.
+func (d *Drill) Run(v Values) (*Result, error) {
+	if err := d.check(v); err != nil {
+		return nil, err
+	}
+	rec := &Recorder{}
+	err := d.run(v, rec)
+	res := &Result{Drill: d, Values: v, Checks: rec.Checks, Steps: rec.Steps, Err: err}
+	res.Compared = equalValues(v, d.Defaults())
+	res.Pass = err == nil
+	for _, c := range rec.Counters {
+		cr := CounterResult{Name: c.Name, Value: c.Value}
+		if res.Compared {
+			book, ok := d.bookValue(c.Name)
+			match := ok && book == c.Value
+			cr.Book, cr.Match = &book, &match
+			res.Pass = res.Pass && match
+		}
+		res.Counters = append(res.Counters, cr)
+	}
+	if res.Compared && len(rec.Counters) != len(d.Book) {
+		// A counter the book prints but the run did not produce.
+		res.Pass = false
+		if res.Err == nil {
+			res.Err = fmt.Errorf("drill %s produced %d counters, the book prints %d", d.Name, len(rec.Counters), len(d.Book))
+		}
+	}
+	for _, c := range rec.Checks {
+		res.Pass = res.Pass && c.OK
+	}
+	return res, nil
+}
+
+func (d *Drill) bookValue(name string) (string, bool) {
+	for _, c := range d.Book {
+		if c.Name == name {
+			return c.Value, true
+		}
+	}
+	return "", false
+}
+
+func equalValues(a, b Values) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// ErrUnknownDrill is wrapped by Lookup's error.
+var ErrUnknownDrill = errors.New("unknown drill")
+
+// ErrUnknownSection is wrapped by InSection's error.
+var ErrUnknownSection = errors.New("unknown section")
+
+// All returns every drill in book order.
+func All() []*Drill { return slices.Clone(registry) }
+
+// Lookup finds a drill by name.
+func Lookup(name string) (*Drill, error) {
+	for _, d := range registry {
+		if d.Name == name {
+			return d, nil
+		}
+	}
+	return nil, fmt.Errorf("%w %q", ErrUnknownDrill, name)
+}
+
+// InSection returns the drills of one section in book order.
+func InSection(id string) ([]*Drill, error) {
+	var out []*Drill
+	for _, d := range registry {
+		if d.Section == id {
+			out = append(out, d)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%w %q", ErrUnknownSection, id)
+	}
+	return out, nil
+}
+
+// SectionByID returns a section of the book.
+func SectionByID(id string) (Section, bool) {
+	for _, s := range Sections {
+		if s.ID == id {
+			return s, true
+		}
+	}
+	return Section{}, false
+}

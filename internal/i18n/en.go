@@ -1,0 +1,276 @@
+package i18n
+
+// en is the English catalogue. Keys are grouped by where they appear; the
+// zh catalogue has exactly the same keys (TestCatalogueComplete).
+var en = map[string]string{
+	// Sections of the book.
+	"section.8.2":  "Chapter 8 §8.2 Consumer idempotency, the dedup table and the real boundary of exactly-once",
+	"section.8.3":  "Chapter 8 §8.3 Message order, replay and dead letters: the reconciliation loop",
+	"section.11.2": "Chapter 11 §11.2 Job sharding, idempotent reruns and progress checkpoints",
+
+	// Drill titles (one line each).
+	"drill.ack-lost.title":           "the ack is lost after the commit; the redelivery is deduplicated",
+	"drill.naive-redelivery.title":   "without a dedup key, a redelivery charges the order twice",
+	"drill.dedup-scope.title":        "two producers reuse one event ID; the key is scoped by producer",
+	"drill.prune-window.title":       "a pruned dedup key lets an old replay apply again",
+	"drill.mark-before-effect.title": "marking before the effect loses the message on a crash",
+	"drill.partition-affinity.title": "events of one order always land on the same partition",
+	"drill.out-of-order.title":       "an early event is retried until its predecessor arrives",
+	"drill.poison.title":             "poison events go straight to the dead-letter queue",
+	"drill.retry-budget.title":       "a conflict that never resolves is dead-lettered after the budget",
+	"drill.reconcile.title":          "reconciliation repairs what the dead-letter queue holds",
+	"drill.replay.title":             "a projection rebuilt by replay; re-read events are duplicates",
+	"drill.seek-bounds.title":        "reading a log by offset: out of range, empty batch, drained",
+	"drill.crash-resume.title":       "a shard crashes between checkpoints; the rerun replays, the sink suppresses",
+	"drill.stale-epoch.title":        "a zombie worker with an expired lease cannot move the checkpoint",
+
+	// Flag help for drill parameters.
+	"param.ack-lost.deliveries":             "deliveries until the ack gets through (every earlier ack is lost)",
+	"param.naive-redelivery.deliveries":     "deliveries until the ack gets through (every earlier ack is lost)",
+	"param.dedup-scope.producers":           "producers that all emit an event called evt-1",
+	"param.prune-window.prune-through":      "prune dedup keys with producer seq <= this (the message has seq 7)",
+	"param.mark-before-effect.deliveries":   "deliveries, the first of which crashes between mark and effect",
+	"param.partition-affinity.orders":       "orders to route (order-1 … order-N)",
+	"param.partition-affinity.partitions":   "partitions of the topic",
+	"param.out-of-order.max-attempts":       "retry budget: deliveries of one event before it is dead-lettered",
+	"param.poison.max-attempts":             "retry budget: deliveries of one event before it is dead-lettered",
+	"param.retry-budget.max-attempts":       "retry budget: deliveries of one event before it is dead-lettered",
+	"param.replay.resume-from":              "the older offset the consumer resumes from (the log holds 5 events)",
+	"param.replay.batch":                    "events per NextBatch read",
+	"param.crash-resume.keys":               "business keys order-0 … order-(N-1)",
+	"param.crash-resume.shards":             "shards to split the keys into",
+	"param.crash-resume.commit-every":       "commit the checkpoint every N items",
+	"param.crash-resume.crash-after":        "shard 0 crashes after this many items (0: no crash)",
+	"param.stale-epoch.keys":                "items in the shard",
+	"param.stale-epoch.commit-every":        "commit the checkpoint every N items",
+	"param.stale-epoch.lease-expires-after": "items the first worker processes before its lease expires",
+	"why.crash-after":                       "the keys of shard 0",
+	"why.lease-expires-after":               "the keys of the shard",
+
+	// Phases of a drill, as --step shows them.
+	"phase.setup":    "setup",
+	"phase.fault":    "the fault",
+	"phase.recovery": "recovery",
+	"phase.verdict":  "verdict",
+
+	// Actors of the timeline.
+	"actor.broker":     "broker",
+	"actor.consumer":   "consumer",
+	"actor.ledger":     "ledger",
+	"actor.reader":     "reader",
+	"actor.janitor":    "janitor",
+	"actor.router":     "router",
+	"actor.partitions": "partitions",
+	"actor.group":      "consumer group",
+	"actor.projection": "projection",
+	"actor.dlq":        "DLQ",
+	"actor.reconciler": "reconciler",
+	"actor.producer":   "producer",
+	"actor.log":        "log",
+	"actor.rebuilder":  "rebuilder",
+	"actor.splitter":   "splitter",
+	"actor.worker":     "worker",
+	"actor.worker-e1":  "worker (epoch 1)",
+	"actor.worker-e2":  "worker (epoch 2)",
+	"actor.checkpoint": "checkpoint",
+	"actor.sink":       "sink",
+	"actor.shard":      "shard %s",
+
+	// Timeline actions.
+	"step.deliver":             "delivers %v (attempt %d)",
+	"step.ack":                 "acks %v",
+	"step.apply-once":          "ApplyOnce %v",
+	"step.naive-apply":         "NaiveApply %v",
+	"step.mark":                "marks the dedup key of %v",
+	"step.crash-before-effect": "crashes before the effect",
+	"step.mark-then-apply":     "MarkBeforeEffect %v",
+	"step.read-balance":        "reads the balance of %s",
+	"step.prune":               "prunes dedup keys with seq <= %d",
+	"step.replay":              "replays %v after an offset rewind",
+	"step.route":               "routes %s",
+	"step.restart":             "restarts and rebalances",
+	"step.reroute-all":         "routes all %d orders again",
+	"step.count-partitions":    "counts the partitions in use",
+	"step.project":             "applies %v",
+	"step.dead-letter":         "dead-letters %v",
+	"step.read-state":          "reads the row of %s",
+	"step.repair":              "compares %s with the source of truth",
+	"step.append":              "appends %v",
+	"step.replay-from":         "replays from offset %d, batches of %d",
+	"step.resume-from":         "resumes from stale offset %d",
+	"step.read":                "NextBatch(offset %d, size %d)",
+	"step.assign":              "assigns keys by FNV-1a",
+	"step.crash":               "crashes after %d attempts",
+	"step.resume":              "reruns from checkpoint %d",
+	"step.run":                 "runs the shard",
+	"step.commit":              "commits %s at offset %d",
+	"step.commits":             "commits %s from offset %d to %d",
+	"step.count-effects":       "counts the effects",
+	"step.run-epoch":           "runs the shard under epoch %d",
+	"step.stall":               "stalls after %d items",
+	"step.take-over":           "takes over under epoch %d from checkpoint %d",
+
+	// Timeline results.
+	"res.received":            "received",
+	"res.acked":               "acked",
+	"res.ack-lost":            "lost (ErrAckLost)",
+	"res.applied":             "applied, balance %d",
+	"res.duplicate":           "duplicate key, suppressed",
+	"res.applied-again":       "applied %d more, balance %d",
+	"res.balance":             "balance %d, effects %d",
+	"res.marked":              "key recorded",
+	"res.crashed":             "crashed (%s)",
+	"res.taken-for-duplicate": "key found: dropped as duplicate, nothing applied",
+	"res.pruned":              "%d key(s) forgotten",
+	"res.partition":           "partition %d",
+	"res.partition-moved":     "moved from partition %d to %d",
+	"res.restarted":           "every order is routed again",
+	"res.moved":               "%d moved",
+	"res.used":                "%d of %d partitions used",
+	"res.outcome.applied":     "applied, now %v",
+	"res.outcome.duplicate":   "duplicate, still %v",
+	"res.outcome.retry":       "conflict at %v: requeued",
+	"res.outcome.dead":        "dead at attempt %d",
+	"res.state":               "%v (%d applied)",
+	"res.repaired":            "repaired %v -> %v",
+	"res.log-length":          "log length %d",
+	"res.replayed":            "applied %d, duplicates %d, offset %d",
+	"res.offset-behind":       "%d event(s) will be read again",
+	"res.err":                 "rejected (%v)",
+	"res.drained":             "no events: drained at %d",
+	"res.batch":               "%d event(s), next offset %d",
+	"res.keys":                "%d keys",
+	"res.checkpoint-at":       "checkpoint still at %d",
+	"res.rerun":               "applied %d, suppressed %d",
+	"res.committed":           "committed",
+	"res.commits":             "%d commits",
+	"res.effects":             "applied %d, suppressed %d",
+	"res.lease-expired":       "lease expires, checkpoint at %d",
+
+	// Lesson checks: each holds for any parameters.
+	"check.ack-lost.effects-once":                   "the effect lands once, however many deliveries",
+	"check.ack-lost.balance-once":                   "the balance is one payment",
+	"check.ack-lost.acked-last":                     "the last delivery is acked; one ack attempt per delivery",
+	"check.naive-redelivery.every-delivery-applies": "every delivery is an effect",
+	"check.naive-redelivery.balance-multiplied":     "the balance is one payment per delivery",
+	"check.dedup-scope.one-effect-per-producer":     "one effect per producer despite the shared event ID",
+	"check.dedup-scope.redelivery-suppressed":       "a real redelivery is still suppressed",
+	"check.prune-window.replay-iff-pruned":          "the replay applies again exactly when its key was pruned",
+	"check.prune-window.balance":                    "the balance counts every applied effect",
+	"check.mark-before-effect.message-lost":         "the message is lost: no effect, no balance",
+	"check.partition-affinity.stable":               "every order keeps its partition across a restart",
+	"check.partition-affinity.within-range":         "orders spread over at most min(orders, partitions) partitions",
+	"check.out-of-order.applied-or-dead":            "each event is applied or dead-lettered, never lost",
+	"check.out-of-order.converges-with-budget":      "with a budget of 2 or more the order converges to v2/PAID",
+	"check.poison.all-dead":                         "every poison event is dead-lettered, none applied",
+	"check.poison.first-attempt":                    "poison dies on its first attempt, whatever the budget",
+	"check.retry-budget.spent-exactly":              "the conflict is delivered exactly max-attempts times",
+	"check.retry-budget.dead-not-applied":           "then it is dead-lettered, not applied",
+	"check.reconcile.matches-source":                "after reconciliation the row equals the source of truth",
+	"check.reconcile.one-fix-per-dead-order":        "one fix per dead-lettered event",
+	"check.replay.rebuild-applies-all":              "a rebuild from offset 0 applies every event",
+	"check.replay.tail-is-duplicates":               "every re-read event is a duplicate",
+	"check.replay.rows-unchanged":                   "duplicates do not move any row",
+	"check.seek-bounds.end-is-not-error":            "reading at the end is a drained read, not an error",
+	"check.seek-bounds.errors-classified":           "out of range and zero size are told apart",
+	"check.crash-resume.each-key-once":              "every key is applied exactly once",
+	"check.crash-resume.suppressed-is-replay":       "the sink suppresses exactly the replayed items",
+	"check.crash-resume.replay-since-checkpoint":    "the replay is the items between the checkpoint and the crash",
+	"check.stale-epoch.zombie-fenced":               "every zombie commit is rejected with ErrStaleEpoch",
+	"check.stale-epoch.never-back":                  "the checkpoint never moves back",
+	"check.stale-epoch.each-key-once":               "every key is applied exactly once",
+
+	// The command: table columns, verdicts, summaries.
+	"cli.col.counter":          "counter",
+	"cli.col.value":            "value",
+	"cli.col.book":             "book",
+	"cli.col.lab":              "lab",
+	"cli.col.section":          "section",
+	"cli.col.drill":            "drill",
+	"cli.col.result":           "result",
+	"cli.col.counters":         "counters",
+	"cli.verdict.book":         "%s: %d counters match the book, %d/%d lessons hold",
+	"cli.verdict.lab":          "%s: %d counters match the lab's expectation (the book prints none), %d/%d lessons hold",
+	"cli.verdict.not-compared": "%s: parameters differ from the book's, so its %d counters are not compared; %d/%d lessons hold",
+	"cli.fail.counter":         "%s: %s is %s, the book prints %s",
+	"cli.fail.check":           "%s: lesson does not hold: %s",
+	"cli.fail.error":           "%s: the mechanism failed: %v",
+	"cli.fail.missing":         "%s: a counter the book prints was not produced",
+	"cli.summary":              "%d drills, %d pass, %d fail",
+	"cli.step.press-enter":     "press Enter for %s ",
+
+	// Errors: what was wrong and what is allowed.
+	"err.lang":                  "--lang must be zh or en, got %q",
+	"err.unknown-command":       "unknown command %q for %q",
+	"err.unknown-drill":         "unknown drill %q",
+	"err.hint.did-you-mean":     "did you mean: %s?",
+	"err.hint.help":             "run '%s --help' for usage",
+	"err.hint.list":             "run 'archlab list' to see every drill",
+	"err.drill.nothing":         "drill needs a drill name, --all or --chapter",
+	"err.drill.args":            "drill %s takes no arguments, got %q",
+	"err.drill.name-and-all":    "give a drill name or %[2]s, not both (got %[1]s and %[2]s)",
+	"err.drill.all-and-chapter": "give --all or --chapter, not both",
+	"err.drill.formats":         "choose one output: --json, --mermaid, or the table (with --trace or --step)",
+	"err.chapter":               "unknown section %q: valid sections are %s",
+	"err.param.min":             "--%s must be at least %d, got %d",
+	"err.param.range":           "--%s must be between %d and %d, got %d",
+	"err.mismatch":              "%d drill(s) disagree with the book (%s): %s",
+	"err.explain.args":          "explain takes exactly one drill name, got %d arguments",
+
+	// Help text.
+	"help.root.short": "A lab for the book's distributed data consistency mechanisms",
+	"help.root.long": `archlab accompanies the book 《后端架构设计·分布式与数据一致性》. Each drill
+builds one of the book's in-memory mechanisms, injects the failure the book
+describes (a crash, a lost ack, a pruned dedup key, a poison or out-of-order
+event, a zombie worker) and prints the counters the book prints.
+
+Exit status: 0 when every drill agrees with the book, 1 when one does not,
+2 for a usage error.`,
+	"help.root.example": `  # every drill, as CI runs it
+  $ archlab drill --all
+  # one drill with its timeline
+  $ archlab drill ack-lost --trace
+  # the drills of one section, in Chinese
+  $ archlab drill --chapter 8.3 --lang zh
+  # the lesson behind a drill
+  $ archlab explain crash-resume`,
+	"help.drill.short": "Run one drill, every drill (--all) or one section's (--chapter)",
+	"help.drill.long": `Run a drill of the book and compare its counters with the book's.
+
+With a name, runs that drill and prints a table: counter, value, what the
+book prints, and a mark. With --all (or --chapter 8.2|8.3|11.2) runs every
+drill (of that section) with the book's parameters and prints a summary.
+Drill flags change the scenario ("what if"); such a run is not compared with
+the book, but its lessons are still checked.`,
+	"help.drill.example": `  # every drill, the regression check
+  $ archlab drill --all
+  # one section
+  $ archlab drill --chapter 11.2
+  # one drill with its timeline
+  $ archlab drill ack-lost --trace
+  # the timeline as a Mermaid diagram for slides
+  $ archlab drill ack-lost --mermaid > ack-lost.mmd
+  # machine-readable
+  $ archlab drill --all --json`,
+	"help.drill.book-counters": "The book prints: %s",
+	"help.drill.lab-counters":  "The book's code implies this drill but its log prints nothing; these counters are the lab's, not the book's: %s",
+	"help.drill.params":        "Changing a flag from its default runs a \"what if\": the counters are not compared with the book, the lessons are still checked.",
+	"help.example.book":        "the book's scenario",
+	"help.example.trace":       "with the timeline of every step",
+	"help.example.what-if":     "what if: change the scenario",
+	"help.flag.all":            "run every drill in book order",
+	"help.flag.chapter":        "run the drills of one section (%s)",
+	"help.flag.json":           "print JSON instead of tables",
+	"help.flag.trace":          "print the timeline of every step before the table",
+	"help.flag.mermaid":        "print the steps as a Mermaid sequence diagram",
+	"help.flag.step":           "like --trace, pausing for Enter between phases (on a terminal)",
+	"help.flag.lang":           "language: zh or en (default from LC_ALL, LC_MESSAGES, LANG)",
+	"help.flag.no-color":       "never colour the output (NO_COLOR works too)",
+	"help.flag.version":        "print the version",
+	"help.flag.help":           "help for this command",
+	"help.list.short":          "List the drills by section of the book",
+	"help.list.example":        "  # every drill with its one-line title\n  $ archlab list",
+	"help.explain.short":       "Explain the lesson behind a drill",
+	"help.explain.example":     "  # what crash-resume teaches and what to try next\n  $ archlab explain crash-resume",
+	"help.version.short":       "Print the version",
+}
