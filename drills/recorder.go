@@ -76,8 +76,10 @@ type Recorder struct {
 	Checks   []Check
 }
 
-// Phase starts a new phase; later steps belong to it.
-func (r *Recorder) Phase(p Phase) { r.phase = p }
+// Phase starts a new phase; later steps belong to it. Phases only move
+// forward: a fault that strikes again during recovery (a second lost ack, a
+// retry that conflicts again) stays in recovery, with its bad tone.
+func (r *Recorder) Phase(p Phase) { r.phase = max(r.phase, p) }
 
 // Step records a step in the current phase.
 func (r *Recorder) Step(actor, target string, action, result Msg, tone Tone) {

@@ -1,0 +1,31 @@
+package main
+
+import (
+	"os"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets the test binary act as the archlab command, so the scripts
+// in testdata/script run the real CLI in-process, without a separate build.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"archlab": func() { os.Exit(run(newIO(), os.Args[1:])) },
+	})
+}
+
+// TestScripts runs testdata/script/*.txtar: exit codes, --json shape,
+// unknown drills, bad parameters, colour and languages.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: "../../testdata/script",
+		Setup: func(env *testscript.Env) error {
+			// A clean locale, so language defaults are what a script sets.
+			for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG", "NO_COLOR"} {
+				env.Setenv(k, "")
+			}
+			return nil
+		},
+	})
+}
