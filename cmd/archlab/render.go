@@ -198,11 +198,23 @@ func (r *renderer) trace(steps []drills.Step) error {
 		case drills.Bad:
 			result = r.p.bad.Sprint(result)
 		}
-		fmt.Fprintf(r.out(), "%*d  %s  %s  %s\n", numW, i+1,
-			runewidth.FillRight(who[i], whoW), runewidth.FillRight(what[i], whatW), result)
+		line := fmt.Sprintf("%*d  %s  %s", numW, i+1, runewidth.FillRight(who[i], whoW), runewidth.FillRight(what[i], whatW))
+		if width := runewidth.StringWidth(line) + 2 + runewidth.StringWidth(r.msg(s.Result)); width > traceWidth {
+			// Too wide for a projector: the result goes on its own line,
+			// under the action it belongs to.
+			line = strings.TrimRight(line, " ") + "\n" + strings.Repeat(" ", numW+2+whoW)
+		}
+		fmt.Fprintf(r.out(), "%s  %s\n", line, result)
 	}
 	return nil
 }
+
+// traceWidth is the width a timeline line may take before its result wraps:
+// a classroom terminal or projector.
+const traceWidth = 80
+
+// displayWidth is the terminal width of s: CJK characters take two columns.
+func displayWidth(s string) int { return runewidth.StringWidth(s) }
 
 // waitEnter asks for Enter before the next phase; false means stdin closed.
 func (r *renderer) waitEnter(in *bufio.Reader, next drills.Phase) bool {
