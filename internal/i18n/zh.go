@@ -1,0 +1,278 @@
+package i18n
+
+// zh is the Chinese catalogue; see en.go. It holds exactly en's keys, with
+// the same fmt verbs in the same order. Terms are used consistently: broker
+// 消息代理, consumer 消费者, ledger 账本, dedup key 去重键, ack 确认, projection
+// 投影, dead-letter queue 死信队列, checkpoint 检查点, shard 分片, epoch 纪元,
+// sink 下游, replay 重放, reconcile 对账. Counter names and Go identifiers
+// stay in English, letter for letter.
+var zh = map[string]string{
+	// Sections of the book.
+	"section.8.2":  "第8章 §8.2 消费端幂等、去重表与恰好一次的真实边界",
+	"section.8.3":  "第8章 §8.3 消息顺序、重放与死信的对账闭环",
+	"section.11.2": "第11章 §11.2 任务分片、幂等重跑与进度检查点",
+
+	// Drill titles (one line each).
+	"drill.ack-lost.title":           "提交后确认（ack）丢失，重投被去重拦下",
+	"drill.naive-redelivery.title":   "没有去重键，一次重投让订单被扣款两次",
+	"drill.dedup-scope.title":        "两个生产者复用同一事件 ID，去重键按生产者区分",
+	"drill.prune-window.title":       "去重键被清理后，旧消息重放会再次生效",
+	"drill.mark-before-effect.title": "先标记后生效：一次崩溃就丢失消息",
+	"drill.partition-affinity.title": "同一订单的事件总是落在同一分区",
+	"drill.out-of-order.title":       "提前到达的事件反复重试，直到前一个事件到达",
+	"drill.poison.title":             "毒消息直接进入死信队列",
+	"drill.retry-budget.title":       "无法消解的冲突在重试预算耗尽后进入死信队列",
+	"drill.reconcile.title":          "对账修复死信队列留下的缺口",
+	"drill.replay.title":             "重放重建投影，重读的事件都是重复",
+	"drill.seek-bounds.title":        "按偏移读日志：越界、空批次与读完",
+	"drill.crash-resume.title":       "分片在两次检查点之间崩溃：重跑会重放，下游去重抑制",
+	"drill.stale-epoch.title":        "租约已过期的僵尸工作进程无法推进检查点",
+
+	// Flag help for drill parameters.
+	"param.ack-lost.deliveries":             "投递几次后确认才送达（之前的确认全部丢失）",
+	"param.naive-redelivery.deliveries":     "投递几次后确认才送达（之前的确认全部丢失）",
+	"param.dedup-scope.producers":           "生产者个数，每个都发出名为 evt-1 的事件",
+	"param.prune-window.prune-through":      "清理生产者序号 <= 此值的去重键（该消息序号为 7）",
+	"param.mark-before-effect.deliveries":   "投递次数，第一次在标记与生效之间崩溃",
+	"param.partition-affinity.orders":       "要路由的订单数（order-1 … order-N）",
+	"param.partition-affinity.partitions":   "主题的分区数",
+	"param.out-of-order.max-attempts":       "重试预算：单个事件最多投递几次，之后进入死信队列",
+	"param.poison.max-attempts":             "重试预算：单个事件最多投递几次，之后进入死信队列",
+	"param.retry-budget.max-attempts":       "重试预算：单个事件最多投递几次，之后进入死信队列",
+	"param.replay.resume-from":              "消费者恢复时使用的旧偏移（日志共有 5 个事件）",
+	"param.replay.batch":                    "每次 NextBatch 读取的事件数",
+	"param.crash-resume.keys":               "业务键 order-0 … order-(N-1) 的个数",
+	"param.crash-resume.shards":             "把键划分成几个分片",
+	"param.crash-resume.commit-every":       "每处理 N 项提交一次检查点",
+	"param.crash-resume.crash-after":        "分片 0 处理这么多项后崩溃（0：不崩溃）",
+	"param.stale-epoch.keys":                "分片中的项数",
+	"param.stale-epoch.commit-every":        "每处理 N 项提交一次检查点",
+	"param.stale-epoch.lease-expires-after": "第一个工作进程在租约过期前处理的项数",
+	"why.crash-after":                       "分片 0 的键数",
+	"why.lease-expires-after":               "分片的键数",
+
+	// Phases of a drill, as --step shows them.
+	"phase.setup":    "准备",
+	"phase.fault":    "故障",
+	"phase.recovery": "恢复",
+	"phase.verdict":  "判定",
+
+	// Actors of the timeline.
+	"actor.broker":     "消息代理",
+	"actor.consumer":   "消费者",
+	"actor.ledger":     "账本",
+	"actor.reader":     "读取方",
+	"actor.janitor":    "清理任务",
+	"actor.router":     "路由器",
+	"actor.partitions": "分区",
+	"actor.group":      "消费者组",
+	"actor.projection": "投影",
+	"actor.dlq":        "死信队列",
+	"actor.reconciler": "对账器",
+	"actor.producer":   "生产者",
+	"actor.log":        "日志",
+	"actor.rebuilder":  "重建器",
+	"actor.splitter":   "分片器",
+	"actor.worker":     "工作进程",
+	"actor.worker-e1":  "工作进程(纪元1)",
+	"actor.worker-e2":  "工作进程(纪元2)",
+	"actor.checkpoint": "检查点",
+	"actor.sink":       "下游(sink)",
+	"actor.shard":      "分片 %s",
+
+	// Timeline actions.
+	"step.deliver":             "投递 %v（第 %d 次）",
+	"step.ack":                 "确认 %v",
+	"step.apply-once":          "ApplyOnce %v",
+	"step.naive-apply":         "NaiveApply %v",
+	"step.mark":                "写入 %v 的去重键",
+	"step.crash-before-effect": "在生效之前崩溃",
+	"step.mark-then-apply":     "MarkBeforeEffect %v",
+	"step.read-balance":        "读取 %s 的余额",
+	"step.prune":               "清理 seq <= %d 的去重键",
+	"step.replay":              "偏移回退后重放 %v",
+	"step.route":               "路由 %s",
+	"step.restart":             "重启并重新均衡",
+	"step.reroute-all":         "重新路由全部 %d 个订单",
+	"step.count-partitions":    "统计在用的分区",
+	"step.project":             "应用 %v",
+	"step.dead-letter":         "把 %v 转入死信队列",
+	"step.read-state":          "读取 %s 的投影行",
+	"step.repair":              "将 %s 与权威数据源比对",
+	"step.append":              "追加 %v",
+	"step.replay-from":         "从偏移 %d 重放，每批 %d 个",
+	"step.resume-from":         "从过期的偏移 %d 恢复",
+	"step.read":                "NextBatch(offset %d, size %d)",
+	"step.assign":              "按 FNV-1a 分配键",
+	"step.crash":               "处理 %d 项后崩溃",
+	"step.resume":              "从检查点 %d 重跑",
+	"step.run":                 "运行该分片",
+	"step.commit":              "提交 %s 的偏移 %d",
+	"step.commits":             "提交 %s 的偏移，从 %d 到 %d",
+	"step.count-effects":       "统计生效次数",
+	"step.run-epoch":           "以纪元 %d 运行该分片",
+	"step.stall":               "处理 %d 项后停顿",
+	"step.take-over":           "以纪元 %d 从检查点 %d 接管",
+
+	// Timeline results.
+	"res.received":            "已收到",
+	"res.acked":               "已确认",
+	"res.ack-lost":            "丢失（ErrAckLost）",
+	"res.applied":             "已生效，balance %d",
+	"res.duplicate":           "去重键已存在，已抑制",
+	"res.applied-again":       "生效 +%d，balance %d",
+	"res.balance":             "balance %d，effects %d",
+	"res.marked":              "去重键已写入",
+	"res.crashed":             "已崩溃（%s）",
+	"res.taken-for-duplicate": "有去重键：按重复丢弃，未生效",
+	"res.pruned":              "清除了 %d 个键",
+	"res.partition":           "分区 %d",
+	"res.partition-moved":     "从分区 %d 移到 %d",
+	"res.restarted":           "所有订单重新路由",
+	"res.moved":               "移动了 %d 个",
+	"res.used":                "用了 %d 个分区（共 %d 个）",
+	"res.outcome.applied":     "已应用：%v",
+	"res.outcome.duplicate":   "重复，仍为 %v",
+	"res.outcome.retry":       "在 %v 处冲突：重新入队",
+	"res.outcome.dead":        "第 %d 次投递时进入死信",
+	"res.state":               "%v（累计应用 %d 次）",
+	"res.repaired":            "已修复 %v -> %v",
+	"res.log-length":          "日志长度 %d",
+	"res.replayed":            "应用 %d，重复 %d，偏移停在 %d",
+	"res.offset-behind":       "%d 个事件将被重读",
+	"res.err":                 "被拒绝（%v）",
+	"res.drained":             "没有事件：已在 %d 处读完",
+	"res.batch":               "%d 个事件，下一偏移 %d",
+	"res.keys":                "%d 个键",
+	"res.checkpoint-at":       "检查点仍为 %d",
+	"res.rerun":               "生效 %d，抑制 %d",
+	"res.committed":           "已提交",
+	"res.commits":             "共提交 %d 次",
+	"res.effects":             "applied %d，suppressed %d",
+	"res.lease-expired":       "租约过期，检查点为 %d",
+
+	// Lesson checks: each holds for any parameters.
+	"check.ack-lost.effects-once":                   "无论投递多少次，效果只落地一次",
+	"check.ack-lost.balance-once":                   "余额恰好是一笔付款",
+	"check.ack-lost.acked-last":                     "最后一次投递被确认；每次投递一次确认尝试",
+	"check.naive-redelivery.every-delivery-applies": "每次投递都产生一次效果",
+	"check.naive-redelivery.balance-multiplied":     "余额是每次投递各记一笔付款",
+	"check.dedup-scope.one-effect-per-producer":     "尽管事件 ID 相同，每个生产者各生效一次",
+	"check.dedup-scope.redelivery-suppressed":       "真正的重投仍被抑制",
+	"check.prune-window.replay-iff-pruned":          "当且仅当去重键已被清理，重放才再次生效",
+	"check.prune-window.balance":                    "余额计入每一次生效",
+	"check.mark-before-effect.message-lost":         "消息丢失：没有效果，余额为零",
+	"check.partition-affinity.stable":               "重启前后每个订单都留在原分区",
+	"check.partition-affinity.within-range":         "订单最多分布在 min(订单数, 分区数) 个分区上",
+	"check.out-of-order.applied-or-dead":            "每个事件要么被应用，要么进入死信，绝不丢失",
+	"check.out-of-order.converges-with-budget":      "预算不少于 2 时，订单收敛到 v2/PAID",
+	"check.poison.all-dead":                         "所有毒消息都进入死信，一条也没有应用",
+	"check.poison.first-attempt":                    "无论预算多少，毒消息在首次投递时就进入死信",
+	"check.retry-budget.spent-exactly":              "冲突事件恰好投递 max-attempts 次",
+	"check.retry-budget.dead-not-applied":           "随后进入死信，不会被应用",
+	"check.reconcile.matches-source":                "对账之后投影行与权威数据源一致",
+	"check.reconcile.one-fix-per-dead-order":        "每个死信事件对应一次修复",
+	"check.replay.rebuild-applies-all":              "从偏移 0 重建会应用全部事件",
+	"check.replay.tail-is-duplicates":               "重读的每个事件都是重复",
+	"check.replay.rows-unchanged":                   "重复事件不改变任何一行",
+	"check.seek-bounds.end-is-not-error":            "在末尾读取是读完，不是错误",
+	"check.seek-bounds.errors-classified":           "越界与批大小为零被区分开",
+	"check.crash-resume.each-key-once":              "每个键恰好生效一次",
+	"check.crash-resume.suppressed-is-replay":       "下游抑制的恰好是重放的项",
+	"check.crash-resume.replay-since-checkpoint":    "重放的恰好是检查点与崩溃之间的项",
+	"check.stale-epoch.zombie-fenced":               "僵尸的每次提交都被 ErrStaleEpoch 拒绝",
+	"check.stale-epoch.never-back":                  "检查点从不回退",
+	"check.stale-epoch.each-key-once":               "每个键恰好生效一次",
+
+	// The command: table columns, verdicts, summaries.
+	"cli.col.counter":          "计数器",
+	"cli.col.value":            "值",
+	"cli.col.book":             "书中",
+	"cli.col.lab":              "实验室",
+	"cli.col.section":          "章节",
+	"cli.col.drill":            "演练",
+	"cli.col.result":           "结果",
+	"cli.col.counters":         "计数器",
+	"cli.verdict.book":         "%s：%d 个计数器与书中一致，%d/%d 条要点成立",
+	"cli.verdict.lab":          "%s：%d 个计数器符合实验室的预期（书中未打印），%d/%d 条要点成立",
+	"cli.verdict.not-compared": "%s：参数与书中不同，%d 个计数器不与书比对；%d/%d 条要点成立",
+	"cli.fail.counter":         "%s：%s 为 %s，书中为 %s",
+	"cli.fail.check":           "%s：要点不成立：%s",
+	"cli.fail.error":           "%s：机制出错：%v",
+	"cli.fail.missing":         "%s：书中打印的一个计数器没有产生",
+	"cli.summary":              "%d 个演练，%d 个通过，%d 个失败",
+	"cli.step.press-enter":     "按 Enter 进入%s阶段 ",
+
+	// Errors: what was wrong and what is allowed.
+	"err.lang":                  "--lang 只能是 zh 或 en，实际为 %q",
+	"err.unknown-command":       "%q 不是 %q 的子命令",
+	"err.unknown-drill":         "没有名为 %q 的演练",
+	"err.hint.did-you-mean":     "你是不是想用：%s？",
+	"err.hint.help":             "运行 '%s --help' 查看用法",
+	"err.hint.list":             "运行 'archlab list' 查看全部演练",
+	"err.drill.nothing":         "drill 需要一个演练名、--all 或 --chapter",
+	"err.drill.args":            "演练 %s 不接受参数，却收到 %q",
+	"err.drill.name-and-all":    "演练名与 %[2]s 只能给一个（收到 %[1]s 和 %[2]s）",
+	"err.drill.all-and-chapter": "--all 与 --chapter 只能给一个",
+	"err.drill.formats":         "只能选一种输出：--json、--mermaid 或表格（可加 --trace 或 --step）",
+	"err.chapter":               "没有章节 %q：有效的章节为 %s",
+	"err.param.min":             "--%s 至少为 %d，实际为 %d",
+	"err.param.range":           "--%s 必须在 %d 到 %d 之间，实际为 %d",
+	"err.mismatch":              "%d 个演练与书中不符（%s）：%s",
+	"err.explain.args":          "explain 只接受一个演练名，实际收到 %d 个参数",
+
+	// Help text.
+	"help.root.short": "本书分布式数据一致性机制的配套实验",
+	"help.root.long": `archlab 是《后端架构设计·分布式与数据一致性》的配套实验。每个演练
+搭建书中的一个内存机制，注入书中描述的故障（崩溃、确认丢失、去重键被
+清理、毒消息或乱序事件、僵尸工作进程），并打印书中打印的计数器。
+
+退出状态：所有演练都与书中一致时为 0，有演练不一致时为 1，用法错误时
+为 2。`,
+	"help.root.example": `  # 全部演练，与 CI 的运行方式相同
+  $ archlab drill --all
+  # 单个演练及其时间线
+  $ archlab drill ack-lost --trace
+  # 某一节的演练，中文输出
+  $ archlab drill --chapter 8.3 --lang zh
+  # 演练背后的要点
+  $ archlab explain crash-resume`,
+	"help.drill.short": "运行一个演练、全部演练（--all）或某一节的演练（--chapter）",
+	"help.drill.long": `运行书中的演练，并把计数器与书中的值比对。
+
+给出演练名时，运行该演练并打印表格：计数器、值、书中打印的值和标记。
+使用 --all（或 --chapter 8.2|8.3|11.2）时，以书中的参数运行全部（或该
+节的）演练并打印汇总。演练参数会改变场景（“如果……会怎样”）；这样的
+运行不与书比对，但要点仍会检查。`,
+	"help.drill.example": `  # 全部演练，即回归检查
+  $ archlab drill --all
+  # 某一节
+  $ archlab drill --chapter 11.2
+  # 单个演练及其时间线
+  $ archlab drill ack-lost --trace
+  # 把时间线导出为 Mermaid 图，用于幻灯片
+  $ archlab drill ack-lost --mermaid > ack-lost.mmd
+  # 机器可读的输出
+  $ archlab drill --all --json`,
+	"help.drill.book-counters": "书中打印：%s",
+	"help.drill.lab-counters":  "书中代码隐含了这个演练，但日志没有打印；以下计数器是实验室的，不是书中的：%s",
+	"help.drill.params":        "把参数改成非默认值就是一次“如果……会怎样”：计数器不与书比对，要点仍会检查。",
+	"help.example.book":        "书中的场景",
+	"help.example.trace":       "附带每一步的时间线",
+	"help.example.what-if":     "如果……会怎样：改变场景",
+	"help.flag.all":            "按书中顺序运行全部演练",
+	"help.flag.chapter":        "运行某一节的演练（%s）",
+	"help.flag.json":           "输出 JSON 而不是表格",
+	"help.flag.trace":          "在表格之前打印每一步的时间线",
+	"help.flag.mermaid":        "把步骤输出为 Mermaid 时序图",
+	"help.flag.step":           "同 --trace，但在各阶段之间暂停，按 Enter 继续（仅限终端）",
+	"help.flag.lang":           "语言：zh 或 en（默认取自 LC_ALL、LC_MESSAGES、LANG）",
+	"help.flag.no-color":       "输出不着色（也可设置 NO_COLOR）",
+	"help.flag.version":        "打印版本",
+	"help.flag.help":           "显示此命令的帮助",
+	"help.list.short":          "按书的章节列出演练",
+	"help.list.example":        "  # 每个演练及其一行标题\n  $ archlab list",
+	"help.explain.short":       "讲解演练背后的要点",
+	"help.explain.example":     "  # crash-resume 讲了什么、接下来可以试什么\n  $ archlab explain crash-resume",
+	"help.version.short":       "打印版本",
+}
