@@ -300,16 +300,16 @@ after that item's effect, before any commit past 30.
 The rule:
 The checkpoint makes the rerun cheap: Runner.Run resumes from the committed
 offset, not from 0. The sink makes it safe: Sink.Apply remembers business
-keys, so items 30 to 36, applied before the crash and replayed now, are
-suppressed, not applied twice. Progress is at-least-once; the effects are
-exactly once.
+keys, so the items at offsets 30 to 36, applied before the crash and
+replayed now, are suppressed, not applied twice. Progress is at-least-once;
+the effects are exactly once.
 
 What the counters prove:
-shard=0 keys … shard=3 keys = 250 each: the FNV-1a split. shard0=250 items
-in the crashing shard. crash_attempts=37 is how far shard 0 got before the
-crash. checkpoint=30 is the last commit. replay=7 is 37 - 30. applied=1000:
-every key once. suppressed=7 equals replay: the sink suppressed exactly the
-replayed items.
+shard=0 keys … shard=3 keys = 250 each: the FNV-1a split. shard0=250 is the
+size of the crashing shard. crash_attempts=37 is how far shard 0 got before
+the crash. checkpoint=30 is the last commit. replay=7 is 37 - 30.
+applied=1000: every key once. suppressed=7 equals replay: the sink
+suppressed exactly the replayed items.
 
 Where to read the code:
 internal/shardjob: Split, Runner.Run, Checkpoint.Commit and Sink.Apply. The
@@ -339,8 +339,9 @@ What the counters prove:
 The book implies this drill but prints no log, so the values are the lab's.
 zombie_epoch=1 and owner_epoch=2 are the two lease terms. zombie_commits=2
 and rejected=2: every zombie commit was fenced. checkpoint=100: the owner's
-commit stands. applied=100: every key once. suppressed=5: items 20 to 24,
-applied by the zombie before it stalled and replayed by the owner.
+commit stands. applied=100: every key once. suppressed=5: the items at
+offsets 20 to 24, applied by the zombie before it stalled and replayed by
+the owner.
 
 Where to read the code:
 internal/shardjob: Checkpoint.Commit (ErrStaleEpoch) and Runner.Run. The

@@ -162,8 +162,8 @@ Consumer.Handle 在第一次投递时就把毒消息转入死信队列，不消�
 误的事件，重试多少次都修不好。
 
 计数器说明了什么：
-注入了 events=2 个事件，dead=2 表示两个都在死信队列里。attempts=1/1 是它们各
-自进入死信时的投递次数。applied=0：投影从未被改动（行为 v0/）。
+events=2 是注入的事件数，dead=2 表示两个都在死信队列里。attempts=1/1 是它们
+各自进入死信时的投递次数。applied=0：投影从未被改动（该行仍是 v0/）。
 
 代码在哪里：
 internal/ordering：Projection.Apply（先检查类型和版本）与 Consumer.Handle。
@@ -217,8 +217,8 @@ drills/reconcile.go。
 --max-attempts 2，同样的竞争会自行收敛（final=v2/PAID，dlq=0），根本无账可对。`,
 	"explain.replay": `注入的故障：
 两个订单的五个事件存放在只追加的日志里。一个全新的投影从偏移 0 重放日志完成
-重建。随后一个丢失了最后一次偏移提交的消费者从较旧的偏移恢复（--resume-from
-3），把日志尾部又读了一遍。
+重建。随后一个丢失了最后一次偏移提交的消费者从较旧的偏移恢复
+（--resume-from 3），把日志尾部又读了一遍。
 
 关键规则：
 Projection.Apply 按版本幂等：版本不高于当前行的事件是重复，不是错误。因此从
@@ -267,7 +267,7 @@ internal/ordering：Log.NextBatch，以及 ErrOffsetOutOfRange 和 ErrBatchSize�
 关键规则：
 检查点让重跑代价小：Runner.Run 从已提交的偏移恢复，而不是从 0 开始。下游
 （sink）让重跑安全：Sink.Apply 记住业务键，所以崩溃前已生效、现在又被重放的
-第 30 到 36 项会被抑制，不会生效两次。进度是至少一次，效果是恰好一次。
+偏移 30 到 36 的项会被抑制，不会生效两次。进度是至少一次，效果是恰好一次。
 
 计数器说明了什么：
 shard=0 keys … shard=3 keys 各为 250：FNV-1a 的划分结果。shard0=250 是崩溃分
@@ -299,8 +299,8 @@ checkpoint=30，replay=10，整整一个提交间隔。`,
 书中的代码隐含了这个演练，但日志没有打印，所以这些值是本实验室给出的。
 zombie_epoch=1 与 owner_epoch=2 是两个租约纪元。zombie_commits=2 且
 rejected=2：僵尸的每次提交都被挡下。checkpoint=100：新持有者的提交有效。
-applied=100：每个键一次。suppressed=5：第 20 到 24 项，僵尸停顿前已应用，新
-持有者又重放了一遍。
+applied=100：每个键一次。suppressed=5：偏移 20 到 24 的项，僵尸停顿前已应用，
+新持有者又重放了一遍。
 
 代码在哪里：
 internal/shardjob：Checkpoint.Commit（ErrStaleEpoch）与 Runner.Run。场景在
