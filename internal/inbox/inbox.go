@@ -193,8 +193,9 @@ func (a *MemoryAck) Acks() int {
 // order is the whole argument of 8.2. A crash or lost ack after the effect
 // only causes a redelivery, which ApplyOnce suppresses; the opposite order
 // would lose the message. It reports whether this delivery applied the
-// effect; on a lost ack it still reports true with the wrapped error.
-func Consume(l *Ledger, m Message, ack AckStore) (bool, error) {
+// effect; on a lost ack it still reports true with the wrapped error. l is
+// any Store: the book's Ledger or a real database.
+func Consume(l Store, m Message, ack AckStore) (bool, error) {
 	applied, err := l.ApplyOnce(m)
 	if err != nil {
 		return false, fmt.Errorf("inbox: apply %s: %w", m, err)
