@@ -192,7 +192,7 @@ func (o *drillOptions) paramError(err error) error {
 		msg = g.t("err.param.min", pe.Flag, pe.Min, pe.Value)
 	}
 	if pe.Why != "" {
-		msg += " (" + g.t(pe.Why) + ")"
+		msg = g.t("err.param.why", msg, g.t(pe.Why, pe.Max))
 	}
 	return &usageError{msg: msg}
 }

@@ -48,8 +48,8 @@ var zh = map[string]string{
 	"param.stale-epoch.keys":                "分片中的项数",
 	"param.stale-epoch.commit-every":        "每处理 N 项提交一次检查点",
 	"param.stale-epoch.lease-expires-after": "第一个工作进程在租约过期前处理的项数",
-	"why.crash-after":                       "分片 0 的键数",
-	"why.lease-expires-after":               "分片的键数",
+	"why.crash-after":                       "分片 0 共有 %d 个键",
+	"why.lease-expires-after":               "该分片共有 %d 个键",
 
 	// Phases of a drill, as --step shows them.
 	"phase.setup":    "准备",
@@ -218,6 +218,7 @@ var zh = map[string]string{
 	"err.chapter":               "没有章节 %q：有效的章节为 %s",
 	"err.param.min":             "--%s 至少为 %d，实际为 %d",
 	"err.param.range":           "--%s 必须在 %d 到 %d 之间，实际为 %d",
+	"err.param.why":             "%s（%s）",
 	"err.mismatch":              "%d 个演练与书中不符（%s）：%s",
 	"err.explain.args":          "explain 只接受一个演练名，实际收到 %d 个参数",
 

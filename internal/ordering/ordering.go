@@ -48,8 +48,11 @@ type OrderState struct {
 }
 
 // String is the row's canonical text form, as the book prints it: "v2/PAID".
-// The zero row prints as "v0/" (no event applied yet).
+// A row no event has reached yet has no status and prints as "v0".
 func (s OrderState) String() string {
+	if s.Status == "" {
+		return fmt.Sprintf("v%d", s.Version)
+	}
 	return fmt.Sprintf("v%d/%s", s.Version, s.Status)
 }
 
