@@ -17,9 +17,9 @@ import (
 // "ALAB" in ASCII.
 const applicationID = 0x414c4142
 
-// schemaVersion is PRAGMA user_version of the schema below. A file with a
+// SchemaVersion is PRAGMA user_version of the schema below. A file with a
 // higher version was written by a newer archlab and is refused.
-const schemaVersion = 1
+const SchemaVersion = 1
 
 // schema creates version 1 in one transaction, with the file's identity and
 // version, so a file either has all of it or none.
@@ -46,7 +46,7 @@ var schema = []string{
 	)`,
 	`INSERT INTO counters (name, value) VALUES ('applies', 0)`,
 	fmt.Sprintf("PRAGMA application_id = %d", applicationID),
-	fmt.Sprintf("PRAGMA user_version = %d", schemaVersion),
+	fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion),
 }
 
 // Problem says why Open refused a path.
@@ -82,7 +82,7 @@ func (e *OpenError) Error() string {
 	case ForeignSchema:
 		what = "is a SQLite database of another application (its tables are not archlab's)"
 	case NewerSchema:
-		what = fmt.Sprintf("has archlab schema version %d; this archlab knows version %d", e.Version, schemaVersion)
+		what = fmt.Sprintf("has archlab schema version %d; this archlab knows version %d", e.Version, SchemaVersion)
 	default:
 		what = "cannot be opened"
 	}
@@ -164,9 +164,9 @@ func inspect(path string) (fileState, error) {
 		return fresh, nil // an empty SQLite database: ours to set up
 	case appID != applicationID:
 		return 0, &OpenError{Path: path, Problem: ForeignSchema}
-	case version > schemaVersion:
+	case version > SchemaVersion:
 		return 0, &OpenError{Path: path, Problem: NewerSchema, Version: version}
-	case version < schemaVersion:
+	case version < SchemaVersion:
 		// archlab has only ever written version 1, with the identity in the
 		// same transaction: an older version is not a file we wrote.
 		return 0, &OpenError{Path: path, Problem: ForeignSchema}

@@ -132,7 +132,7 @@ func (s *Store) setUp(state fileState) error {
 		s.conn.ExecContext(ctx, "ROLLBACK")
 		return err
 	}
-	if version == schemaVersion {
+	if version == SchemaVersion {
 		_, err := s.conn.ExecContext(ctx, "COMMIT")
 		return err
 	}
@@ -166,14 +166,15 @@ func (s *Store) Reset() error {
 	if s.err != nil {
 		return s.err
 	}
-	return s.tx(func() (bool, error) {
-		for _, q := range []string{"DELETE FROM processed_keys", "DELETE FROM balances", "UPDATE counters SET value = 0"} {
-			if _, err := s.conn.ExecContext(context.Background(), q); err != nil {
-				return false, err
-			}
+	// Not through s.exec: this is housekeeping, not a step of the drill.
+	ctx := context.Background()
+	for _, q := range []string{sqlBegin, "DELETE FROM processed_keys", "DELETE FROM balances", "UPDATE counters SET value = 0", sqlCommit} {
+		if _, err := s.conn.ExecContext(ctx, q); err != nil {
+			s.conn.ExecContext(ctx, sqlRollback)
+			return err
 		}
-		return true, nil
-	}, false)
+	}
+	return nil
 }
 
 // The statements of the write paths. Placeholders are filled in for the
