@@ -46,6 +46,9 @@ type Drill struct {
 	Validate func(Values) error
 	// run drives the mechanism and records steps, counters and checks.
 	run func(Values, *Recorder) error
+	// runIn replaces run for a drill whose consumer can run on another
+	// store or in another process (the 8.2 drills); see Env.
+	runIn func(Values, Env, *Recorder) error
 }
 
 // TitleKey is the catalogue key of the drill's one-line title.
@@ -116,12 +119,28 @@ type Result struct {
 // Run validates v, runs the drill and compares its counters with the book
 // when v are the book's parameters. A *ParamError means bad input; any other
 // failure is reported in Result.Err and makes the drill fail.
-func (d *Drill) Run(v Values) (*Result, error) {
+func (d *Drill) Run(v Values) (*Result, error) { return d.RunIn(v, Env{}) }
+
+// HasEnv reports whether the drill's consumer can run in an Env other than
+// the book's (the 8.2 drills: --store, --crash).
+func (d *Drill) HasEnv() bool { return d.runIn != nil }
+
+// RunIn is Run with the consumer in env. The zero Env is Run. A drill
+// without HasEnv refuses any other Env.
+func (d *Drill) RunIn(v Values, env Env) (*Result, error) {
 	if err := d.check(v); err != nil {
 		return nil, err
 	}
 	rec := &Recorder{}
-	err := d.run(v, rec)
+	var err error
+	switch {
+	case d.runIn != nil:
+		err = d.runIn(v, env, rec)
+	case !env.book():
+		return nil, fmt.Errorf("drill %s has no consumer store to swap", d.Name)
+	default:
+		err = d.run(v, rec)
+	}
 	res := &Result{Drill: d, Values: v, Checks: rec.Checks, Steps: rec.Steps, Err: err}
 	res.Compared = equalValues(v, d.Defaults())
 	res.Pass = err == nil
