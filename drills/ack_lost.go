@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"archlab/internal/inbox"
+	"archlab/internal/inbox/consumerproc"
 )
 
 // This drill demonstrates the effect-then-ack order of 8.2. The consumer
@@ -12,19 +13,28 @@ import (
 // dedup key written in the same transaction as the effect turns the
 // redelivery into a no-op. Lesson: the effect lands once however many times
 // the message is delivered.
+//
+// With --crash real the consumer is a process of its own on a SQLite file,
+// killed with SIGKILL after its COMMIT and before its ack; the broker
+// redelivers to a fresh process on the same file.
 var ackLost = Drill{
 	Name:    "ack-lost",
 	Section: "8.2",
 	Params:  []Param{{Name: "deliveries", Default: 2, Min: 1, Max: 1000}},
 	Book:    book("deliveries", "2", "effects", "1", "balance", "2599", "acks", "2"),
-	run:     runAckLost,
+	runIn:   runAckLost,
 }
 
 // payment is the book's 8.2 message: 25.99 paid for order o-1.
 var payment = inbox.Message{Producer: "pay", ID: "evt-1", Seq: 1, OrderID: "o-1", AmountCents: 2599}
 
-func runAckLost(v Values, r *Recorder) error {
-	ledger, acks := inbox.NewLedger(), inbox.NewMemoryAck()
+func runAckLost(v Values, env Env, r *Recorder) (err error) {
+	c, err := openConsumer(env, r)
+	if err != nil {
+		return err
+	}
+	defer c.close(&err)
+	ledger, acks := c.store, inbox.NewMemoryAck()
 	m := payment
 	r.Phase(Setup)
 	deliveries := 0
@@ -32,21 +42,35 @@ func runAckLost(v Values, r *Recorder) error {
 	// the requested deliveries is lost.
 	for !acks.Acked(m) {
 		deliveries++
-		if deliveries < v["deliveries"] {
+		lose := deliveries < v["deliveries"]
+		var killed consumerproc.Outcome
+		if c.real() {
+			// A real consumer process: killed between COMMIT and ack.
+			out, err := c.deliver(consumerproc.ApplyOnce, m, deliveries, killAt(lose, consumerproc.BeforeAck))
+			if err != nil {
+				return err
+			}
+			recordApply(r, ledger, m, out.Applied)
+			err = brokerAck(acks, m, out)
+			if out.Killed {
+				killed = out
+			}
+			if err != nil && !errors.Is(err, inbox.ErrAckLost) {
+				return err
+			}
+			if err := recordAck(r, c, m, err, killed); err != nil {
+				return err
+			}
+			continue
+		}
+		if lose {
 			acks.LoseNext()
 		}
 		r.Step("broker", "consumer", M("step.deliver", m, deliveries), M("res.received"), Neutral)
 		applied, err := inbox.Consume(ledger, m, acks)
 		recordApply(r, ledger, m, applied)
-		switch {
-		case errors.Is(err, inbox.ErrAckLost):
-			r.Phase(Fault)
-			r.Step("consumer", "broker", M("step.ack", m), M("res.ack-lost"), Bad)
-			r.Phase(Recovery)
-		case err != nil:
+		if err := recordAck(r, c, m, err, killed); err != nil {
 			return err
-		default:
-			r.Step("consumer", "broker", M("step.ack", m), M("res.acked"), Good)
 		}
 	}
 	r.Phase(Verdict)
@@ -58,11 +82,34 @@ func runAckLost(v Values, r *Recorder) error {
 	r.Check("check.ack-lost.effects-once", ledger.Applies() == 1)
 	r.Check("check.ack-lost.balance-once", ledger.Balance(m.OrderID) == m.AmountCents)
 	r.Check("check.ack-lost.acked-last", acks.Acked(m) && acks.Acks() == deliveries)
+	c.checkKilled(deliveries - 1)
+	return nil
+}
+
+// recordAck records how a delivery's ack went: acked, lost, or (with a real
+// process) never sent because the consumer was killed first. Any other
+// error ends the drill.
+func recordAck(r *Recorder, c *consumer, m inbox.Message, err error, killed consumerproc.Outcome) error {
+	switch {
+	case errors.Is(err, inbox.ErrAckLost):
+		r.Phase(Fault)
+		if killed.Killed {
+			c.recordKill(killed, consumerproc.BeforeAck)
+			r.Step("consumer", "broker", M("step.ack", m), M("res.ack-never-sent"), Bad)
+		} else {
+			r.Step("consumer", "broker", M("step.ack", m), M("res.ack-lost"), Bad)
+		}
+		r.Phase(Recovery)
+	case err != nil:
+		return err
+	default:
+		r.Step("consumer", "broker", M("step.ack", m), M("res.acked"), Good)
+	}
 	return nil
 }
 
 // recordApply records the ledger's answer to one ApplyOnce.
-func recordApply(r *Recorder, l *inbox.Ledger, m inbox.Message, applied bool) {
+func recordApply(r *Recorder, l inbox.Store, m inbox.Message, applied bool) {
 	if applied {
 		r.Step("consumer", "ledger", M("step.apply-once", m), M("res.applied", l.Balance(m.OrderID)), Good)
 	} else {
@@ -71,6 +118,6 @@ func recordApply(r *Recorder, l *inbox.Ledger, m inbox.Message, applied bool) {
 }
 
 // recordBalance records the final read of an order's balance.
-func recordBalance(r *Recorder, l *inbox.Ledger, orderID string) {
+func recordBalance(r *Recorder, l inbox.Store, orderID string) {
 	r.Step("reader", "ledger", M("step.read-balance", orderID), M("res.balance", l.Balance(orderID), l.Applies()), Neutral)
 }

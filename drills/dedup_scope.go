@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"archlab/internal/inbox"
+	"archlab/internal/inbox/consumerproc"
 )
 
 // This drill demonstrates why the dedup key is scoped by producer. Two
@@ -12,12 +13,17 @@ import (
 // duplicate; DedupKey prefixes the producer, so both apply, while a real
 // redelivery of the first one is still suppressed. Lesson: one effect per
 // producer, however the IDs collide.
+//
+// With --crash real every delivery goes to a consumer process of its own,
+// and none is killed: this drill's fault is a collision of IDs, not a crash.
+// The processes show that the composite primary key (producer, event_id) of
+// the real dedup table does what DedupKey does.
 var dedupScope = Drill{
 	Name:    "dedup-scope",
 	Section: "8.2",
 	Params:  []Param{{Name: "producers", Default: 2, Min: 1, Max: 100}},
 	Book:    book("producers", "2", "same_event_id", "evt-1", "effects", "2", "balance", "600"),
-	run:     runDedupScope,
+	runIn:   runDedupScope,
 }
 
 // producerName names the i-th producer: the book's two first, then numbered.
@@ -28,8 +34,13 @@ func producerName(i int) string {
 	return fmt.Sprintf("producer-%d", i+1)
 }
 
-func runDedupScope(v Values, r *Recorder) error {
-	ledger := inbox.NewLedger()
+func runDedupScope(v Values, env Env, r *Recorder) (err error) {
+	c, err := openConsumer(env, r)
+	if err != nil {
+		return err
+	}
+	defer c.close(&err)
+	ledger := c.store
 	const order, eventID = "o-2", "evt-1"
 	var msgs []inbox.Message
 	var want int64
@@ -41,8 +52,7 @@ func runDedupScope(v Values, r *Recorder) error {
 	}
 	r.Phase(Setup)
 	for _, m := range msgs {
-		r.Step("broker", "consumer", M("step.deliver", m, 1), M("res.received"), Neutral)
-		applied, err := ledger.ApplyOnce(m)
+		applied, err := c.applyOnce(m, 1)
 		if err != nil {
 			return err
 		}
@@ -52,11 +62,22 @@ func runDedupScope(v Values, r *Recorder) error {
 	// redelivery of the first message.
 	r.Phase(Fault)
 	first := msgs[0]
-	r.Step("broker", "consumer", M("step.deliver", first, 2), M("res.received"), Neutral)
-	r.Phase(Recovery)
-	applied, err := ledger.ApplyOnce(first)
-	if err != nil {
-		return err
+	var applied bool
+	if c.real() {
+		out, err := c.run(consumerproc.ApplyOnce, first, "")
+		if err != nil {
+			return err
+		}
+		c.recordDeliver(first, 2, out)
+		r.Phase(Recovery)
+		c.recordStatements(out)
+		applied = out.Applied
+	} else {
+		r.Step("broker", "consumer", M("step.deliver", first, 2), M("res.received"), Neutral)
+		r.Phase(Recovery)
+		if applied, err = ledger.ApplyOnce(first); err != nil {
+			return err
+		}
 	}
 	recordApply(r, ledger, first, applied)
 	r.Phase(Verdict)

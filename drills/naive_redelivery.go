@@ -1,44 +1,66 @@
 package drills
 
-import "archlab/internal/inbox"
+import (
+	"archlab/internal/inbox"
+	"archlab/internal/inbox/consumerproc"
+)
 
 // This drill demonstrates what at-least-once delivery does without a dedup
 // table. The consumer applies the payment, its ack is lost, and the broker
 // redelivers; NaiveApply has nothing to recognise the message by, so it
 // charges the order again. Lesson: without a dedup key every delivery is an
 // effect.
+//
+// With --crash real the consumer process is killed with SIGKILL after its
+// effect committed and before its ack; the fresh process that gets the
+// redelivery charges the order again.
 var naiveRedelivery = Drill{
 	Name:    "naive-redelivery",
 	Section: "8.2",
 	Params:  []Param{{Name: "deliveries", Default: 2, Min: 1, Max: 1000}},
 	Book:    book("deliveries", "2", "effects", "2", "balance", "5198"),
-	run:     runNaiveRedelivery,
+	runIn:   runNaiveRedelivery,
 }
 
-func runNaiveRedelivery(v Values, r *Recorder) error {
-	ledger, acks := inbox.NewLedger(), inbox.NewMemoryAck()
+func runNaiveRedelivery(v Values, env Env, r *Recorder) (err error) {
+	c, err := openConsumer(env, r)
+	if err != nil {
+		return err
+	}
+	defer c.close(&err)
+	ledger, acks := c.store, inbox.NewMemoryAck()
 	m := payment
 	r.Phase(Setup)
 	deliveries := 0
 	for !acks.Acked(m) {
 		deliveries++
-		if deliveries < v["deliveries"] {
-			acks.LoseNext()
-		}
-		r.Step("broker", "consumer", M("step.deliver", m, deliveries), M("res.received"), Neutral)
+		lose := deliveries < v["deliveries"]
 		before := ledger.Applies()
-		ledger.NaiveApply(m)
+		var out consumerproc.Outcome
+		if c.real() {
+			if out, err = c.deliver(consumerproc.NaiveApply, m, deliveries, killAt(lose, consumerproc.BeforeAck)); err != nil {
+				return err
+			}
+		} else {
+			if lose {
+				acks.LoseNext()
+			}
+			r.Step("broker", "consumer", M("step.deliver", m, deliveries), M("res.received"), Neutral)
+			ledger.NaiveApply(m)
+		}
 		tone := Neutral
 		if deliveries > 1 {
 			tone = Bad // a second charge for the same message
 		}
 		r.Step("consumer", "ledger", M("step.naive-apply", m), M("res.applied-again", ledger.Applies()-before, ledger.Balance(m.OrderID)), tone)
-		if err := acks.Ack(m); err != nil {
-			r.Phase(Fault)
-			r.Step("consumer", "broker", M("step.ack", m), M("res.ack-lost"), Bad)
-			r.Phase(Recovery)
+		var ackErr error
+		if c.real() {
+			ackErr = brokerAck(acks, m, out)
 		} else {
-			r.Step("consumer", "broker", M("step.ack", m), M("res.acked"), Good)
+			ackErr = acks.Ack(m)
+		}
+		if err := recordAck(r, c, m, ackErr, out); err != nil {
+			return err
 		}
 	}
 	r.Phase(Verdict)
@@ -48,5 +70,6 @@ func runNaiveRedelivery(v Values, r *Recorder) error {
 	r.Count("balance", ledger.Balance(m.OrderID))
 	r.Check("check.naive-redelivery.every-delivery-applies", ledger.Applies() == deliveries)
 	r.Check("check.naive-redelivery.balance-multiplied", ledger.Balance(m.OrderID) == int64(deliveries)*m.AmountCents)
+	c.checkKilled(deliveries - 1)
 	return nil
 }

@@ -1,6 +1,9 @@
 package drills
 
-import "archlab/internal/inbox"
+import (
+	"archlab/internal/inbox"
+	"archlab/internal/inbox/consumerproc"
+)
 
 // This drill demonstrates that a dedup table only protects inside its
 // retention window. A payment with producer sequence 7 is applied, and a
@@ -9,33 +12,53 @@ import "archlab/internal/inbox"
 // offset rewind: with its key forgotten, it is applied a second time.
 // Lesson: a replay older than the window is applied again, so the window must
 // outlast the longest possible redelivery.
+//
+// With --crash real every delivery goes to a consumer process of its own and
+// none is killed: the fault here is the janitor's DELETE (run by the broker's
+// process on the same file), not a crash.
 var pruneWindow = Drill{
 	Name:    "prune-window",
 	Section: "8.2",
 	Params:  []Param{{Name: "prune-through", Default: 7, Min: 0, Max: 1000}},
 	Book:    book("pruned", "1", "replay_applied", "true", "balance", "2400"),
-	run:     runPruneWindow,
+	runIn:   runPruneWindow,
 }
 
-func runPruneWindow(v Values, r *Recorder) error {
-	ledger := inbox.NewLedger()
+func runPruneWindow(v Values, env Env, r *Recorder) (err error) {
+	c, err := openConsumer(env, r)
+	if err != nil {
+		return err
+	}
+	defer c.close(&err)
+	ledger := c.store
 	old := inbox.Message{Producer: "pay", ID: "evt-7", Seq: 7, OrderID: "o-3", AmountCents: 1200}
 	r.Phase(Setup)
 	for attempt := 1; attempt <= 2; attempt++ {
-		r.Step("broker", "consumer", M("step.deliver", old, attempt), M("res.received"), Neutral)
-		applied, err := ledger.ApplyOnce(old)
+		applied, err := c.applyOnce(old, attempt)
 		if err != nil {
 			return err
 		}
 		recordApply(r, ledger, old, applied)
 	}
 	r.Phase(Fault)
+	c.actor = "janitor" // the DELETE is the janitor's
 	pruned := ledger.Prune(int64(v["prune-through"]))
+	c.actor = "consumer"
 	r.Step("janitor", "ledger", M("step.prune", v["prune-through"]), M("res.pruned", pruned), toneIf(pruned > 0, Bad, Neutral))
-	r.Step("broker", "consumer", M("step.replay", old), M("res.received"), Neutral)
-	replayed, err := ledger.ApplyOnce(old)
-	if err != nil {
-		return err
+	var replayed bool
+	if c.real() {
+		out, err := c.run(consumerproc.ApplyOnce, old, "")
+		if err != nil {
+			return err
+		}
+		r.Step("broker", "consumer", M("step.replay-process", old, out.Pid), M("res.received"), Neutral)
+		c.recordStatements(out)
+		replayed = out.Applied
+	} else {
+		r.Step("broker", "consumer", M("step.replay", old), M("res.received"), Neutral)
+		if replayed, err = ledger.ApplyOnce(old); err != nil {
+			return err
+		}
 	}
 	if replayed {
 		r.Step("consumer", "ledger", M("step.apply-once", old), M("res.applied-again", 1, ledger.Balance(old.OrderID)), Bad)
