@@ -25,10 +25,11 @@ const (
 // Langs lists the supported languages in the order help text names them.
 var Langs = []Lang{ZH, EN}
 
-// catalogues holds each language's maps: the short messages (en.go, zh.go)
-// and the longer explanations of `archlab explain` (explain_en.go,
-// explain_zh.go).
-var catalogues = map[Lang][]map[string]string{EN: {en, explainEN}, ZH: {zh, explainZH}}
+// catalogues holds each language's maps: the short messages (en.go, zh.go),
+// the longer explanations of `archlab explain` (explain_en.go,
+// explain_zh.go) and the words of the 8.2 drills on a real database
+// (realdb_en.go, realdb_zh.go).
+var catalogues = map[Lang][]map[string]string{EN: {en, explainEN, realdbEN}, ZH: {zh, explainZH, realdbZH}}
 
 func lookup(lang Lang, key string) (string, bool) {
 	for _, m := range catalogues[lang] {
