@@ -187,6 +187,12 @@ func (l *limitedWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// byHand is what the consumer says when it is started without a broker.
+const byHand = "consumerproc: no delivery: this command is started by archlab's --crash real, not by hand"
+
+// errNoDelivery is an empty standard input: nobody sent a delivery.
+var errNoDelivery = errors.New("no delivery on standard input")
+
 // Orphaned is the exit status of a child whose parent went away while it
 // waited at its kill point.
 const Orphaned = 3
@@ -196,11 +202,14 @@ const Orphaned = 3
 // what archlab's hidden subcommand runs.
 func Main() int {
 	events := os.NewFile(3, "events")
-	if events == nil {
-		fmt.Fprintln(os.Stderr, "consumerproc: descriptor 3 is not open: this command is started by archlab's --crash real, not by hand")
+	if _, err := events.Stat(); err != nil {
+		fmt.Fprintln(os.Stderr, byHand)
 		return 2
 	}
-	if err := Serve(os.Stdin, events); err != nil {
+	if err := Serve(os.Stdin, events); errors.Is(err, errNoDelivery) {
+		fmt.Fprintln(os.Stderr, byHand)
+		return 2
+	} else if err != nil {
 		fmt.Fprintln(os.Stderr, "consumerproc:", err)
 		return 1
 	}
@@ -215,6 +224,9 @@ func Main() int {
 func Serve(in io.Reader, out io.Writer) error {
 	br := bufio.NewReader(in)
 	line, err := br.ReadBytes('\n')
+	if err == io.EOF && len(line) == 0 {
+		return errNoDelivery
+	}
 	if err != nil {
 		return fmt.Errorf("reading the delivery: %w", err)
 	}
