@@ -26,6 +26,9 @@ const (
 	exitOK       = 0
 	exitMismatch = 1 // a drill disagrees with the book
 	exitUsage    = 2 // bad input
+	// exitInterrupted is the shell's 128+SIGINT: Ctrl-C stopped a run
+	// after archlab cleaned up (--crash real).
+	exitInterrupted = 130
 )
 
 // usageError is bad input: one line saying what was wrong and what is
@@ -43,6 +46,12 @@ type mismatchError struct{ msg string }
 
 func (e *mismatchError) Error() string { return e.msg }
 
+// interruptedError is a run stopped by Ctrl-C once its consumer process was
+// killed and its temporary files removed (exit 130).
+type interruptedError struct{ msg string }
+
+func (e *interruptedError) Error() string { return e.msg }
+
 // exitCode maps an error from a command to the process's exit status and
 // prints it on stderr.
 func exitCode(stderr io.Writer, lang i18n.Lang, err error) int {
@@ -54,6 +63,11 @@ func exitCode(stderr io.Writer, lang i18n.Lang, err error) int {
 	if errors.As(err, &mm) {
 		fmt.Fprintln(stderr, prefix+mm.msg)
 		return exitMismatch
+	}
+	var ie *interruptedError
+	if errors.As(err, &ie) {
+		fmt.Fprintln(stderr, prefix+ie.msg)
+		return exitInterrupted
 	}
 	var ue *usageError
 	if !errors.As(err, &ue) {
