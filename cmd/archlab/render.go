@@ -180,7 +180,9 @@ func (r *renderer) trace(steps []drills.Step) error {
 		who[i] = r.actor(s.Actor) + " -> " + r.actor(s.Target)
 		what[i] = r.msg(s.Action)
 		whoW = max(whoW, runewidth.StringWidth(who[i]))
-		whatW = max(whatW, runewidth.StringWidth(what[i]))
+		if w := runewidth.StringWidth(what[i]); w <= wideAction {
+			whatW = max(whatW, w)
+		}
 	}
 	numW := len(fmt.Sprint(len(steps)))
 	in := bufio.NewReader(r.g.io.In)
@@ -198,6 +200,15 @@ func (r *renderer) trace(steps []drills.Step) error {
 		case drills.Bad:
 			result = r.p.bad.Sprint(result)
 		}
+		if runewidth.StringWidth(what[i]) > wideAction {
+			// A SQL statement: it does not widen the column for the other
+			// steps; it wraps at spaces under itself, its result below it.
+			indent := strings.Repeat(" ", numW+2+whoW+2)
+			lines := wrapWords(what[i], traceWidth-len(indent))
+			fmt.Fprintf(r.out(), "%*d  %s  %s\n", numW, i+1, runewidth.FillRight(who[i], whoW), strings.Join(lines, "\n"+indent))
+			fmt.Fprintf(r.out(), "%s%s\n", indent, result)
+			continue
+		}
 		line := fmt.Sprintf("%*d  %s  %s", numW, i+1, runewidth.FillRight(who[i], whoW), runewidth.FillRight(what[i], whatW))
 		if width := runewidth.StringWidth(line) + 2 + runewidth.StringWidth(r.msg(s.Result)); width > traceWidth {
 			// Too wide for a projector: the result goes on its own line,
@@ -212,6 +223,28 @@ func (r *renderer) trace(steps []drills.Step) error {
 // traceWidth is the width a timeline line may take before its result wraps:
 // a classroom terminal or projector.
 const traceWidth = 80
+
+// wideAction is the widest action that sets the width of the action column;
+// a wider one (a SQL statement, with --store sqlite) wraps instead.
+const wideAction = 48
+
+// wrapWords breaks s at spaces into lines of at most width columns (a word
+// longer than width gets a line of its own).
+func wrapWords(s string, width int) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		if line != "" && runewidth.StringWidth(line)+1+runewidth.StringWidth(w) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	return append(lines, line)
+}
 
 // displayWidth is the terminal width of s: CJK characters take two columns.
 func displayWidth(s string) int { return runewidth.StringWidth(s) }
