@@ -21,6 +21,7 @@ type drillOptions struct {
 	trace   bool
 	mermaid bool
 	step    bool
+	stores  storeOptions // --store, --db, --crash: the §8.2 drills only
 }
 
 func newDrillCmd(g *globalOptions) *cobra.Command {
@@ -29,7 +30,7 @@ func newDrillCmd(g *globalOptions) *cobra.Command {
 		Use:     "drill {<name> | --all | --chapter <section>}",
 		Short:   g.t("help.drill.short"),
 		Long:    g.t("help.drill.long"),
-		Example: g.t("help.drill.example"),
+		Example: g.t("help.drill.example") + "\n" + g.t("help.drill.example-store"),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return unknownDrill(g, args[0])
@@ -60,6 +61,7 @@ func newDrillCmd(g *globalOptions) *cobra.Command {
 	f.BoolVar(&o.trace, "trace", false, g.t("help.flag.trace"))
 	f.BoolVar(&o.mermaid, "mermaid", false, g.t("help.flag.mermaid"))
 	f.BoolVar(&o.step, "step", false, g.t("help.flag.step"))
+	addStoreFlags(cmd.Flags(), g, &o.stores)
 	for _, d := range drills.All() {
 		cmd.AddCommand(newDrillSubcommand(o, d))
 	}
@@ -95,6 +97,10 @@ func newDrillSubcommand(o *drillOptions, d *drills.Drill) *cobra.Command {
 	for _, p := range d.Params {
 		cmd.Flags().Int(p.Name, p.Default, g.t(p.UsageKey(d.Name)))
 	}
+	if d.HasEnv() {
+		addStoreFlags(cmd.Flags(), g, &o.stores)
+		cmd.Example += storeExample(g, d)
+	}
 	return cmd
 }
 
@@ -119,10 +125,21 @@ func (o *drillOptions) validate(name string) error {
 }
 
 // runOne runs a single drill and renders it.
-func (o *drillOptions) runOne(d *drills.Drill, v drills.Values) error {
-	res, err := d.Run(v)
+func (o *drillOptions) runOne(d *drills.Drill, v drills.Values) (err error) {
+	s, err := o.openStores([]*drills.Drill{d}, false)
+	if err != nil {
+		return err
+	}
+	defer s.close(o.g, &err)
+	res, err := s.run(d, v)
+	if err := s.interrupted(o.g); err != nil {
+		return err
+	}
 	if err != nil {
 		return o.paramError(err)
+	}
+	if s.close(o.g, &err); err != nil {
+		return err
 	}
 	r := o.renderer()
 	switch {
@@ -141,17 +158,27 @@ func (o *drillOptions) runOne(d *drills.Drill, v drills.Values) error {
 
 // runMany runs drills with the book's parameters, in book order, and prints
 // a summary table (or JSON, or one diagram per drill).
-func (o *drillOptions) runMany(list []*drills.Drill) error {
+func (o *drillOptions) runMany(list []*drills.Drill) (err error) {
+	s, err := o.openStores(list, true)
+	if err != nil {
+		return err
+	}
+	defer s.close(o.g, &err)
 	results := make([]*drills.Result, 0, len(list))
 	for _, d := range list {
-		res, err := d.Run(d.Defaults())
+		res, err := s.run(d, d.Defaults())
+		if err := s.interrupted(o.g); err != nil {
+			return err
+		}
 		if err != nil {
 			return err // the book's own parameters are always valid
 		}
 		results = append(results, res)
 	}
+	if s.close(o.g, &err); err != nil {
+		return err
+	}
 	r := o.renderer()
-	var err error
 	switch {
 	case o.json:
 		err = writeJSON(o.g.io.Out, jsonOfAll(o.g.lang, results))

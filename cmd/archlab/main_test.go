@@ -5,13 +5,21 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"archlab/internal/inbox/consumerproc"
 )
 
 // TestMain lets the test binary act as the archlab command, so the scripts
 // in testdata/script run the real CLI in-process, without a separate build.
 func TestMain(m *testing.M) {
+	// A consumer process of --crash real started by an in-process test
+	// (os.Executable is then this test binary) acts as archlab.
+	if os.Getenv(consumerproc.ChildEnv) == "1" {
+		os.Exit(run(newIO(), os.Args[1:]))
+	}
 	testscript.Main(m, map[string]func(){
 		"archlab": func() { os.Exit(run(newIO(), os.Args[1:])) },
+		"sqlexec": sqlexecMain, // scripts make and read SQLite files (store_test.go)
 	})
 }
 

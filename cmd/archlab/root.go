@@ -95,6 +95,8 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 	root.CompletionOptions.DisableDefaultCmd = true
 
 	root.AddCommand(newDrillCmd(g), newListCmd(g), newExplainCmd(g), newVersionCmd(g))
+	// The consumer process of --crash real: archlab started by itself.
+	root.AddCommand(newConsumerCmd())
 	return root
 }
 
