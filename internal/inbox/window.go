@@ -28,6 +28,17 @@ func (w *seqWindow) minSeq() int64 { return w.entries[0].seq }
 
 // push adds a key and sifts it up towards the root.
 func (w *seqWindow) push(key string, seq int64) {
+	if len(w.entries) == cap(w.entries) {
+		// Double the capacity ourselves. Left to append, a slice past a
+		// few hundred entries grows by about 1.25× at a time, so a table
+		// that grows to n keys copies about 4n entries and allocates 5n;
+		// doubling copies about n and allocates 2n, for at most n spare
+		// entries. That copying was the largest part of what ApplyOnce
+		// cost beyond a plain map insert (see BenchmarkApplyOnce).
+		grown := make([]seqEntry, len(w.entries), max(2*cap(w.entries), 64))
+		copy(grown, w.entries)
+		w.entries = grown
+	}
 	w.entries = append(w.entries, seqEntry{seq: seq, key: key})
 	i := len(w.entries) - 1
 	for i > 0 {
