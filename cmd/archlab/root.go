@@ -95,6 +95,7 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 	root.CompletionOptions.DisableDefaultCmd = true
 
 	root.AddCommand(newDrillCmd(g), newListCmd(g), newExplainCmd(g), newVersionCmd(g))
+	root.AddCommand(newExploreCmd(g))
 	// The consumer process of --crash real: archlab started by itself.
 	root.AddCommand(newConsumerCmd())
 	return root

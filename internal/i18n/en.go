@@ -274,4 +274,146 @@ the book, but its lessons are still checked.`,
 	"help.explain.short":       "Explain the lesson behind a drill",
 	"help.explain.example":     "  # what crash-resume teaches and what to try next\n  $ archlab explain crash-resume",
 	"help.version.short":       "Print the version",
+
+	// explore: every fault schedule of a small scope (archlab explore).
+	// Strategy, invariant and fault names stay in English: they are the
+	// lab's identifiers, also in --json.
+	"explore.help.short": "Run every fault schedule of a small scope on the real mechanism",
+	"explore.help.long": `A drill shows the one schedule the book picked. explore runs every schedule
+of a small scope (every delivery order, crash point, lost ack and replay up to
+a bound) on the real mechanism, checks the section's invariants after each one
+and prints, per strategy, how many schedules break them and the shortest one
+that does. The safe design must show no violation, each unsafe design at least
+one, found by the enumeration, not scripted.
+
+Counts are exact and the same on every machine and for any --workers. --random
+samples a scope too large to enumerate, reproducibly by --seed. The rate goes
+to stderr, with a progress bar when a run takes more than a second.
+
+Exit status: 0 when every verdict is as the book teaches, 1 otherwise, 2 for a
+usage error.`,
+	"explore.help.example": `  # is effect-then-ack safe under every crash, lost ack and replay?
+  $ archlab explore inbox
+  # the same, with each shortest counterexample step by step
+  $ archlab explore inbox --show
+  # every delivery order of one order's events, with a poison event
+  $ archlab explore ordering --poison
+  # replay cost against commit interval, and the zombie worker
+  $ archlab explore shardjob
+  # a scope too large to enumerate: sample it
+  $ archlab explore inbox --messages 6 --faults 4 --random 100000 --seed 1`,
+	"explore.help.inbox.short": "§8.2: naive, mark-before-effect, effect-then-ack and early-prune under every schedule",
+	"explore.help.inbox.long": `Messages from two producers (the first two share the event ID evt-1) go
+through an at-least-once broker that redelivers anything unacked, in any order.
+Each delivery succeeds or meets one fault: crash-before (before the handler's
+first write), crash-mid (between its writes; a handler whose writes are one
+transaction rolls back), crash-after (after its writes, before the ack),
+ack-lost, or replay (an acked message delivered again, as after an offset
+rewind). A schedule holds at most --faults faults. Every strategy runs every
+schedule on internal/inbox; afterwards each message must have been applied
+exactly once: not lost, not doubled.`,
+	"explore.help.inbox.example": `  # the default scope: 3 messages, up to 2 faults
+  $ archlab explore inbox
+  # why mark-before-effect loses a message, step by step
+  $ archlab explore inbox --show
+  # a wider scope
+  $ archlab explore inbox --messages 4 --faults 3`,
+	"explore.help.ordering.short": "§8.3: every delivery order of an order's events, per retry budget",
+	"explore.help.ordering.long": `One order's events (reserve v1, pay v2, fulfill v3) arrive in every order,
+with up to --duplicates extra deliveries and, with --poison, one poison event.
+A conflict is requeued at the back until --max-attempts; every budget from 1 up
+faces every order. Invariants: the version never moves back, no event is
+applied twice, and the projection ends equal to the source of truth. The
+retry-budget table counts, per budget, the orders that converge by retry alone
+and the ones that need the DLQ and Reconcile.`,
+	"explore.help.ordering.example": `  # the default scope: up to 2 duplicates, budgets 1 to 3
+  $ archlab explore ordering
+  # with a poison event, budgets up to 5
+  $ archlab explore ordering --poison --max-attempts 5`,
+	"explore.help.shardjob.short": "§11.2: every crash point, commit interval and zombie commit of one shard",
+	"explore.help.shardjob.long": `One shard of --keys items is worked under lease epoch 1, committing every C
+items, and crashes after K items (or not at all). A new owner takes the lease
+under epoch 2 and reruns from the checkpoint, while the crashed worker, now a
+zombie, commits its progress at one step of the rerun. Every C, K and zombie
+step is a schedule. Invariants: every key applied exactly once, the rerun
+replays K minus the checkpoint, the checkpoint never moves back, every zombie
+commit is rejected with ErrStaleEpoch. The chart shows what a commit interval
+costs: commits per run against items replayed after a crash.`,
+	"explore.help.shardjob.example": `  # the default scope: 30 keys
+  $ archlab explore shardjob
+  # the zombie's window, step by step
+  $ archlab explore shardjob --show`,
+	"explore.flag.show":         "print each shortest counterexample as a step-by-step trace",
+	"explore.flag.random":       "sample this many schedules at random instead of enumerating (0: every schedule)",
+	"explore.flag.seed":         "seed of --random, to repeat a sample (default: from the clock, printed)",
+	"explore.flag.workers":      "workers running schedules (0: one per core); results do not depend on it",
+	"explore.flag.messages":     "messages, from two producers that share event IDs",
+	"explore.flag.faults":       "faults per schedule, at most: crashes, lost acks, replays",
+	"explore.flag.duplicates":   "extra deliveries of the three events, at most",
+	"explore.flag.poison":       "add one poison event to every delivery order",
+	"explore.flag.max-attempts": "retry budgets to explore: every budget from 1 to this",
+	"explore.flag.keys":         "items in the shard",
+
+	"explore.err.unknown":             "unknown mechanism %q: explore knows %s",
+	"explore.err.nothing":             "explore needs a mechanism: %s",
+	"explore.err.args":                "explore %s takes no arguments, got %q",
+	"explore.err.formats":             "choose one output: --json, or the tables (with --show)",
+	"explore.err.seed-without-random": "--seed only applies to a sample: give --random too",
+	"explore.err.hint.random":         "sample the scope instead, e.g. --random 100000 --seed 1",
+	"explore.err.too-large":           "explore %s: the scope has %s schedules, more than the %s it enumerates",
+	"explore.err.mismatch":            "%d verdict(s) of explore %s are not the book's: %s",
+
+	"explore.rate":              "explore %s: %s schedules × %d strategies in %v, workers=%d: %s schedules/s",
+	"explore.progress":          "explore %s",
+	"explore.header.exhaustive": "every schedule of the scope: %s schedules (%s)",
+	"explore.header.sampled":    "a random sample of %s of %s schedules (%s), seed %d",
+	"explore.rerun":             "rerun: %s",
+	"explore.legend.messages":   "messages: %s",
+	"explore.legend.inbox":      "crash-before: before the first write · crash-mid: between the writes\ncrash-after: after the writes, before the ack · replay: an acked message delivered again",
+
+	"explore.col.strategy":     "strategy",
+	"explore.col.schedules":    "schedules",
+	"explore.col.violations":   "violations",
+	"explore.col.verdict":      "verdict",
+	"explore.col.shortest":     "shortest counterexample",
+	"explore.col.max-attempts": "max-attempts",
+	"explore.col.by-retry":     "converged by retry",
+	"explore.col.reconciled":   "needed DLQ + Reconcile",
+	"explore.col.deliveries":   "deliveries per order",
+
+	"explore.book.safe":           "safe",
+	"explore.book.unsafe":         "unsafe",
+	"explore.verdict.as-the-book": "%s, as the book teaches",
+	"explore.verdict.contradicts": "contradicts the book (%s)",
+	"explore.verdict.not-found":   "%s, but this sample found no failing schedule",
+	"explore.budget.title":        "retry budget: how each delivery order ends, for retry-then-reconcile",
+	"explore.chart.title":         "replay cost against commit interval (fence-at-takeover, a crash after every K)",
+	"explore.chart.col.interval":  "commit-every",
+	"explore.chart.col.commits":   "commits per clean run",
+	"explore.chart.col.replay":    "items replayed after a crash",
+	"explore.chart.replay":        "%.1f (max %d)",
+	"explore.summary.pass":        "%d strategies, every verdict as the book teaches",
+	"explore.summary.fail":        "%d of %d verdicts are not the book's",
+	"explore.show.title":          "shortest counterexample, schedule #%d, breaks %s",
+
+	// explore's trace steps; the rest are the drills' own.
+	"explore.step.crash-before":    "crashes before its first write",
+	"explore.step.crash-in-write":  "crashes inside %s: nothing commits",
+	"explore.step.crash-after":     "crashes after its writes, before the ack",
+	"explore.step.effects-of":      "reads %s, paid by %v",
+	"explore.step.compare-source":  "compares with the source of truth, %v",
+	"explore.step.fence":           "raises the fence: commits %s at %d under epoch %d",
+	"explore.step.finish":          "finishes the shard",
+	"explore.step.replay-check":    "replay = crash at %d − checkpoint %d?",
+	"explore.step.read-checkpoint": "reads the checkpoint of %s",
+	"explore.res.once":             "balance %d: applied once",
+	"explore.res.lost":             "balance %d: lost, never applied",
+	"explore.res.doubled":          "balance %d: applied %d times",
+	"explore.res.applied-again":    "applied again (%d times), balance %d",
+	"explore.res.no-repair":        "nothing to repair",
+	"explore.res.matches":          "equal",
+	"explore.res.diverged":         "diverged: still %v",
+	"explore.res.lease-taken":      "lease granted",
+	"explore.res.replayed":         "replayed %d",
+	"explore.res.checkpoint":       "offset %d, epoch %d",
 }

@@ -276,4 +276,135 @@ var zh = map[string]string{
 	"help.explain.short":       "讲解演练背后的要点",
 	"help.explain.example":     "  # crash-resume 讲了什么、接下来可以试什么\n  $ archlab explain crash-resume",
 	"help.version.short":       "打印版本",
+
+	// explore：小范围内的每一种故障调度（archlab explore）。策略名、不变式名
+	// 与故障名保持英文：它们是实验室的标识符，--json 中也一样。
+	"explore.help.short": "在真实机制上运行小范围内的每一种故障调度",
+	"explore.help.long": `一个演练只展示书中挑选的那一种调度。explore 在真实机制上运行小范围内的
+每一种调度（在给定上限内的每一种投递顺序、崩溃点、确认丢失与重放），每次运行后
+检查本节的不变式，并按策略打印有多少调度违反了它们，以及其中最短的一个。安全的
+设计必须零违反，每个不安全的设计至少被一个调度抓住：由枚举找到，而不是写好的剧本。
+
+计数是精确的，在任何机器上、任何 --workers 下都相同。--random 对大到无法枚举的
+范围抽样，用 --seed 可以重现。速率输出到标准错误；运行超过一秒时显示进度条。
+
+退出码：每个判定都与书一致时为 0，否则为 1，用法错误为 2。`,
+	"explore.help.example": `  # effect-then-ack 在每一种崩溃、确认丢失与重放下都安全吗？
+  $ archlab explore inbox
+  # 同上，并逐步展示每个最短反例
+  $ archlab explore inbox --show
+  # 一个订单事件的每一种投递顺序，外加一个毒消息
+  $ archlab explore ordering --poison
+  # 重放代价与提交间隔，以及僵尸工作进程
+  $ archlab explore shardjob
+  # 范围太大无法枚举：抽样
+  $ archlab explore inbox --messages 6 --faults 4 --random 100000 --seed 1`,
+	"explore.help.inbox.short": "§8.2：naive、mark-before-effect、effect-then-ack 与 early-prune 面对每一种调度",
+	"explore.help.inbox.long": `来自两个生产者的消息（前两条共用事件 ID evt-1）经过一个至少一次投递的
+消息代理，它会以任意顺序重投任何未确认的消息。每次投递要么成功，要么遇到一种故障：
+crash-before（处理器第一次写之前崩溃）、crash-mid（两次写之间崩溃；写入是同一个
+事务的处理器会回滚）、crash-after（写完之后、确认之前崩溃）、ack-lost（确认丢失）
+或 replay（已确认的消息再次投递，如偏移回拨后）。一个调度最多含 --faults 个故障。
+每个策略都在 internal/inbox 上运行每一个调度；结束后每条消息必须恰好生效一次：
+不丢失（lost），不重复（doubled）。`,
+	"explore.help.inbox.example": `  # 默认范围：3 条消息，最多 2 个故障
+  $ archlab explore inbox
+  # 逐步看 mark-before-effect 为什么丢消息
+  $ archlab explore inbox --show
+  # 更大的范围
+  $ archlab explore inbox --messages 4 --faults 3`,
+	"explore.help.ordering.short": "§8.3：一个订单事件的每一种投递顺序，逐个重试预算",
+	"explore.help.ordering.long": `一个订单的事件（reserve v1、pay v2、fulfill v3）以每一种顺序到达，最多
+--duplicates 次重复投递；加 --poison 时再加一个毒消息。冲突的事件重新排到队尾，
+直到 --max-attempts；从 1 开始的每个预算都面对每一种顺序。不变式：版本从不回退，
+没有事件被应用两次，投影最终等于权威数据源。重试预算表按预算统计：有多少顺序仅靠
+重试就收敛，有多少需要死信队列与对账（Reconcile）。`,
+	"explore.help.ordering.example": `  # 默认范围：最多 2 次重复，预算 1 到 3
+  $ archlab explore ordering
+  # 加一个毒消息，预算最多到 5
+  $ archlab explore ordering --poison --max-attempts 5`,
+	"explore.help.shardjob.short": "§11.2：一个分片的每个崩溃点、提交间隔与僵尸提交",
+	"explore.help.shardjob.long": `一个有 --keys 项的分片在租约纪元 1 下处理，每 C 项提交一次检查点，处理
+K 项后崩溃（或不崩溃）。新的持有者在纪元 2 下接管租约，从检查点重跑；崩溃的工作
+进程成了僵尸，在重跑的某一步提交它自己的进度。每个 C、K 与僵尸步骤都是一个调度。
+不变式：每个键恰好生效一次，重跑重放的项数等于 K 减检查点，检查点从不回退，每次
+僵尸提交都被 ErrStaleEpoch 拒绝。图表展示提交间隔的代价：每次运行的提交次数对比
+崩溃后重放的项数。`,
+	"explore.help.shardjob.example": `  # 默认范围：30 个键
+  $ archlab explore shardjob
+  # 逐步看僵尸的可乘之机
+  $ archlab explore shardjob --show`,
+	"explore.flag.show":         "把每个最短反例打印成逐步的时间线",
+	"explore.flag.random":       "随机抽取这么多个调度而不是枚举（0：每一个调度）",
+	"explore.flag.seed":         "--random 的种子，用于重现一次抽样（默认取自时钟并打印）",
+	"explore.flag.workers":      "运行调度的工作协程数（0：每个核一个）；结果与它无关",
+	"explore.flag.messages":     "消息条数，来自共用事件 ID 的两个生产者",
+	"explore.flag.faults":       "每个调度最多的故障数：崩溃、确认丢失、重放",
+	"explore.flag.duplicates":   "三个事件的额外投递次数上限",
+	"explore.flag.poison":       "在每种投递顺序中加入一个毒消息",
+	"explore.flag.max-attempts": "要探索的重试预算：从 1 到此值的每个预算",
+	"explore.flag.keys":         "分片中的项数",
+
+	"explore.err.unknown":             "未知机制 %q：explore 支持 %s",
+	"explore.err.nothing":             "explore 需要指定机制：%s",
+	"explore.err.args":                "explore %s 不接受参数，收到 %q",
+	"explore.err.formats":             "只能选一种输出：--json，或表格（可加 --show）",
+	"explore.err.seed-without-random": "--seed 只用于抽样：请同时给出 --random",
+	"explore.err.hint.random":         "改为抽样，例如 --random 100000 --seed 1",
+	"explore.err.too-large":           "explore %s：该范围有 %s 个调度，超过可枚举的上限 %s",
+	"explore.err.mismatch":            "explore %[2]s 有 %[1]d 个判定与书不一致：%[3]s",
+
+	"explore.rate":              "explore %s：%s 个调度 × %d 个策略，用时 %v，workers=%d：每秒 %s 个调度",
+	"explore.progress":          "explore %s",
+	"explore.header.exhaustive": "范围内的每一个调度：共 %s 个（%s）",
+	"explore.header.sampled":    "从 %[2]s 个调度中随机抽取 %[1]s 个（%[3]s），种子 %[4]d",
+	"explore.rerun":             "重现：%s",
+	"explore.legend.messages":   "消息：%s",
+	"explore.legend.inbox":      "crash-before：第一次写之前 · crash-mid：两次写之间\ncrash-after：写完之后、确认之前 · replay：已确认的消息再次投递",
+
+	"explore.col.strategy":     "策略",
+	"explore.col.schedules":    "调度数",
+	"explore.col.violations":   "违反",
+	"explore.col.verdict":      "判定",
+	"explore.col.shortest":     "最短反例",
+	"explore.col.max-attempts": "max-attempts",
+	"explore.col.by-retry":     "仅靠重试收敛",
+	"explore.col.reconciled":   "需要死信队列 + 对账",
+	"explore.col.deliveries":   "每种顺序的投递次数",
+
+	"explore.book.safe":           "安全",
+	"explore.book.unsafe":         "不安全",
+	"explore.verdict.as-the-book": "%s，与书一致",
+	"explore.verdict.contradicts": "与书矛盾（书中为%s）",
+	"explore.verdict.not-found":   "%s，但本次抽样没有找到失败的调度",
+	"explore.budget.title":        "重试预算：retry-then-reconcile 下每种投递顺序的结局",
+	"explore.chart.title":         "重放代价与提交间隔（fence-at-takeover，每个 K 之后崩溃一次）",
+	"explore.chart.col.interval":  "commit-every",
+	"explore.chart.col.commits":   "无崩溃运行的提交次数",
+	"explore.chart.col.replay":    "崩溃后重放的项数",
+	"explore.chart.replay":        "%.1f（最多 %d）",
+	"explore.summary.pass":        "%d 个策略，每个判定都与书一致",
+	"explore.summary.fail":        "%[2]d 个判定中有 %[1]d 个与书不一致",
+	"explore.show.title":          "最短反例，第 %d 个调度，违反 %s",
+
+	// explore 自己的时间线步骤；其余沿用演练的。
+	"explore.step.crash-before":    "在第一次写之前崩溃",
+	"explore.step.crash-in-write":  "在 %s 内部崩溃：什么都没有提交",
+	"explore.step.crash-after":     "写完之后、确认之前崩溃",
+	"explore.step.effects-of":      "读取 %s，由 %v 支付",
+	"explore.step.compare-source":  "与权威数据源比较，%v",
+	"explore.step.fence":           "立起围栏：以纪元 %[3]d 提交 %[1]s 于 %[2]d",
+	"explore.step.finish":          "处理完分片",
+	"explore.step.replay-check":    "重放 = 崩溃点 %d − 检查点 %d？",
+	"explore.step.read-checkpoint": "读取 %s 的检查点",
+	"explore.res.once":             "余额 %d：生效一次",
+	"explore.res.lost":             "余额 %d：丢失，从未生效",
+	"explore.res.doubled":          "余额 %d：生效 %d 次",
+	"explore.res.applied-again":    "再次生效（共 %d 次），余额 %d",
+	"explore.res.no-repair":        "无需修复",
+	"explore.res.matches":          "一致",
+	"explore.res.diverged":         "不一致：仍是 %v",
+	"explore.res.lease-taken":      "获得租约",
+	"explore.res.replayed":         "重放 %d 项",
+	"explore.res.checkpoint":       "偏移 %d，纪元 %d",
 }

@@ -1,0 +1,308 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"archlab/drills"
+	"archlab/drills/explore"
+)
+
+// exploreOptions are the flags of `archlab explore` and its three
+// subcommands.
+type exploreOptions struct {
+	g       *globalOptions
+	json    bool
+	show    bool
+	random  int
+	seed    uint64
+	workers int
+}
+
+// Bounds of explore's own flags.
+const (
+	maxExploreSamples = 1_000_000_000
+	maxExploreWorkers = 1024
+)
+
+// exploreMechanisms names the subcommands in book order, for errors.
+const exploreMechanisms = "inbox, ordering, shardjob"
+
+func newExploreCmd(g *globalOptions) *cobra.Command {
+	o := &exploreOptions{g: g}
+	cmd := &cobra.Command{
+		Use:     "explore {inbox | ordering | shardjob}",
+		Short:   g.t("explore.help.short"),
+		Long:    g.t("explore.help.long"),
+		Example: g.t("explore.help.example"),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				e := &usageError{msg: g.t("explore.err.unknown", args[0], exploreMechanisms)}
+				if near := nearest(args[0], strings.Split(exploreMechanisms, ", "), 1); len(near) > 0 {
+					e.hint = g.t("err.hint.did-you-mean", near[0])
+				}
+				return e
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return &usageError{msg: g.t("explore.err.nothing", exploreMechanisms), hint: g.t("err.hint.help", cmd.CommandPath())}
+		},
+	}
+	f := cmd.PersistentFlags()
+	f.BoolVar(&o.json, "json", false, g.t("help.flag.json"))
+	f.BoolVar(&o.show, "show", false, g.t("explore.flag.show"))
+	f.IntVar(&o.random, "random", 0, g.t("explore.flag.random"))
+	f.Uint64Var(&o.seed, "seed", 0, g.t("explore.flag.seed"))
+	f.IntVar(&o.workers, "workers", 0, g.t("explore.flag.workers"))
+
+	inbox := explore.DefaultInbox
+	inboxCmd := o.subcommand("inbox", func(ctx context.Context, opts explore.Options) (*explore.Report, error) {
+		return explore.ExploreInbox(ctx, inbox, opts)
+	})
+	inboxCmd.Flags().IntVar(&inbox.Messages, "messages", inbox.Messages, g.t("explore.flag.messages"))
+	inboxCmd.Flags().IntVar(&inbox.Faults, "faults", inbox.Faults, g.t("explore.flag.faults"))
+
+	ord := explore.DefaultOrdering
+	orderingCmd := o.subcommand("ordering", func(ctx context.Context, opts explore.Options) (*explore.Report, error) {
+		return explore.ExploreOrdering(ctx, ord, opts)
+	})
+	orderingCmd.Flags().IntVar(&ord.Duplicates, "duplicates", ord.Duplicates, g.t("explore.flag.duplicates"))
+	orderingCmd.Flags().BoolVar(&ord.Poison, "poison", ord.Poison, g.t("explore.flag.poison"))
+	orderingCmd.Flags().IntVar(&ord.MaxAttempts, "max-attempts", ord.MaxAttempts, g.t("explore.flag.max-attempts"))
+
+	shard := explore.DefaultShardjob
+	shardCmd := o.subcommand("shardjob", func(ctx context.Context, opts explore.Options) (*explore.Report, error) {
+		return explore.ExploreShardjob(ctx, shard, opts)
+	})
+	shardCmd.Flags().IntVar(&shard.Keys, "keys", shard.Keys, g.t("explore.flag.keys"))
+
+	cmd.AddCommand(inboxCmd, orderingCmd, shardCmd)
+	return cmd
+}
+
+// subcommand builds `archlab explore NAME`; run explores the scope its
+// flags have filled in.
+func (o *exploreOptions) subcommand(name string, run func(context.Context, explore.Options) (*explore.Report, error)) *cobra.Command {
+	g := o.g
+	return &cobra.Command{
+		Use:     name + " [flags]",
+		Short:   g.t("explore.help." + name + ".short"),
+		Long:    g.t("explore.help." + name + ".long"),
+		Example: g.t("explore.help." + name + ".example"),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return &usageError{msg: g.t("explore.err.args", name, strings.Join(args, " ")), hint: g.t("err.hint.help", cmd.CommandPath())}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts, err := o.options(cmd)
+			if err != nil {
+				return err
+			}
+			return o.run(cmd.Context(), name, opts, run)
+		},
+	}
+}
+
+// options checks explore's own flags and turns them into engine options.
+// Without --seed a sample gets a seed from the clock, which the output
+// prints so the run can be repeated.
+func (o *exploreOptions) options(cmd *cobra.Command) (explore.Options, error) {
+	g := o.g
+	if o.json && o.show {
+		return explore.Options{}, &usageError{msg: g.t("explore.err.formats")}
+	}
+	if o.random < 0 || o.random > maxExploreSamples {
+		return explore.Options{}, &usageError{msg: g.t("err.param.range", "random", 0, maxExploreSamples, o.random)}
+	}
+	if o.workers < 0 || o.workers > maxExploreWorkers {
+		return explore.Options{}, &usageError{msg: g.t("err.param.range", "workers", 0, maxExploreWorkers, o.workers)}
+	}
+	seedSet := cmd.Flags().Changed("seed")
+	if seedSet && o.random == 0 {
+		return explore.Options{}, &usageError{msg: g.t("explore.err.seed-without-random"), hint: g.t("explore.err.hint.random")}
+	}
+	opts := explore.Options{Workers: o.workers, Samples: uint64(o.random), Seed: o.seed}
+	if o.random > 0 && !seedSet {
+		opts.Seed = uint64(time.Now().UnixNano())
+	}
+	return opts, nil
+}
+
+// run explores, reports the rate on stderr and renders the report on
+// stdout. stdout depends only on the flags (and the seed): no timing.
+func (o *exploreOptions) run(ctx context.Context, name string, opts explore.Options,
+	fn func(context.Context, explore.Options) (*explore.Report, error)) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	workers := opts.Workers
+	if workers == 0 {
+		workers = defaultWorkers()
+		opts.Workers = workers
+	}
+	start := time.Now()
+	rep, err := o.withProgress(name, &opts, func() (*exploreReport, error) {
+		r, err := fn(ctx, opts)
+		return (*exploreReport)(r), err
+	})
+	elapsed := time.Since(start)
+	if err != nil {
+		return o.scopeError(name, err)
+	}
+	o.rate(rep, elapsed, workers)
+	if o.json {
+		if err := writeJSON(o.g.io.Out, rep.json()); err != nil {
+			return err
+		}
+	} else if err := o.render(rep); err != nil {
+		return err
+	}
+	return o.verdicts(rep)
+}
+
+// exploreReport is a report with the command's renderings.
+type exploreReport explore.Report
+
+// defaultWorkers is one worker per core the runtime may use.
+func defaultWorkers() int { return runtime.GOMAXPROCS(0) }
+
+// withProgress runs fn and, when it takes more than a second and stderr is a
+// terminal, shows a progress bar on stderr until it returns.
+func (o *exploreOptions) withProgress(name string, opts *explore.Options, fn func() (*exploreReport, error)) (*exploreReport, error) {
+	f, ok := o.g.io.Err.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return fn()
+	}
+	var done, total atomic.Uint64
+	opts.Progress = func(n int, all uint64) {
+		total.Store(all)
+		done.Add(uint64(n))
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		select {
+		case <-stop:
+			return
+		case <-time.After(time.Second):
+		}
+		bar := progressbar.NewOptions64(int64(total.Load()),
+			progressbar.OptionSetWriter(o.g.io.Err),
+			progressbar.OptionSetDescription(o.g.t("explore.progress", name)),
+			progressbar.OptionSetItsString("schedules"),
+			progressbar.OptionShowIts(),
+			progressbar.OptionShowCount(),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionClearOnFinish())
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				_ = bar.Finish()
+				return
+			case <-tick.C:
+				_ = bar.Set64(int64(done.Load()))
+			}
+		}
+	})
+	rep, err := fn()
+	close(stop)
+	wg.Wait()
+	return rep, err
+}
+
+// rate prints the throughput on stderr: the only line with timing in it.
+func (o *exploreOptions) rate(rep *exploreReport, elapsed time.Duration, workers int) {
+	perSec := "—"
+	if s := elapsed.Seconds(); s > 0 {
+		perSec = groupDigits(uint64(float64(rep.Schedules) / s))
+	}
+	fmt.Fprintln(o.g.io.Err, o.g.t("explore.rate", rep.Mechanism, groupDigits(rep.Schedules), len(rep.Strategies),
+		elapsed.Round(10*time.Microsecond), workers, perSec))
+}
+
+// scopeError turns the engine's refusal into one usage line.
+func (o *exploreOptions) scopeError(name string, err error) error {
+	g := o.g
+	var pe *drills.ParamError
+	if errors.As(err, &pe) {
+		return &usageError{msg: g.t("err.param.range", pe.Flag, pe.Min, pe.Max, pe.Value)}
+	}
+	var se *explore.ScopeError
+	if errors.As(err, &se) && errors.Is(err, explore.ErrTooLarge) {
+		return &usageError{msg: g.t("explore.err.too-large", name, groupDigits(se.Schedules), groupDigits(se.Limit)), hint: g.t("explore.err.hint.random")}
+	}
+	return err
+}
+
+// verdicts is the exit-1 error naming each strategy whose verdict is not
+// the book's.
+func (o *exploreOptions) verdicts(rep *exploreReport) error {
+	var wrong []string
+	for _, s := range rep.Strategies {
+		if s.Verdict != explore.AsTheBook {
+			wrong = append(wrong, s.Name)
+		}
+	}
+	if len(wrong) == 0 {
+		return nil
+	}
+	return &mismatchError{msg: o.g.t("explore.err.mismatch", len(wrong), rep.Mechanism, strings.Join(wrong, ", "))}
+}
+
+// rerun is the command line that repeats a run: the scope's flags and, for
+// a sample, its size and seed.
+func (r *exploreReport) rerun() string {
+	parts := []string{"archlab explore", r.Mechanism}
+	for _, p := range r.Scope {
+		if p.Name == "poison" {
+			if p.Value == 1 {
+				parts = append(parts, "--poison")
+			}
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("--%s %d", p.Name, p.Value))
+	}
+	if r.Sampled {
+		parts = append(parts, fmt.Sprintf("--random %d --seed %d", r.Schedules, r.Seed))
+	}
+	return strings.Join(parts, " ")
+}
+
+// scopeLine is the scope as flags: "messages=3 faults=2".
+func (r *exploreReport) scopeLine() string {
+	parts := make([]string, len(r.Scope))
+	for i, p := range r.Scope {
+		parts[i] = p.Name + "=" + strconv.Itoa(p.Value)
+	}
+	return strings.Join(parts, " ")
+}
+
+// groupDigits writes n with thousands separators: 14,482,320.
+func groupDigits(n uint64) string {
+	s := strconv.FormatUint(n, 10)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}

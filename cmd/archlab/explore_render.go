@@ -1,0 +1,329 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"archlab/drills"
+	"archlab/drills/explore"
+)
+
+// render prints a report for people: where it is in the book, the scope,
+// the strategy table, the section's own table or chart, a verdict line and,
+// with --show, each shortest counterexample as a drill trace.
+func (o *exploreOptions) render(rep *exploreReport) error {
+	g := o.g
+	r := &renderer{g: g, p: newPalette(g.colour())}
+	out := g.io.Out
+	s, _ := drills.SectionByID(rep.Section)
+	fmt.Fprintln(out, r.p.dim.Sprint(g.t(s.TitleKey())))
+	var scope string
+	if rep.Sampled {
+		scope = g.t("explore.header.sampled", groupDigits(rep.Schedules), groupDigits(rep.Space), rep.scopeLine(), rep.Seed)
+	} else {
+		scope = g.t("explore.header.exhaustive", groupDigits(rep.Schedules), rep.scopeLine())
+	}
+	fmt.Fprintf(out, "%s — %s\n", r.p.bold.Sprint("explore "+rep.Mechanism), scope)
+	if rep.Sampled {
+		fmt.Fprintln(out, g.t("explore.rerun", rep.rerun()))
+	}
+	if len(rep.Legend) > 0 {
+		fmt.Fprintln(out, g.t("explore.legend.messages", strings.Join(rep.Legend, " ")))
+	}
+	fmt.Fprintln(out)
+	if err := o.strategyTable(r, rep); err != nil {
+		return err
+	}
+	if rep.Mechanism == "inbox" {
+		fmt.Fprintln(out, r.p.dim.Sprint(g.t("explore.legend.inbox")))
+	}
+	switch {
+	case len(rep.Budgets) > 0:
+		fmt.Fprintln(out)
+		fmt.Fprintln(out, g.t("explore.budget.title"))
+		if err := o.budgetTable(r, rep); err != nil {
+			return err
+		}
+	case len(rep.Replay) > 0:
+		fmt.Fprintln(out)
+		o.replayChart(r, rep)
+	}
+	fmt.Fprintln(out, o.summary(r, rep))
+	if o.show {
+		return o.traces(r, rep)
+	}
+	return nil
+}
+
+// strategyTable is strategy | schedules | violations | verdict | shortest
+// counterexample, one row per strategy in the book's order.
+func (o *exploreOptions) strategyTable(r *renderer, rep *exploreReport) error {
+	g := o.g
+	header := []any{g.t("explore.col.strategy"), g.t("explore.col.schedules"), g.t("explore.col.violations"),
+		g.t("explore.col.verdict"), g.t("explore.col.shortest")}
+	var rows [][]string
+	for _, s := range rep.Strategies {
+		line := "—"
+		if s.Shortest != nil {
+			line = s.Shortest.Line
+		}
+		rows = append(rows, []string{s.Name, groupDigits(s.Schedules), violationsLine(s.Violations), o.verdict(r, s), line})
+	}
+	// The counterexample wraps so the table fits a projector.
+	return r.table(header, rows, 36)
+}
+
+// violationsLine is "lost=0", "doubled=3018", one invariant per line of
+// the cell: invariant names are the lab's identifiers, the same in every
+// language and in the JSON.
+func violationsLine(vs []explore.Count) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = fmt.Sprintf("%s=%d", v.Name, v.N)
+	}
+	return strings.Join(parts, "\n")
+}
+
+// verdict is the verdict cell: a mark and what the book teaches.
+func (o *exploreOptions) verdict(r *renderer, s explore.Strategy) string {
+	g := o.g
+	book := g.t("explore.book.unsafe")
+	if s.Safe {
+		book = g.t("explore.book.safe")
+	}
+	switch s.Verdict {
+	case explore.AsTheBook:
+		return r.p.good.Sprint("✓") + " " + g.t("explore.verdict.as-the-book", book)
+	case explore.NotFound:
+		return r.p.bad.Sprint("?") + " " + g.t("explore.verdict.not-found", book)
+	}
+	return r.p.bad.Sprint("✗") + " " + g.t("explore.verdict.contradicts", book)
+}
+
+// budgetTable is §8.3's lesson about retry budgets: per budget, the orders
+// that converge by retry alone and the ones that need the DLQ and
+// reconciliation, with what retrying costs in deliveries.
+func (o *exploreOptions) budgetTable(r *renderer, rep *exploreReport) error {
+	g := o.g
+	header := []any{g.t("explore.col.max-attempts"), g.t("explore.col.schedules"), g.t("explore.col.by-retry"),
+		g.t("explore.col.reconciled"), g.t("explore.col.deliveries")}
+	var rows [][]string
+	for _, b := range rep.Budgets {
+		mean := "—"
+		if b.Schedules > 0 {
+			mean = fmt.Sprintf("%.2f", float64(b.Deliveries)/float64(b.Schedules))
+		}
+		rows = append(rows, []string{fmt.Sprint(b.MaxAttempts), groupDigits(b.Schedules), groupDigits(b.ByRetry),
+			groupDigits(b.Reconciled), mean})
+	}
+	return r.table(header, rows, 0)
+}
+
+// chartWidth is the longest bar of the replay chart, in cells.
+const chartWidth = 20
+
+// replayChart draws §11.2's trade-off: the commits a clean run makes
+// against the items a rerun replays, per commit interval. At most about 30
+// intervals are drawn, evenly spaced, the first and the last always.
+func (o *exploreOptions) replayChart(r *renderer, rep *exploreReport) {
+	g := o.g
+	out := g.io.Out
+	points := rep.Replay
+	maxCommits, maxReplay := 1, 1.0
+	for _, p := range points {
+		maxCommits = max(maxCommits, p.Commits)
+		if p.Crashes > 0 {
+			maxReplay = max(maxReplay, float64(p.ReplaySum)/float64(p.Crashes))
+		}
+	}
+	fmt.Fprintln(out, g.t("explore.chart.title"))
+	colC, colCommits, colReplay := g.t("explore.chart.col.interval"), g.t("explore.chart.col.commits"), g.t("explore.chart.col.replay")
+	wC := max(displayWidth(colC), len(fmt.Sprint(len(points))))
+	wCommits := max(displayWidth(colCommits), chartWidth+1+len(fmt.Sprint(maxCommits)))
+	fmt.Fprintf(out, "%s  %s  %s\n", padLeft(colC, wC), padRight(colCommits, wCommits), colReplay)
+	step := max(1, (len(points)+29)/30)
+	for i, p := range points {
+		if i%step != 0 && i != len(points)-1 {
+			continue
+		}
+		commits := "—"
+		if p.Commits >= 0 {
+			commits = bar(float64(p.Commits), float64(maxCommits)) + " " + fmt.Sprint(p.Commits)
+		}
+		replay := "—"
+		if p.Crashes > 0 {
+			mean := float64(p.ReplaySum) / float64(p.Crashes)
+			replay = bar(mean, maxReplay) + " " + g.t("explore.chart.replay", mean, p.ReplayMax)
+		}
+		fmt.Fprintf(out, "%s  %s  %s\n", padLeft(fmt.Sprint(p.CommitEvery), wC), padRight(commits, wCommits), replay)
+	}
+}
+
+// bar draws v out of full in at most chartWidth cells, with eighths, and
+// at least a sliver for any v above zero.
+func bar(v, full float64) string {
+	eighths := int(v/full*chartWidth*8 + 0.5)
+	if v > 0 && eighths == 0 {
+		eighths = 1
+	}
+	s := strings.Repeat("█", eighths/8)
+	if rest := eighths % 8; rest > 0 {
+		s += string([]rune("▏▎▍▌▋▊▉")[rest-1])
+	}
+	return s
+}
+
+func padLeft(s string, w int) string  { return strings.Repeat(" ", max(0, w-displayWidth(s))) + s }
+func padRight(s string, w int) string { return s + strings.Repeat(" ", max(0, w-displayWidth(s))) }
+
+// summary is the last line: PASS when every verdict is the book's.
+func (o *exploreOptions) summary(r *renderer, rep *exploreReport) string {
+	wrong := 0
+	for _, s := range rep.Strategies {
+		if s.Verdict != explore.AsTheBook {
+			wrong++
+		}
+	}
+	if wrong == 0 {
+		return r.p.good.Sprint("PASS") + "  " + o.g.t("explore.summary.pass", len(rep.Strategies))
+	}
+	return r.p.bad.Sprint("FAIL") + "  " + o.g.t("explore.summary.fail", wrong, len(rep.Strategies))
+}
+
+// traces prints each strategy's shortest counterexample again, run step by
+// step on the real mechanism, with the drills' trace renderer.
+func (o *exploreOptions) traces(r *renderer, rep *exploreReport) error {
+	g := o.g
+	for _, s := range rep.Strategies {
+		ce := s.Shortest
+		if ce == nil {
+			continue
+		}
+		steps, err := ce.Trace()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(g.io.Out)
+		fmt.Fprintf(g.io.Out, "%s — %s\n", r.p.bold.Sprint(s.Name), g.t("explore.show.title", ce.Index+1, strings.Join(ce.Broken, ", ")))
+		fmt.Fprintln(g.io.Out, ce.Line)
+		fmt.Fprintln(g.io.Out)
+		if err := r.trace(steps); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// jsonExplore is `archlab explore --json`; the README documents it.
+type jsonExplore struct {
+	Mechanism   string          `json:"mechanism"`
+	Section     string          `json:"section"`
+	Mode        string          `json:"mode"` // "exhaustive" or "random"
+	Seed        *uint64         `json:"seed"` // null when exhaustive
+	Scope       orderedInts     `json:"scope"`
+	Space       uint64          `json:"space"`     // schedules in the whole scope
+	Schedules   uint64          `json:"schedules"` // schedules run per strategy
+	Messages    []string        `json:"messages,omitempty"`
+	Strategies  []jsonStrategy  `json:"strategies"`
+	RetryBudget []jsonBudget    `json:"retry_budget,omitempty"`
+	ReplayCost  []jsonReplayPos `json:"replay_cost,omitempty"`
+	Pass        bool            `json:"pass"`
+}
+
+type jsonStrategy struct {
+	Name       string              `json:"name"`
+	Book       string              `json:"book"` // "safe" or "unsafe"
+	Schedules  uint64              `json:"schedules"`
+	Violations orderedInts         `json:"violations"` // invariant -> schedules that break it
+	Broken     uint64              `json:"broken"`     // schedules that break at least one
+	Verdict    explore.Verdict     `json:"verdict"`
+	Shortest   *jsonCounterexample `json:"shortest"` // null when nothing broke
+}
+
+type jsonCounterexample struct {
+	Index    uint64   `json:"index"` // 1-based position in the enumeration or sample
+	Length   int      `json:"length"`
+	Schedule string   `json:"schedule"`
+	Broken   []string `json:"broken"`
+}
+
+type jsonBudget struct {
+	MaxAttempts int    `json:"max_attempts"`
+	Schedules   uint64 `json:"schedules"`
+	ByRetry     uint64 `json:"by_retry"`
+	Reconciled  uint64 `json:"reconciled"`
+	Deliveries  uint64 `json:"deliveries"`
+}
+
+type jsonReplayPos struct {
+	CommitEvery int    `json:"commit_every"`
+	Commits     *int   `json:"commits"` // null when a sample missed the clean run
+	Crashes     uint64 `json:"crashes"`
+	ReplaySum   uint64 `json:"replay_sum"`
+	ReplayMax   int    `json:"replay_max"`
+}
+
+// orderedInts is a JSON object whose keys keep the report's order (the
+// book's order of invariants), which a Go map would sort.
+type orderedInts []namedInt
+
+type namedInt struct {
+	Name  string
+	Value uint64
+}
+
+func (o orderedInts) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, kv := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, err := json.Marshal(kv.Name)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(&b, "%s:%d", k, kv.Value)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+func (r *exploreReport) json() jsonExplore {
+	j := jsonExplore{Mechanism: r.Mechanism, Section: r.Section, Mode: "exhaustive", Space: r.Space,
+		Schedules: r.Schedules, Messages: r.Legend, Pass: (*explore.Report)(r).Pass(), Strategies: []jsonStrategy{}}
+	if r.Sampled {
+		seed := r.Seed
+		j.Mode, j.Seed = "random", &seed
+	}
+	for _, p := range r.Scope {
+		j.Scope = append(j.Scope, namedInt{p.Name, uint64(p.Value)})
+	}
+	for _, s := range r.Strategies {
+		js := jsonStrategy{Name: s.Name, Book: "unsafe", Schedules: s.Schedules, Broken: s.Broken, Verdict: s.Verdict}
+		if s.Safe {
+			js.Book = "safe"
+		}
+		for _, v := range s.Violations {
+			js.Violations = append(js.Violations, namedInt{v.Name, v.N})
+		}
+		if ce := s.Shortest; ce != nil {
+			js.Shortest = &jsonCounterexample{Index: ce.Index + 1, Length: ce.Length, Schedule: ce.Line, Broken: ce.Broken}
+		}
+		j.Strategies = append(j.Strategies, js)
+	}
+	for _, b := range r.Budgets {
+		j.RetryBudget = append(j.RetryBudget, jsonBudget(b))
+	}
+	for _, p := range r.Replay {
+		jp := jsonReplayPos{CommitEvery: p.CommitEvery, Crashes: p.Crashes, ReplaySum: p.ReplaySum, ReplayMax: p.ReplayMax}
+		if p.Commits >= 0 {
+			c := p.Commits
+			jp.Commits = &c
+		}
+		j.ReplayCost = append(j.ReplayCost, jp)
+	}
+	return j
+}
