@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"regexp"
 	"runtime/debug"
 	"strings"
 
@@ -86,6 +87,7 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 		return &usageError{msg: err.Error(), hint: g.t("err.hint.help", cmd.CommandPath())}
 	})
 	if g.lang == i18n.ZH {
+		cobra.AddTemplateFunc("zhDefaults", zhDefaults)
 		root.SetUsageTemplate(zhUsageTemplate)
 	}
 	root.PersistentFlags().String("lang", string(g.lang), g.t("help.flag.lang"))
@@ -94,6 +96,19 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 	root.PersistentFlags().BoolP("help", "h", false, g.t("help.flag.help"))
 	root.CompletionOptions.DisableDefaultCmd = true
 
+	// cobra's own help command, with its one-line help in the reader's
+	// language.
+	root.SetHelpCommand(&cobra.Command{
+		Use:   "help [command]",
+		Short: g.t("help.help.short"),
+		Run: func(cmd *cobra.Command, args []string) {
+			target, _, err := root.Find(args)
+			if target == nil || err != nil {
+				target = root
+			}
+			_ = target.Help()
+		},
+	})
 	root.AddCommand(newDrillCmd(g), newListCmd(g), newExplainCmd(g), newVersionCmd(g))
 	root.AddCommand(newExploreCmd(g))
 	// The consumer process of --crash real: archlab started by itself.
@@ -143,6 +158,13 @@ func newVersionCmd(g *globalOptions) *cobra.Command {
 	}
 }
 
+// zhDefaults translates the "(default …)" pflag appends to a flag's help.
+func zhDefaults(s string) string {
+	return pflagDefault.ReplaceAllString(s, "（默认值 $1）")
+}
+
+var pflagDefault = regexp.MustCompile(` \(default ([^)\n]*)\)`)
+
 // zhUsageTemplate is cobra's default usage template with its headings in
 // Chinese.
 const zhUsageTemplate = `用法：{{if .Runnable}}
@@ -159,10 +181,10 @@ const zhUsageTemplate = `用法：{{if .Runnable}}
   {{rpad .Name .NamePadding }} {{.Short}}{{end}}{{end}}{{end}}{{if .HasAvailableLocalFlags}}
 
 选项：
-{{.LocalFlags.FlagUsages | trimTrailingWhitespaces}}{{end}}{{if .HasAvailableInheritedFlags}}
+{{.LocalFlags.FlagUsages | trimTrailingWhitespaces | zhDefaults}}{{end}}{{if .HasAvailableInheritedFlags}}
 
 全局选项：
-{{.InheritedFlags.FlagUsages | trimTrailingWhitespaces}}{{end}}{{if .HasHelpSubCommands}}
+{{.InheritedFlags.FlagUsages | trimTrailingWhitespaces | zhDefaults}}{{end}}{{if .HasHelpSubCommands}}
 
 其他帮助主题：{{range .Commands}}{{if .IsAdditionalHelpTopicCommand}}
   {{rpad .CommandPath .CommandPathPadding}} {{.Short}}{{end}}{{end}}{{end}}{{if .HasAvailableSubCommands}}

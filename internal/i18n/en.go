@@ -273,6 +273,7 @@ the book, but its lessons are still checked.`,
 	"help.list.example":        "  # every drill with its one-line title\n  $ archlab list",
 	"help.explain.short":       "Explain the lesson behind a drill",
 	"help.explain.example":     "  # what crash-resume teaches and what to try next\n  $ archlab explain crash-resume",
+	"help.help.short":          "Help about any command",
 	"help.version.short":       "Print the version",
 
 	// explore: every fault schedule of a small scope (archlab explore).

@@ -275,6 +275,7 @@ var zh = map[string]string{
 	"help.list.example":        "  # 每个演练及其一行标题\n  $ archlab list",
 	"help.explain.short":       "讲解演练背后的要点",
 	"help.explain.example":     "  # crash-resume 讲了什么、接下来可以试什么\n  $ archlab explain crash-resume",
+	"help.help.short":          "查看任一命令的帮助",
 	"help.version.short":       "打印版本",
 
 	// explore：小范围内的每一种故障调度（archlab explore）。策略名、不变式名
