@@ -53,22 +53,26 @@ func sqliteEnv(t *testing.T, real bool) (Env, string) {
 }
 
 // TestBookCountersOnSQLite: the five 8.2 drills print the book's counters
-// on a real SQLite file, with the crash modelled and with a real SIGKILL.
+// on a real SQLite file, with the crash modelled in one process and with a
+// consumer process killed by a real SIGKILL; and both runs leave the file
+// with the same keys, balances and effect count (TestSQLStoreEqualsLedger
+// ties the in-process file to the Ledger).
 func TestBookCountersOnSQLite(t *testing.T) {
-	for _, real := range []bool{false, true} {
-		for _, d := range storeDrills(t) {
-			t.Run(fmt.Sprintf("%s/real=%v", d.Name, real), func(t *testing.T) {
-				env, _ := sqliteEnv(t, real)
+	for _, d := range storeDrills(t) {
+		t.Run(d.Name, func(t *testing.T) {
+			var files [2]fileState
+			for i, real := range []bool{false, true} {
+				env, path := sqliteEnv(t, real)
 				res, err := d.RunIn(d.Defaults(), env)
 				if err != nil {
 					t.Fatal(err)
 				}
 				if res.Err != nil || !res.Pass {
-					t.Fatalf("err=%v pass=%v counters=%v checks=%v", res.Err, res.Pass, res.Counters, res.Checks)
+					t.Fatalf("real=%v: err=%v pass=%v counters=%v checks=%v", real, res.Err, res.Pass, res.Counters, res.Checks)
 				}
 				for i, c := range res.Counters {
 					if c.Value != d.Book[i].Value {
-						t.Errorf("%s=%s, the book prints %s", c.Name, c.Value, d.Book[i].Value)
+						t.Errorf("real=%v: %s=%s, the book prints %s", real, c.Name, c.Value, d.Book[i].Value)
 					}
 				}
 				sawSQL, sawPid := false, false
@@ -77,11 +81,40 @@ func TestBookCountersOnSQLite(t *testing.T) {
 					sawPid = sawPid || s.Action.Key == "step.sql-pid"
 				}
 				if !sawSQL || sawPid != real {
-					t.Fatalf("trace: SQL steps %v, process ids %v; want SQL, and pids only with real processes", sawSQL, sawPid)
+					t.Fatalf("real=%v: trace has SQL steps %v, process ids %v; want SQL, and pids only with real processes", real, sawSQL, sawPid)
 				}
-			})
-		}
+				files[i] = readFile(t, path)
+			}
+			if fmt.Sprint(files[0]) != fmt.Sprint(files[1]) {
+				t.Fatalf("in one process: %+v\nkilled for real: %+v", files[0], files[1])
+			}
+		})
 	}
+}
+
+// fileState is what a drill left in its database.
+type fileState struct {
+	keys     []sqlstore.Key
+	balances map[string]int64
+	applies  int
+}
+
+func readFile(t *testing.T, path string) fileState {
+	t.Helper()
+	s, err := sqlstore.Open(path, sqlstore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	keys, err := s.Keys()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.Balances()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fileState{keys, b, s.Applies()}
 }
 
 // TestStoreEnvRefusedByOtherDrills: a drill with nothing to swap refuses a
@@ -225,47 +258,5 @@ func compareStores(t *testing.T, s *tee) {
 		if memNew != sqlNew || memNew == inSQL[inbox.DedupKey(m)] {
 			t.Fatalf("key %s: ledger holds it %v, sql holds it %v, table lists it %v", m, !memNew, !sqlNew, inSQL[inbox.DedupKey(m)])
 		}
-	}
-}
-
-// TestCrashRealLeavesTheSameFile: with real processes killed for real, the
-// file ends with the same keys and balances as the in-process SQL store
-// (which TestSQLStoreEqualsLedger ties to the Ledger) for the same drill.
-func TestCrashRealLeavesTheSameFile(t *testing.T) {
-	type state struct {
-		keys     []sqlstore.Key
-		balances map[string]int64
-		applies  int
-	}
-	read := func(t *testing.T, path string) state {
-		s, err := sqlstore.Open(path, sqlstore.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		keys, err := s.Keys()
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := s.Balances()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return state{keys, b, s.Applies()}
-	}
-	for _, d := range storeDrills(t) {
-		t.Run(d.Name, func(t *testing.T) {
-			var got [2]state
-			for i, real := range []bool{false, true} {
-				env, path := sqliteEnv(t, real)
-				if res, err := d.RunIn(d.Defaults(), env); err != nil || !res.Pass {
-					t.Fatalf("real=%v: %v %+v", real, err, res)
-				}
-				got[i] = read(t, path)
-			}
-			if fmt.Sprint(got[0]) != fmt.Sprint(got[1]) {
-				t.Fatalf("in one process: %+v\nkilled for real: %+v", got[0], got[1])
-			}
-		})
 	}
 }
