@@ -1,8 +1,6 @@
 package drills
 
 import (
-	"errors"
-
 	"archlab/internal/inbox"
 	"archlab/internal/inbox/consumerproc"
 )
@@ -42,34 +40,8 @@ func runAckLost(v Values, env Env, r *Recorder) (err error) {
 	// the requested deliveries is lost.
 	for !acks.Acked(m) {
 		deliveries++
-		lose := deliveries < v["deliveries"]
-		var killed consumerproc.Outcome
-		if c.real() {
-			// A real consumer process: killed between COMMIT and ack.
-			out, err := c.deliver(consumerproc.ApplyOnce, m, deliveries, killAt(lose, consumerproc.BeforeAck))
-			if err != nil {
-				return err
-			}
-			recordApply(r, ledger, m, out.Applied)
-			err = brokerAck(acks, m, out)
-			if out.Killed {
-				killed = out
-			}
-			if err != nil && !errors.Is(err, inbox.ErrAckLost) {
-				return err
-			}
-			if err := recordAck(r, c, m, err, killed); err != nil {
-				return err
-			}
-			continue
-		}
-		if lose {
-			acks.LoseNext()
-		}
-		r.Step("broker", "consumer", M("step.deliver", m, deliveries), M("res.received"), Neutral)
-		applied, err := inbox.Consume(ledger, m, acks)
-		recordApply(r, ledger, m, applied)
-		if err := recordAck(r, c, m, err, killed); err != nil {
+		d := delivery{handler: consumerproc.ApplyOnce, msg: m, attempt: deliveries, fault: deliveries < v["deliveries"]}
+		if _, err := c.handle(d, acks); err != nil {
 			return err
 		}
 	}
@@ -84,40 +56,4 @@ func runAckLost(v Values, env Env, r *Recorder) (err error) {
 	r.Check("check.ack-lost.acked-last", acks.Acked(m) && acks.Acks() == deliveries)
 	c.checkKilled(deliveries - 1)
 	return nil
-}
-
-// recordAck records how a delivery's ack went: acked, lost, or (with a real
-// process) never sent because the consumer was killed first. Any other
-// error ends the drill.
-func recordAck(r *Recorder, c *consumer, m inbox.Message, err error, killed consumerproc.Outcome) error {
-	switch {
-	case errors.Is(err, inbox.ErrAckLost):
-		r.Phase(Fault)
-		if killed.Killed {
-			c.recordKill(killed, consumerproc.BeforeAck)
-			r.Step("consumer", "broker", M("step.ack", m), M("res.ack-never-sent"), Bad)
-		} else {
-			r.Step("consumer", "broker", M("step.ack", m), M("res.ack-lost"), Bad)
-		}
-		r.Phase(Recovery)
-	case err != nil:
-		return err
-	default:
-		r.Step("consumer", "broker", M("step.ack", m), M("res.acked"), Good)
-	}
-	return nil
-}
-
-// recordApply records the ledger's answer to one ApplyOnce.
-func recordApply(r *Recorder, l inbox.Store, m inbox.Message, applied bool) {
-	if applied {
-		r.Step("consumer", "ledger", M("step.apply-once", m), M("res.applied", l.Balance(m.OrderID)), Good)
-	} else {
-		r.Step("consumer", "ledger", M("step.apply-once", m), M("res.duplicate"), Good)
-	}
-}
-
-// recordBalance records the final read of an order's balance.
-func recordBalance(r *Recorder, l inbox.Store, orderID string) {
-	r.Step("reader", "ledger", M("step.read-balance", orderID), M("res.balance", l.Balance(orderID), l.Applies()), Neutral)
 }

@@ -50,36 +50,20 @@ func runDedupScope(v Values, env Env, r *Recorder) (err error) {
 		msgs = append(msgs, m)
 		want += m.AmountCents
 	}
+	acks := inbox.NewMemoryAck()
 	r.Phase(Setup)
 	for _, m := range msgs {
-		applied, err := c.applyOnce(m, 1)
-		if err != nil {
+		if _, err := c.handle(delivery{handler: consumerproc.ApplyOnce, msg: m, attempt: 1}, acks); err != nil {
 			return err
 		}
-		recordApply(r, ledger, m, applied)
 	}
-	// The fault: the same event ID from several producers, then a genuine
-	// redelivery of the first message.
+	// The fault: the same event ID came from several producers; then a
+	// genuine redelivery of the first message.
 	r.Phase(Fault)
-	first := msgs[0]
-	var applied bool
-	if c.real() {
-		out, err := c.run(consumerproc.ApplyOnce, first, "")
-		if err != nil {
-			return err
-		}
-		c.recordDeliver(first, 2, out)
-		r.Phase(Recovery)
-		c.recordStatements(out)
-		applied = out.Applied
-	} else {
-		r.Step("broker", "consumer", M("step.deliver", first, 2), M("res.received"), Neutral)
-		r.Phase(Recovery)
-		if applied, err = ledger.ApplyOnce(first); err != nil {
-			return err
-		}
+	applied, err := c.handle(delivery{handler: consumerproc.ApplyOnce, msg: msgs[0], attempt: 2}, acks)
+	if err != nil {
+		return err
 	}
-	recordApply(r, ledger, first, applied)
 	r.Phase(Verdict)
 	recordBalance(r, ledger, order)
 	r.Count("producers", len(msgs))

@@ -2,6 +2,7 @@ package drills
 
 import (
 	"errors"
+	"fmt"
 
 	"archlab/internal/inbox"
 	"archlab/internal/inbox/consumerproc"
@@ -72,47 +73,187 @@ func (c *consumer) close(err *error) {
 	*err = errors.Join(errs...)
 }
 
+// delivery is one message the broker hands to the consumer.
+type delivery struct {
+	handler consumerproc.Op // ApplyOnce (the book's Consume), NaiveApply or MarkBeforeEffect
+	msg     inbox.Message
+	attempt int
+	replay  bool // an acked message delivered again, as after an offset rewind
+	// fault injects the drill's failure into this delivery: for ApplyOnce
+	// and NaiveApply the ack is lost (a real process is killed after its
+	// COMMIT, before its ack); for MarkBeforeEffect the handler crashes
+	// between the mark and the effect.
+	fault bool
+}
+
+// handle runs one delivery through the consumer, wherever it lives, and
+// records what happened: the delivery, the handler's answer (and a real
+// process's SQL), the fault, the ack. It reports whether the effect was
+// applied. This is the one place where the book's in-memory model and the
+// real processes differ; the drills read the same either way.
+func (c *consumer) handle(d delivery, acks *inbox.MemoryAck) (applied bool, err error) {
+	var ackErr error
+	var out consumerproc.Outcome
+	if c.real() {
+		out, err = c.procs.Deliver(consumerproc.Delivery{Op: d.handler, Msg: d.msg, KillAt: c.killPoint(d)})
+		if err != nil {
+			return false, err
+		}
+		if out.Killed {
+			c.killed++
+		}
+		c.recordDelivery(d, out.Pid)
+		for _, st := range out.Statements {
+			c.recordSQL("consumer", out.Pid, st)
+		}
+		applied = out.Applied
+		if d.handler != consumerproc.MarkBeforeEffect || !d.fault {
+			// A process killed before its ack never sends it: to the broker
+			// that is the book's lost ack.
+			if out.Killed {
+				acks.LoseNext()
+			}
+			ackErr = acks.Ack(d.msg)
+		}
+	} else {
+		c.recordDelivery(d, 0)
+		applied, ackErr, err = c.handleHere(d, acks)
+		if err != nil {
+			return false, err
+		}
+	}
+	c.recordHandler(d, applied, out)
+	if d.handler == consumerproc.MarkBeforeEffect && d.fault {
+		return applied, nil // it crashed: there is no ack to send
+	}
+	return applied, c.recordAck(d.msg, ackErr, out)
+}
+
+// handleHere runs a delivery on the book's in-memory store, in this process,
+// through the book's own verbs. It returns the ack's error apart from any
+// other failure.
+func (c *consumer) handleHere(d delivery, acks *inbox.MemoryAck) (applied bool, ackErr, err error) {
+	if d.fault && d.handler != consumerproc.MarkBeforeEffect {
+		acks.LoseNext()
+	}
+	switch d.handler {
+	case consumerproc.ApplyOnce:
+		applied, err = inbox.Consume(c.store, d.msg, acks)
+		if errors.Is(err, inbox.ErrAckLost) {
+			return applied, err, nil
+		}
+		return applied, nil, err
+	case consumerproc.NaiveApply:
+		c.store.NaiveApply(d.msg)
+		return true, acks.Ack(d.msg), nil
+	default: // MarkBeforeEffect
+		before := c.store.Applies()
+		err = c.store.MarkBeforeEffect(d.msg, d.fault)
+		if d.fault {
+			if !errors.Is(err, inbox.ErrSimulatedCrash) {
+				return false, nil, fmt.Errorf("MarkBeforeEffect with a crash returned %v, want ErrSimulatedCrash", err)
+			}
+			return false, nil, nil
+		}
+		if err != nil {
+			return false, nil, err
+		}
+		return c.store.Applies() > before, acks.Ack(d.msg), nil
+	}
+}
+
+// killPoint is where a real process dies for a delivery with a fault.
+func (c *consumer) killPoint(d delivery) sqlstore.Point {
+	switch {
+	case !d.fault:
+		return ""
+	case d.handler == consumerproc.MarkBeforeEffect:
+		return sqlstore.BetweenMarkAndEffect
+	default:
+		return consumerproc.BeforeAck
+	}
+}
+
+// recordDelivery records the broker handing a message over; pid names the
+// consumer process, 0 this one.
+func (c *consumer) recordDelivery(d delivery, pid int) {
+	var action Msg
+	switch {
+	case d.replay && pid != 0:
+		action = M("step.replay-process", d.msg, pid)
+	case d.replay:
+		action = M("step.replay", d.msg)
+	case pid != 0:
+		action = M("step.deliver-process", d.msg, d.attempt, pid)
+	default:
+		action = M("step.deliver", d.msg, d.attempt)
+	}
+	c.r.Step("broker", "consumer", action, M("res.received"), Neutral)
+}
+
+// recordHandler records the handler's answer: an effect, a suppressed
+// duplicate, or for MarkBeforeEffect the mark and the crash after it.
+func (c *consumer) recordHandler(d delivery, applied bool, out consumerproc.Outcome) {
+	m, bal := d.msg, c.store.Balance(d.msg.OrderID)
+	switch d.handler {
+	case consumerproc.ApplyOnce:
+		switch {
+		case applied && d.replay:
+			c.r.Step("consumer", "ledger", M("step.apply-once", m), M("res.applied-again", 1, bal), Bad)
+		case applied:
+			c.r.Step("consumer", "ledger", M("step.apply-once", m), M("res.applied", bal), Good)
+		default:
+			c.r.Step("consumer", "ledger", M("step.apply-once", m), M("res.duplicate"), Good)
+		}
+	case consumerproc.NaiveApply:
+		if d.attempt > 1 || d.replay {
+			c.r.Step("consumer", "ledger", M("step.naive-apply", m), M("res.applied-again", 1, bal), Bad) // a second charge
+		} else {
+			c.r.Step("consumer", "ledger", M("step.naive-apply", m), M("res.applied", bal), Neutral)
+		}
+	case consumerproc.MarkBeforeEffect:
+		switch {
+		case d.fault:
+			c.r.Step("consumer", "ledger", M("step.mark", m), M("res.marked"), Neutral)
+			c.r.Phase(Fault)
+			if c.real() {
+				c.r.Step("broker", "consumer", M("step.kill."+string(sqlstore.BetweenMarkAndEffect), out.Pid), M("res.killed", out.Exit), Bad)
+			} else {
+				c.r.Step("consumer", "consumer", M("step.crash-before-effect"), M("res.crashed", "ErrSimulatedCrash"), Bad)
+			}
+			c.r.Phase(Recovery)
+		case applied:
+			c.r.Step("consumer", "ledger", M("step.mark-then-apply", m), M("res.applied", bal), Good)
+		default:
+			c.r.Step("consumer", "ledger", M("step.mark-then-apply", m), M("res.taken-for-duplicate"), Bad)
+		}
+	}
+}
+
+// recordAck records how the ack went: acked, lost, or never sent because a
+// real consumer was killed first. A lost ack is the drill's fault; any
+// other ack error ends the drill.
+func (c *consumer) recordAck(m inbox.Message, err error, out consumerproc.Outcome) error {
+	switch {
+	case errors.Is(err, inbox.ErrAckLost):
+		c.r.Phase(Fault)
+		if out.Killed {
+			c.r.Step("broker", "consumer", M("step.kill."+string(consumerproc.BeforeAck), out.Pid), M("res.killed", out.Exit), Bad)
+			c.r.Step("consumer", "broker", M("step.ack", m), M("res.ack-never-sent"), Bad)
+		} else {
+			c.r.Step("consumer", "broker", M("step.ack", m), M("res.ack-lost"), Bad)
+		}
+		c.r.Phase(Recovery)
+	case err != nil:
+		return err
+	default:
+		c.r.Step("consumer", "broker", M("step.ack", m), M("res.acked"), Good)
+	}
+	return nil
+}
+
 // real reports whether deliveries go to consumer processes.
 func (c *consumer) real() bool { return c.procs != nil }
-
-// deliver hands m to a fresh consumer process with op, to be killed at
-// killAt (or not, for ""), and records the delivery and every statement
-// the process ran. The caller records the kill, in its fault phase.
-func (c *consumer) deliver(op consumerproc.Op, m inbox.Message, attempt int, killAt sqlstore.Point) (consumerproc.Outcome, error) {
-	out, err := c.run(op, m, killAt)
-	if err != nil {
-		return out, err
-	}
-	c.recordDeliver(m, attempt, out)
-	c.recordStatements(out)
-	return out, nil
-}
-
-// run is deliver without recording anything.
-func (c *consumer) run(op consumerproc.Op, m inbox.Message, killAt sqlstore.Point) (consumerproc.Outcome, error) {
-	out, err := c.procs.Deliver(consumerproc.Delivery{Op: op, Msg: m, KillAt: killAt})
-	if out.Killed {
-		c.killed++
-	}
-	return out, err
-}
-
-// recordDeliver records the broker's delivery to a process.
-func (c *consumer) recordDeliver(m inbox.Message, attempt int, out consumerproc.Outcome) {
-	c.r.Step("broker", "consumer", M("step.deliver-process", m, attempt, out.Pid), M("res.received"), Neutral)
-}
-
-// recordStatements records the statements a process ran, with its pid.
-func (c *consumer) recordStatements(out consumerproc.Outcome) {
-	for _, st := range out.Statements {
-		c.recordSQL("consumer", out.Pid, st)
-	}
-}
-
-// recordKill records the SIGKILL of a consumer process at its point.
-func (c *consumer) recordKill(out consumerproc.Outcome, at sqlstore.Point) {
-	c.r.Step("broker", "consumer", M("step.kill."+string(at), out.Pid), M("res.killed", out.Exit), Bad)
-}
 
 // recordSQL records one statement: from a process (pid) or from this one.
 func (c *consumer) recordSQL(actor string, pid int, st sqlstore.Statement) {
@@ -135,33 +276,7 @@ func (c *consumer) checkKilled(wantKills int) {
 	}
 }
 
-// killAt is the point to kill a delivery's process at: at when kill holds.
-func killAt(kill bool, at sqlstore.Point) sqlstore.Point {
-	if kill {
-		return at
-	}
-	return ""
-}
-
-// brokerAck settles the ack of a delivery that ran in a process. A consumer
-// killed between its commit and its ack never sends it; the broker's ack
-// deadline passes, and that is exactly the book's lost ack (ErrAckLost marks
-// "a crash between the local commit and the broker ack"). So the ack store
-// counts one ack per delivery, lost or received, as in the book.
-func brokerAck(acks *inbox.MemoryAck, m inbox.Message, out consumerproc.Outcome) error {
-	if out.Killed {
-		acks.LoseNext()
-	}
-	return acks.Ack(m)
-}
-
-// applyOnce delivers m to the consumer, which runs ApplyOnce (and, in a
-// process, acks), and records the delivery and the store's SQL.
-func (c *consumer) applyOnce(m inbox.Message, attempt int) (bool, error) {
-	if c.real() {
-		out, err := c.deliver(consumerproc.ApplyOnce, m, attempt, "")
-		return out.Applied, err
-	}
-	c.r.Step("broker", "consumer", M("step.deliver", m, attempt), M("res.received"), Neutral)
-	return c.store.ApplyOnce(m)
+// recordBalance records the final read of an order's balance.
+func recordBalance(r *Recorder, l inbox.Store, orderID string) {
+	r.Step("reader", "ledger", M("step.read-balance", orderID), M("res.balance", l.Balance(orderID), l.Applies()), Neutral)
 }

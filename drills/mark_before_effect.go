@@ -1,11 +1,8 @@
 package drills
 
 import (
-	"errors"
-
 	"archlab/internal/inbox"
 	"archlab/internal/inbox/consumerproc"
-	"archlab/internal/inbox/sqlstore"
 )
 
 // This drill demonstrates the wrong order: mark the dedup key first, apply
@@ -34,46 +31,19 @@ func runMarkBeforeEffect(v Values, env Env, r *Recorder) (err error) {
 	defer c.close(&err)
 	ledger := c.store
 	m := payment
+	acks := inbox.NewMemoryAck()
 	r.Phase(Setup)
-	if c.real() {
-		out, err := c.deliver(consumerproc.MarkBeforeEffect, m, 1, sqlstore.BetweenMarkAndEffect)
+	// The first delivery marks the key and crashes before the effect.
+	if _, err := c.handle(delivery{handler: consumerproc.MarkBeforeEffect, msg: m, attempt: 1, fault: true}, acks); err != nil {
+		return err
+	}
+	redeliveryApplied := false
+	for attempt := 2; attempt <= v["deliveries"]; attempt++ {
+		applied, err := c.handle(delivery{handler: consumerproc.MarkBeforeEffect, msg: m, attempt: attempt}, acks)
 		if err != nil {
 			return err
 		}
-		r.Step("consumer", "ledger", M("step.mark", m), M("res.marked"), Neutral)
-		r.Phase(Fault)
-		c.recordKill(out, sqlstore.BetweenMarkAndEffect)
-	} else {
-		r.Step("broker", "consumer", M("step.deliver", m, 1), M("res.received"), Neutral)
-		err := ledger.MarkBeforeEffect(m, true)
-		if !errors.Is(err, inbox.ErrSimulatedCrash) {
-			return err
-		}
-		r.Step("consumer", "ledger", M("step.mark", m), M("res.marked"), Neutral)
-		r.Phase(Fault)
-		r.Step("consumer", "consumer", M("step.crash-before-effect"), M("res.crashed", "ErrSimulatedCrash"), Bad)
-	}
-	r.Phase(Recovery)
-	redeliveryApplied := false
-	for attempt := 2; attempt <= v["deliveries"]; attempt++ {
-		before := ledger.Applies()
-		if c.real() {
-			if _, err := c.deliver(consumerproc.MarkBeforeEffect, m, attempt, ""); err != nil {
-				return err
-			}
-		} else {
-			r.Step("broker", "consumer", M("step.deliver", m, attempt), M("res.received"), Neutral)
-			if err := ledger.MarkBeforeEffect(m, false); err != nil {
-				return err
-			}
-		}
-		applied := ledger.Applies() > before
 		redeliveryApplied = redeliveryApplied || applied
-		if applied {
-			r.Step("consumer", "ledger", M("step.mark-then-apply", m), M("res.applied", ledger.Balance(m.OrderID)), Good)
-		} else {
-			r.Step("consumer", "ledger", M("step.mark-then-apply", m), M("res.taken-for-duplicate"), Bad)
-		}
 	}
 	r.Phase(Verdict)
 	recordBalance(r, ledger, m.OrderID)

@@ -34,32 +34,8 @@ func runNaiveRedelivery(v Values, env Env, r *Recorder) (err error) {
 	deliveries := 0
 	for !acks.Acked(m) {
 		deliveries++
-		lose := deliveries < v["deliveries"]
-		before := ledger.Applies()
-		var out consumerproc.Outcome
-		if c.real() {
-			if out, err = c.deliver(consumerproc.NaiveApply, m, deliveries, killAt(lose, consumerproc.BeforeAck)); err != nil {
-				return err
-			}
-		} else {
-			if lose {
-				acks.LoseNext()
-			}
-			r.Step("broker", "consumer", M("step.deliver", m, deliveries), M("res.received"), Neutral)
-			ledger.NaiveApply(m)
-		}
-		tone := Neutral
-		if deliveries > 1 {
-			tone = Bad // a second charge for the same message
-		}
-		r.Step("consumer", "ledger", M("step.naive-apply", m), M("res.applied-again", ledger.Applies()-before, ledger.Balance(m.OrderID)), tone)
-		var ackErr error
-		if c.real() {
-			ackErr = brokerAck(acks, m, out)
-		} else {
-			ackErr = acks.Ack(m)
-		}
-		if err := recordAck(r, c, m, ackErr, out); err != nil {
+		d := delivery{handler: consumerproc.NaiveApply, msg: m, attempt: deliveries, fault: deliveries < v["deliveries"]}
+		if _, err := c.handle(d, acks); err != nil {
 			return err
 		}
 	}

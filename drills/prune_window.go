@@ -32,38 +32,22 @@ func runPruneWindow(v Values, env Env, r *Recorder) (err error) {
 	defer c.close(&err)
 	ledger := c.store
 	old := inbox.Message{Producer: "pay", ID: "evt-7", Seq: 7, OrderID: "o-3", AmountCents: 1200}
+	acks := inbox.NewMemoryAck()
 	r.Phase(Setup)
+	// Delivered twice inside the window: the second is a duplicate.
 	for attempt := 1; attempt <= 2; attempt++ {
-		applied, err := c.applyOnce(old, attempt)
-		if err != nil {
+		if _, err := c.handle(delivery{handler: consumerproc.ApplyOnce, msg: old, attempt: attempt}, acks); err != nil {
 			return err
 		}
-		recordApply(r, ledger, old, applied)
 	}
 	r.Phase(Fault)
 	c.actor = "janitor" // the DELETE is the janitor's
 	pruned := ledger.Prune(int64(v["prune-through"]))
 	c.actor = "consumer"
 	r.Step("janitor", "ledger", M("step.prune", v["prune-through"]), M("res.pruned", pruned), toneIf(pruned > 0, Bad, Neutral))
-	var replayed bool
-	if c.real() {
-		out, err := c.run(consumerproc.ApplyOnce, old, "")
-		if err != nil {
-			return err
-		}
-		r.Step("broker", "consumer", M("step.replay-process", old, out.Pid), M("res.received"), Neutral)
-		c.recordStatements(out)
-		replayed = out.Applied
-	} else {
-		r.Step("broker", "consumer", M("step.replay", old), M("res.received"), Neutral)
-		if replayed, err = ledger.ApplyOnce(old); err != nil {
-			return err
-		}
-	}
-	if replayed {
-		r.Step("consumer", "ledger", M("step.apply-once", old), M("res.applied-again", 1, ledger.Balance(old.OrderID)), Bad)
-	} else {
-		recordApply(r, ledger, old, replayed)
+	replayed, err := c.handle(delivery{handler: consumerproc.ApplyOnce, msg: old, attempt: 3, replay: true}, acks)
+	if err != nil {
+		return err
 	}
 	r.Phase(Verdict)
 	recordBalance(r, ledger, old.OrderID)
