@@ -35,7 +35,7 @@ func (w *seqWindow) push(key string, seq int64) {
 		// doubling copies about n and allocates 2n, for at most n spare
 		// entries. That copying was the largest part of what ApplyOnce
 		// cost beyond a plain map insert (see BenchmarkApplyOnce).
-		grown := make([]seqEntry, len(w.entries), max(2*cap(w.entries), 64))
+		grown := make([]seqEntry, len(w.entries), max(2*cap(w.entries), 4))
 		copy(grown, w.entries)
 		w.entries = grown
 	}
