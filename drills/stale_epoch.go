@@ -52,11 +52,21 @@ func runStaleEpoch(v Values, r *Recorder) error {
 	r.Step("worker-e1", shard, M("step.run-epoch", zombie.Epoch), M("res.rerun", stalled.Applied, stalled.Suppressed), Neutral)
 	r.Phase(Fault)
 	r.Step("worker-e1", shard, M("step.stall", stalled.Attempts), M("res.lease-expired", stalled.Checkpoint), Bad)
+	// The new owner raises the fence before any work: it commits the offset
+	// it resumes from under its own epoch. Left to Run, the epoch would
+	// reach the checkpoint only at the owner's first commit, and a zombie
+	// commit before that would be accepted (archlab explore shardjob finds
+	// that window).
+	resume := cp.Load(shard)
+	if err := cp.Commit(shard, owner.Epoch, resume); err != nil {
+		return err
+	}
+	r.Step("worker-e2", "checkpoint", M("step.fence", owner.Epoch, resume), M("res.committed"), Good)
 	done, err := owner.Run(shard, items, 0)
 	if err != nil {
 		return err
 	}
-	r.Step("worker-e2", shard, M("step.take-over", owner.Epoch, stalled.Checkpoint), M("res.rerun", done.Applied, done.Suppressed), Good)
+	r.Step("worker-e2", shard, M("step.take-over", owner.Epoch, resume), M("res.rerun", done.Applied, done.Suppressed), Good)
 	r.Step("worker-e2", "checkpoint", M("step.commit", shard, done.Checkpoint), M("res.committed"), Good)
 
 	r.Phase(Recovery)

@@ -107,6 +107,7 @@ var en = map[string]string{
 	"step.commits":             "commits %s at %d … %d",
 	"step.count-effects":       "counts the effects",
 	"step.run-epoch":           "runs under lease epoch %d",
+	"step.fence":               "fences: epoch %d from %d",
 	"step.stall":               "stalls after %d items",
 	"step.take-over":           "epoch %d takes over at %d",
 

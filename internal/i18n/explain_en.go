@@ -335,6 +335,12 @@ the offset. The zombie can neither move the checkpoint back nor claim the
 shard it no longer owns. The sink, keyed by business key, keeps every effect
 single.
 
+The fence rises only when the new epoch reaches the checkpoint, so the new
+owner commits the offset it resumes from under epoch 2 before it does any
+work. Left to Runner.Run, the epoch would arrive with the owner's first
+commit, and a zombie commit in between would be accepted: archlab explore
+shardjob finds that window (fence-at-first-commit).
+
 What the counters prove:
 The book implies this drill but prints no log, so the values are the lab's.
 zombie_epoch=1 and owner_epoch=2 are the two lease terms. zombie_commits=2

@@ -111,6 +111,7 @@ var zh = map[string]string{
 	"step.commits":             "提交 %s 到 %d … %d",
 	"step.count-effects":       "统计生效次数",
 	"step.run-epoch":           "以租约纪元 %d 运行",
+	"step.fence":               "设围栏：纪元 %d，自 %d",
 	"step.stall":               "处理 %d 项后停顿",
 	"step.take-over":           "纪元 %d 从 %d 接管",
 
