@@ -81,7 +81,7 @@ func (t *mapTable) insert(m inbox.Message) bool {
 	return true
 }
 
-// nopAck acknowledges without recording, so BenchmarkConsume/nop-ack measures
+// nopAck acknowledges without recording, so impl=Consume-nop-ack measures
 // what Consume adds to ApplyOnce and nothing of the broker.
 type nopAck struct{}
 
@@ -127,7 +127,7 @@ func baselineTable() func(inbox.Message) {
 
 func BenchmarkApplyOnce(b *testing.B) {
 	for _, s := range streams {
-		b.Run(s.name+"/impl=baseline-map-insert", func(b *testing.B) {
+		b.Run(s.name+"/impl=baseline", func(b *testing.B) {
 			runStream(b, s.redeliver, baselineTable)
 		})
 		b.Run(s.name+"/impl=ApplyOnce", func(b *testing.B) {
@@ -141,7 +141,7 @@ func BenchmarkApplyOnce(b *testing.B) {
 
 func BenchmarkConsume(b *testing.B) {
 	for _, s := range streams {
-		b.Run(s.name+"/impl=baseline-map-insert", func(b *testing.B) {
+		b.Run(s.name+"/impl=baseline", func(b *testing.B) {
 			runStream(b, s.redeliver, baselineTable)
 		})
 		b.Run(s.name+"/impl=Consume-nop-ack", func(b *testing.B) {
@@ -167,9 +167,9 @@ func BenchmarkConsume(b *testing.B) {
 // stopped, so every iteration prunes 1% of a table of the same size, the way
 // a janitor trims a live dedup table.
 //
-// Two baselines run beside Prune, on a plain map[string]int64 holding the
+// Two references run beside Prune, on a plain map[string]int64 holding the
 // same keys:
-//   - map-delete deletes exactly the expired keys, found for free (they are
+//   - baseline deletes exactly the expired keys, found for free (they are
 //     the oldest, and the benchmark knows them). It is the least any prune
 //     that forgets keys in a Go map can cost; Prune adds finding them.
 //   - book-scan is the book's Prune: a scan of the whole table. At 1% it
@@ -193,7 +193,7 @@ func BenchmarkPrune(b *testing.B) {
 	for _, c := range cases {
 		size, batch := c.size, c.batch
 		name := fmt.Sprintf("remove=%s/keys=%s", c.remove, human(size))
-		b.Run(name+"/impl=baseline-map-delete", func(b *testing.B) {
+		b.Run(name+"/impl=baseline", func(b *testing.B) {
 			benchMapPrune(b, size, batch, func(seen map[string]int64, oldest []string, _ int64) int {
 				for _, key := range oldest {
 					delete(seen, key)
@@ -201,7 +201,7 @@ func BenchmarkPrune(b *testing.B) {
 				return len(oldest)
 			})
 		})
-		b.Run(name+"/impl=baseline-book-scan", func(b *testing.B) {
+		b.Run(name+"/impl=book-scan", func(b *testing.B) {
 			benchMapPrune(b, size, batch, func(seen map[string]int64, _ []string, maxSeq int64) int {
 				removed := 0
 				for key, seq := range seen {

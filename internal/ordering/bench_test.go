@@ -113,7 +113,7 @@ func baselineProjection() func(ordering.Event) {
 
 func BenchmarkApply(b *testing.B) {
 	for _, shape := range shapes {
-		b.Run("stream="+shape+"/impl=baseline-map-update", func(b *testing.B) {
+		b.Run("stream="+shape+"/impl=baseline", func(b *testing.B) {
 			runEvents(b, shape, baselineProjection)
 		})
 		b.Run("stream="+shape+"/impl=Apply", func(b *testing.B) {
@@ -127,7 +127,7 @@ func BenchmarkApply(b *testing.B) {
 
 func BenchmarkHandle(b *testing.B) {
 	for _, shape := range shapes {
-		b.Run("stream="+shape+"/impl=baseline-map-update", func(b *testing.B) {
+		b.Run("stream="+shape+"/impl=baseline", func(b *testing.B) {
 			runEvents(b, shape, baselineProjection)
 		})
 		b.Run("stream="+shape+"/impl=Handle", func(b *testing.B) {
@@ -162,7 +162,7 @@ func BenchmarkPartition(b *testing.B) {
 			b.Fatalf("Partition(%s) = %d, the baseline says %d: they must compute the same hash", id, got, want)
 		}
 	}
-	b.Run("impl=baseline-fnv1a-inline", func(b *testing.B) {
+	b.Run("impl=baseline", func(b *testing.B) {
 		i := 0
 		for b.Loop() {
 			fnv1a(ids[i%len(ids)], 16)

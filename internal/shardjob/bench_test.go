@@ -30,7 +30,7 @@ func keys(n int) []string {
 func BenchmarkSplit(b *testing.B) {
 	const n, shards = 1_000_000, 4
 	in := keys(n)
-	b.Run("keys=1M/impl=baseline-hash-only", func(b *testing.B) {
+	b.Run("keys=1M/impl=baseline", func(b *testing.B) {
 		var sizes [shards]int
 		for b.Loop() {
 			for _, k := range in {
@@ -62,7 +62,7 @@ func BenchmarkRun(b *testing.B) {
 	items := shards[0] // about 10K keys
 	const commitEvery, past = 100, 37
 	crashAfter := len(items)/2/commitEvery*commitEvery + past
-	b.Run("shard=10K/impl=baseline-sink-apply", func(b *testing.B) {
+	b.Run("shard=10K/impl=baseline", func(b *testing.B) {
 		for b.Loop() {
 			sink := shardjob.NewSink()
 			for _, k := range items {

@@ -5,20 +5,21 @@ package dedup
 //
 //	cd peers && go test ./dedup -run '^$' -bench . -benchmem -benchtime=1000000x -count=6 | benchstat -col /impl -
 //
-// Watermill comes first in each benchmark, so benchstat's "vs base" column
-// reads as archlab against Watermill. A fixed -benchtime (N deliveries) gives
+// impl=watermill comes first in each benchmark, so benchstat's "vs base"
+// column reads as archlab (and the bare repository) against Watermill. A fixed -benchtime (N deliveries) gives
 // both tables the same final size; with the default, each table grows to
 // however many deliveries its b.N reaches.
 //
-// DedupTable is the dedup check itself. On the Watermill side that is
+// DedupTable is the dedup check itself: impl=watermill is
 // Deduplicator.IsDuplicate (key from metadata, a context with the timeout,
-// the repository) and, beside it, the bare repository; on the archlab side it
-// is Ledger.ApplyOnce, which also applies the effect in the same critical
-// section: archlab has no dedup check without the effect, by design.
+// the repository), impl=watermill-repo the bare ExpiringKeyRepository, and
+// impl=archlab is Ledger.ApplyOnce, which also applies the effect in the same
+// critical section: archlab has no dedup check without the effect, by design.
 //
-// Handler is a whole consumer step for one delivery: Watermill's middleware
-// around a handler that applies the payment, and archlab's Consume (ApplyOnce,
-// then the ack). Neither pays for a broker; see CountingAck.
+// Handler is a whole consumer step for one delivery: impl=watermill is the
+// Deduplicator's middleware around a handler that applies the payment,
+// impl=archlab is Consume (ApplyOnce, then the ack). Neither pays for a
+// broker; see CountingAck.
 
 import (
 	"context"
@@ -59,7 +60,7 @@ func newDeduplicator(b *testing.B) *middleware.Deduplicator {
 }
 
 func BenchmarkDedupTable(b *testing.B) {
-	b.Run("impl=watermill-IsDuplicate", func(b *testing.B) {
+	b.Run("impl=watermill", func(b *testing.B) {
 		d := newDeduplicator(b)
 		runDeliveries(b, func(s *Stream, i int) {
 			if _, err := d.IsDuplicate(s.Watermill[i]); err != nil {
@@ -67,7 +68,7 @@ func BenchmarkDedupTable(b *testing.B) {
 			}
 		})
 	})
-	b.Run("impl=watermill-repository", func(b *testing.B) {
+	b.Run("impl=watermill-repo", func(b *testing.B) {
 		repo := newDeduplicator(b).Repository
 		ctx := context.Background()
 		runDeliveries(b, func(s *Stream, i int) {
@@ -76,7 +77,7 @@ func BenchmarkDedupTable(b *testing.B) {
 			}
 		})
 	})
-	b.Run("impl=archlab-ApplyOnce", func(b *testing.B) {
+	b.Run("impl=archlab", func(b *testing.B) {
 		l := inbox.NewLedger()
 		runDeliveries(b, func(s *Stream, i int) {
 			if _, err := l.ApplyOnce(s.Archlab[i]); err != nil {
@@ -87,7 +88,7 @@ func BenchmarkDedupTable(b *testing.B) {
 }
 
 func BenchmarkHandler(b *testing.B) {
-	b.Run("impl=watermill-Deduplicator", func(b *testing.B) {
+	b.Run("impl=watermill", func(b *testing.B) {
 		h := newDeduplicator(b).Middleware(NewBalances().Handler)
 		runDeliveries(b, func(s *Stream, i int) {
 			if _, err := h(s.Watermill[i]); err != nil {
@@ -95,7 +96,7 @@ func BenchmarkHandler(b *testing.B) {
 			}
 		})
 	})
-	b.Run("impl=archlab-Consume", func(b *testing.B) {
+	b.Run("impl=archlab", func(b *testing.B) {
 		l, ack := inbox.NewLedger(), &CountingAck{}
 		runDeliveries(b, func(s *Stream, i int) {
 			if _, err := inbox.Consume(l, s.Archlab[i], ack); err != nil {
