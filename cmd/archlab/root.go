@@ -1,12 +1,14 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"archlab/internal/i18n"
 )
@@ -84,7 +86,7 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 	root.SetIn(g.io.In)
 	root.SetVersionTemplate("archlab {{.Version}}\n")
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
-		return &usageError{msg: err.Error(), hint: g.t("err.hint.help", cmd.CommandPath())}
+		return &usageError{msg: flagError(g, err), hint: g.t("err.hint.help", cmd.CommandPath())}
 	})
 	if g.lang == i18n.ZH {
 		cobra.AddTemplateFunc("zhDefaults", zhDefaults)
@@ -114,6 +116,31 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 	// The consumer process of --crash real: archlab started by itself.
 	root.AddCommand(newConsumerCmd())
 	return root
+}
+
+// flagError says in the reader's language what pflag found wrong with a
+// flag; an error pflag does not type is passed on as it is.
+func flagError(g *globalOptions, err error) string {
+	var unknown *pflag.NotExistError
+	var missing *pflag.ValueRequiredError
+	var invalid *pflag.InvalidValueError
+	switch {
+	case errors.As(err, &unknown):
+		name := "--" + unknown.GetSpecifiedName()
+		if unknown.GetSpecifiedShortnames() != "" { // -z, or -z inside -xz
+			name = "-" + unknown.GetSpecifiedName()
+		}
+		return g.t("err.flag.unknown", name)
+	case errors.As(err, &missing):
+		return g.t("err.flag.needs-value", "--"+missing.GetFlag().Name)
+	case errors.As(err, &invalid):
+		key := "err.flag.invalid"
+		if invalid.GetFlag().Value.Type() == "int" {
+			key = "err.flag.not-a-number"
+		}
+		return g.t(key, "--"+invalid.GetFlag().Name, invalid.GetValue())
+	}
+	return err.Error()
 }
 
 // unknownCommand names the bad word and the nearest real commands.

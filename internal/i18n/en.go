@@ -201,6 +201,10 @@ var en = map[string]string{
 	"cli.step.press-enter":     "press Enter for %s ",
 
 	// Errors: what was wrong and what is allowed.
+	"err.flag.unknown":          "unknown flag: %s",
+	"err.flag.needs-value":      "flag %s needs a value",
+	"err.flag.not-a-number":     "%s takes a whole number, got %q",
+	"err.flag.invalid":          "%s cannot be %q",
 	"err.lang":                  "--lang must be zh or en, got %q",
 	"err.unknown-command":       "unknown command %q for %q",
 	"err.unknown-drill":         "unknown drill %q",

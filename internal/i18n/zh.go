@@ -205,6 +205,10 @@ var zh = map[string]string{
 	"cli.step.press-enter":     "按 Enter 进入%s阶段 ",
 
 	// Errors: what was wrong and what is allowed.
+	"err.flag.unknown":          "未知选项：%s",
+	"err.flag.needs-value":      "选项 %s 需要一个值",
+	"err.flag.not-a-number":     "%s 需要一个整数，收到 %q",
+	"err.flag.invalid":          "%s 不能是 %q",
 	"err.lang":                  "--lang 只能是 zh 或 en，实际为 %q",
 	"err.unknown-command":       "%q 不是 %q 的子命令",
 	"err.unknown-drill":         "没有名为 %q 的演练",
