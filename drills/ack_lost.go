@@ -35,15 +35,9 @@ func runAckLost(v Values, env Env, r *Recorder) (err error) {
 	ledger, acks := c.store, inbox.NewMemoryAck()
 	m := payment
 	r.Phase(Setup)
-	deliveries := 0
-	// The broker redelivers until it sees an ack. Every ack but the last of
-	// the requested deliveries is lost.
-	for !acks.Acked(m) {
-		deliveries++
-		d := delivery{handler: consumerproc.ApplyOnce, msg: m, attempt: deliveries, fault: deliveries < v["deliveries"]}
-		if _, err := c.handle(d, acks); err != nil {
-			return err
-		}
+	deliveries, err := c.redeliverUntilAcked(consumerproc.ApplyOnce, m, acks, v["deliveries"])
+	if err != nil {
+		return err
 	}
 	r.Phase(Verdict)
 	recordBalance(r, ledger, m.OrderID)

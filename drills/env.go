@@ -129,6 +129,22 @@ func (c *consumer) handle(d delivery, acks *inbox.MemoryAck) (applied bool, err 
 	return applied, c.recordAck(d.msg, ackErr, out)
 }
 
+// redeliverUntilAcked plays the at-least-once broker: it delivers m to the
+// handler again and again until it sees an ack. The acks of every delivery
+// before delivery number ackedAt are lost. It returns how many deliveries it
+// made, as the broker counted them.
+func (c *consumer) redeliverUntilAcked(handler consumerproc.Op, m inbox.Message, acks *inbox.MemoryAck, ackedAt int) (int, error) {
+	deliveries := 0
+	for !acks.Acked(m) {
+		deliveries++
+		d := delivery{handler: handler, msg: m, attempt: deliveries, fault: deliveries < ackedAt}
+		if _, err := c.handle(d, acks); err != nil {
+			return deliveries, err
+		}
+	}
+	return deliveries, nil
+}
+
 // handleHere runs a delivery on the book's in-memory store, in this process,
 // through the book's own verbs. It returns the ack's error apart from any
 // other failure.

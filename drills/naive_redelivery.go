@@ -31,13 +31,9 @@ func runNaiveRedelivery(v Values, env Env, r *Recorder) (err error) {
 	ledger, acks := c.store, inbox.NewMemoryAck()
 	m := payment
 	r.Phase(Setup)
-	deliveries := 0
-	for !acks.Acked(m) {
-		deliveries++
-		d := delivery{handler: consumerproc.NaiveApply, msg: m, attempt: deliveries, fault: deliveries < v["deliveries"]}
-		if _, err := c.handle(d, acks); err != nil {
-			return err
-		}
+	deliveries, err := c.redeliverUntilAcked(consumerproc.NaiveApply, m, acks, v["deliveries"])
+	if err != nil {
+		return err
 	}
 	r.Phase(Verdict)
 	recordBalance(r, ledger, m.OrderID)
