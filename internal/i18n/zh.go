@@ -342,7 +342,7 @@ K 项后崩溃（或不崩溃）。新的持有者在纪元 2 下接管租约，
   $ archlab explore shardjob --show`,
 	"explore.flag.show":         "把每个最短反例打印成逐步的时间线",
 	"explore.flag.random":       "随机抽取这么多个调度而不是枚举（0：每一个调度）",
-	"explore.flag.seed":         "--random 的种子，用于重现一次抽样（默认取自时钟并打印）",
+	"explore.flag.seed":         "--random 的种子：相同的种子抽到相同的样本",
 	"explore.flag.workers":      "运行调度的工作协程数（0：每个核一个）；结果与它无关",
 	"explore.flag.messages":     "消息条数，来自共用事件 ID 的两个生产者",
 	"explore.flag.faults":       "每个调度最多的故障数：崩溃、确认丢失、重放",
