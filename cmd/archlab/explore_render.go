@@ -36,9 +36,8 @@ func (o *exploreOptions) render(rep *exploreReport) error {
 	if err := o.strategyTable(r, rep); err != nil {
 		return err
 	}
-	if rep.Mechanism == "inbox" {
-		fmt.Fprintln(out, r.p.dim.Sprint(g.t("explore.legend.inbox")))
-	}
+	// What the fault and invariant names in the table mean.
+	fmt.Fprintln(out, r.p.dim.Sprint(g.t("explore.legend."+rep.Mechanism)))
 	switch {
 	case len(rep.Budgets) > 0:
 		fmt.Fprintln(out)

@@ -366,6 +366,8 @@ K 项后崩溃（或不崩溃）。新的持有者在纪元 2 下接管租约，
 	"explore.header.sampled":    "从 %[2]s 个调度中随机抽取 %[1]s 个（%[3]s），种子 %[4]d",
 	"explore.rerun":             "重现：%s",
 	"explore.legend.messages":   "消息：%s",
+	"explore.legend.ordering":   "moved-back：版本回退 · applied-twice：同一版本应用了两次\ndiverged：投影最终与权威数据源不一致",
+	"explore.legend.shardjob":   "not-exactly-once：某个键应用了 0 次或多次 · moved-back：检查点回退\nreplay-mismatch：重放项数 ≠ 崩溃点 − 检查点 · zombie-accepted：旧纪元的提交被接受",
 	"explore.legend.inbox":      "crash-before：第一次写之前 · crash-mid：两次写之间\ncrash-after：写完之后、确认之前 · replay：已确认的消息再次投递",
 
 	"explore.col.strategy":     "策略",
@@ -376,7 +378,7 @@ K 项后崩溃（或不崩溃）。新的持有者在纪元 2 下接管租约，
 	"explore.col.max-attempts": "max-attempts",
 	"explore.col.by-retry":     "仅靠重试收敛",
 	"explore.col.reconciled":   "需要死信队列 + 对账",
-	"explore.col.deliveries":   "每种顺序的投递次数",
+	"explore.col.deliveries":   "每种顺序的平均投递次数",
 
 	"explore.book.safe":           "安全",
 	"explore.book.unsafe":         "不安全",
