@@ -109,11 +109,7 @@ func newDrillSubcommand(o *drillOptions, d *drills.Drill) *cobra.Command {
 func (o *drillOptions) validate(name string) error {
 	g := o.g
 	if name != "" && (o.all || o.chapter != "") {
-		flag := "--all"
-		if !o.all {
-			flag = "--chapter"
-		}
-		return &usageError{msg: g.t("err.drill.name-and-all", name, flag)}
+		return &usageError{msg: g.t("err.drill.name-and-all", name, manyFlag(o))}
 	}
 	if o.all && o.chapter != "" {
 		return &usageError{msg: g.t("err.drill.all-and-chapter")}
