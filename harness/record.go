@@ -1,4 +1,6 @@
-package drills
+package harness
+
+import "fmt"
 
 // Phase is the part of a drill a step belongs to; --step pauses between
 // phases.
@@ -86,10 +88,18 @@ func (r *Recorder) Step(actor, target string, action, result Msg, tone Tone) {
 	r.Steps = append(r.Steps, Step{Phase: r.phase, Actor: actor, Target: target, Action: action, Result: result, Tone: tone})
 }
 
+// Fault records the fault itself: the step moves the run into the fault
+// phase, with the bad tone, and whatever follows is recovery.
+func (r *Recorder) Fault(actor, target string, action, result Msg) {
+	r.Phase(Fault)
+	r.Step(actor, target, action, result, Bad)
+	r.Phase(Recovery)
+}
+
 // Count records a counter. Counters come out in the order they are recorded,
 // which each drill keeps equal to the book's.
 func (r *Recorder) Count(name string, value any) {
-	r.Counters = append(r.Counters, Counter{Name: name, Value: format(value)})
+	r.Counters = append(r.Counters, Counter{Name: name, Value: Format(value)})
 }
 
 // Check records a lesson check.
@@ -97,14 +107,14 @@ func (r *Recorder) Check(key string, ok bool) {
 	r.Checks = append(r.Checks, Check{Key: key, OK: ok})
 }
 
-// format prints a value the way the book's logs do: booleans as true/false,
+// Format prints a value the way the book's logs do: booleans as true/false,
 // everything else with its String method or %v.
-func format(v any) string {
+func Format(v any) string {
 	switch v := v.(type) {
 	case string:
 		return v
 	case interface{ String() string }:
 		return v.String()
 	}
-	return sprint(v)
+	return fmt.Sprint(v)
 }
