@@ -196,8 +196,12 @@ func TestEveryRecordedKeyIsTranslated(t *testing.T) {
 // TestWrongBookFails: a drill whose counters disagree with its expected
 // values must fail, so drill --all can catch a drifting mechanism.
 func TestWrongBookFails(t *testing.T) {
-	d := ackLost // a copy: the registry entry is untouched
-	d.Book = book("deliveries", "2", "effects", "2", "balance", "2599", "acks", "2")
+	ackLost, err := Lookup("ack-lost")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := *ackLost // a copy: the registry entry is untouched
+	d.Book = []Counter{{Name: "deliveries", Value: "2"}, {Name: "effects", Value: "2"}, {Name: "balance", Value: "2599"}, {Name: "acks", Value: "2"}}
 	res, err := d.Run(d.Defaults())
 	if err != nil {
 		t.Fatal(err)
@@ -209,8 +213,8 @@ func TestWrongBookFails(t *testing.T) {
 		t.Fatalf("effects should be marked as a mismatch: %+v", m)
 	}
 
-	missing := ackLost
-	missing.Book = append(book(), ackLost.Book...)
+	missing := *ackLost
+	missing.Book = append([]Counter(nil), ackLost.Book...)
 	missing.Book = append(missing.Book, Counter{Name: "extra", Value: "1"})
 	if res, _ := missing.Run(missing.Defaults()); res.Pass {
 		t.Fatal("a counter the book prints but the run lacks must fail the drill")

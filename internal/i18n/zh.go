@@ -13,43 +13,8 @@ var zh = map[string]string{
 	"section.11.2": "第11章 §11.2 任务分片、幂等重跑与进度检查点",
 
 	// Drill titles (one line each).
-	"drill.ack-lost.title":           "提交后确认（ack）丢失，重投被去重拦下",
-	"drill.naive-redelivery.title":   "没有去重键，一次重投让订单被扣款两次",
-	"drill.dedup-scope.title":        "两个生产者复用同一事件 ID，去重键按生产者区分",
-	"drill.prune-window.title":       "去重键被清理后，旧消息重放会再次生效",
-	"drill.mark-before-effect.title": "先标记后生效：一次崩溃就丢失消息",
-	"drill.partition-affinity.title": "同一订单的事件总是落在同一分区",
-	"drill.out-of-order.title":       "提前到达的事件反复重试，直到前一个事件到达",
-	"drill.poison.title":             "毒消息直接进入死信队列",
-	"drill.retry-budget.title":       "无法消解的冲突在重试预算耗尽后进入死信队列",
-	"drill.reconcile.title":          "对账修复死信队列留下的缺口",
-	"drill.replay.title":             "重放重建投影，重读的事件都是重复",
-	"drill.seek-bounds.title":        "按偏移读日志：越界、空批次与读完",
-	"drill.crash-resume.title":       "分片在两次检查点之间崩溃：重跑会重放，下游去重抑制",
-	"drill.stale-epoch.title":        "租约已过期的僵尸工作进程无法推进检查点",
 
 	// Flag help for drill parameters.
-	"param.ack-lost.deliveries":             "投递几次后确认才送达（之前的确认全部丢失）",
-	"param.naive-redelivery.deliveries":     "投递几次后确认才送达（之前的确认全部丢失）",
-	"param.dedup-scope.producers":           "生产者个数，每个都发出名为 evt-1 的事件",
-	"param.prune-window.prune-through":      "清理生产者序号 <= 此值的去重键（该消息序号为 7）",
-	"param.mark-before-effect.deliveries":   "投递次数，第一次在标记与生效之间崩溃",
-	"param.partition-affinity.orders":       "要路由的订单数（order-1 … order-N）",
-	"param.partition-affinity.partitions":   "主题的分区数",
-	"param.out-of-order.max-attempts":       "重试预算：单个事件最多投递几次，之后进入死信队列",
-	"param.poison.max-attempts":             "重试预算：单个事件最多投递几次，之后进入死信队列",
-	"param.retry-budget.max-attempts":       "重试预算：单个事件最多投递几次，之后进入死信队列",
-	"param.replay.resume-from":              "消费者恢复时使用的旧偏移（日志共有 5 个事件）",
-	"param.replay.batch":                    "每次 NextBatch 读取的事件数",
-	"param.crash-resume.keys":               "业务键 order-0 … order-(N-1) 的个数",
-	"param.crash-resume.shards":             "把键划分成几个分片",
-	"param.crash-resume.commit-every":       "每处理 N 项提交一次检查点",
-	"param.crash-resume.crash-after":        "分片 0 处理这么多项后崩溃（0：不崩溃）",
-	"param.stale-epoch.keys":                "分片中的项数",
-	"param.stale-epoch.commit-every":        "每处理 N 项提交一次检查点",
-	"param.stale-epoch.lease-expires-after": "第一个工作进程在租约过期前处理的项数",
-	"why.crash-after":                       "分片 0 共有 %d 个键",
-	"why.lease-expires-after":               "该分片共有 %d 个键",
 
 	// Phases of a drill, as --step shows them.
 	"phase.setup":    "准备",
@@ -153,37 +118,6 @@ var zh = map[string]string{
 	"res.lease-expired":       "租约过期（检查点 %d）",
 
 	// Lesson checks: each holds for any parameters.
-	"check.ack-lost.effects-once":                   "无论投递多少次，效果只落地一次",
-	"check.ack-lost.balance-once":                   "余额恰好是一笔付款",
-	"check.ack-lost.acked-last":                     "最后一次投递被确认；每次投递一次确认尝试",
-	"check.naive-redelivery.every-delivery-applies": "每次投递都产生一次效果",
-	"check.naive-redelivery.balance-multiplied":     "余额是每次投递各记一笔付款",
-	"check.dedup-scope.one-effect-per-producer":     "尽管事件 ID 相同，每个生产者各生效一次",
-	"check.dedup-scope.redelivery-suppressed":       "真正的重投仍被抑制",
-	"check.prune-window.replay-iff-pruned":          "当且仅当去重键已被清理，重放才再次生效",
-	"check.prune-window.balance":                    "余额计入每一次生效",
-	"check.mark-before-effect.message-lost":         "消息丢失：没有效果，余额为零",
-	"check.partition-affinity.stable":               "重启前后每个订单都留在原分区",
-	"check.partition-affinity.within-range":         "订单最多分布在 min(订单数, 分区数) 个分区上",
-	"check.out-of-order.applied-or-dead":            "每个事件要么被应用，要么进入死信，绝不丢失",
-	"check.out-of-order.converges-with-budget":      "预算不少于 2 时，订单收敛到 v2/PAID",
-	"check.poison.all-dead":                         "所有毒消息都进入死信，一条也没有应用",
-	"check.poison.first-attempt":                    "无论预算多少，毒消息在首次投递时就进入死信",
-	"check.retry-budget.spent-exactly":              "冲突事件恰好投递 max-attempts 次",
-	"check.retry-budget.dead-not-applied":           "随后进入死信，不会被应用",
-	"check.reconcile.matches-source":                "对账之后投影行与权威数据源一致",
-	"check.reconcile.one-fix-per-dead-order":        "每个死信事件对应一次修复",
-	"check.replay.rebuild-applies-all":              "从偏移 0 重建会应用全部事件",
-	"check.replay.tail-is-duplicates":               "重读的每个事件都是重复",
-	"check.replay.rows-unchanged":                   "重复事件不改变任何一行",
-	"check.seek-bounds.end-is-not-error":            "在末尾读取是读完，不是错误",
-	"check.seek-bounds.errors-classified":           "越界与批大小为零被区分开",
-	"check.crash-resume.each-key-once":              "每个键恰好生效一次",
-	"check.crash-resume.suppressed-is-replay":       "下游抑制的恰好是重放的项",
-	"check.crash-resume.replay-since-checkpoint":    "重放的恰好是检查点与崩溃之间的项",
-	"check.stale-epoch.zombie-fenced":               "僵尸的每次提交都被 ErrStaleEpoch 拒绝",
-	"check.stale-epoch.never-back":                  "检查点从不回退",
-	"check.stale-epoch.each-key-once":               "每个键恰好生效一次",
 
 	// The command: table columns, verdicts, summaries.
 	"cli.col.counter":          "计数器",
@@ -299,6 +233,8 @@ var zh = map[string]string{
   $ archlab explore inbox
   # 同上，并逐步展示每个最短反例
   $ archlab explore inbox --show
+  # 把 naive 的最短反例输出为演练文件，用 drill --file 重放
+  $ archlab explore inbox naive --emit > naive.txtar
   # 一个订单事件的每一种投递顺序，外加一个毒消息
   $ archlab explore ordering --poison
   # 重放代价与提交间隔，以及僵尸工作进程
@@ -311,12 +247,17 @@ var zh = map[string]string{
 crash-before（处理器第一次写之前崩溃）、crash-mid（两次写之间崩溃；写入是同一个
 事务的处理器会回滚）、crash-after（写完之后、确认之前崩溃）、ack-lost（确认丢失）
 或 replay（已确认的消息再次投递，如偏移回拨后）。一个调度最多含 --faults 个故障。
-每个策略都在 internal/inbox 上运行每一个调度；结束后每条消息必须恰好生效一次：
+每个策略都通过 §8.2 的 harness（与演练相同的动词，运行在 internal/inbox 上）运行每一个调度；结束后每条消息必须恰好生效一次：
 不丢失（lost），不重复（doubled）。`,
 	"explore.help.inbox.example": `  # 默认范围：3 条消息，最多 2 个故障
   $ archlab explore inbox
   # 逐步看 mark-before-effect 为什么丢消息
-  $ archlab explore inbox --show
+  $ archlab explore inbox mark-before-effect --show
+  # 同一个调度输出为演练文件，并重放它
+  $ archlab explore inbox mark-before-effect --emit > mbe.txtar
+  $ archlab drill --file mbe.txtar
+  # 依次输出每个不安全策略的演练文件
+  $ archlab explore inbox --emit
   # 更大的范围
   $ archlab explore inbox --messages 4 --faults 3`,
 	"explore.help.ordering.short": "§8.3：一个订单事件的每一种投递顺序，逐个重试预算",
@@ -328,7 +269,9 @@ crash-before（处理器第一次写之前崩溃）、crash-mid（两次写之�
 	"explore.help.ordering.example": `  # 默认范围：最多 2 次重复，预算 1 到 3
   $ archlab explore ordering
   # 加一个毒消息，预算最多到 5
-  $ archlab explore ordering --poison --max-attempts 5`,
+  $ archlab explore ordering --poison --max-attempts 5
+  # 把 retry-only 的最短反例输出为演练文件
+  $ archlab explore ordering retry-only --emit > retry-only.txtar`,
 	"explore.help.shardjob.short": "§11.2：一个分片的每个崩溃点、提交间隔与僵尸提交",
 	"explore.help.shardjob.long": `一个有 --keys 项的分片在租约纪元 1 下处理，每 C 项提交一次检查点，处理
 K 项后崩溃（或不崩溃）。新的持有者在纪元 2 下接管租约，从检查点重跑；崩溃的工作
@@ -339,7 +282,9 @@ K 项后崩溃（或不崩溃）。新的持有者在纪元 2 下接管租约，
 	"explore.help.shardjob.example": `  # 默认范围：30 个键
   $ archlab explore shardjob
   # 逐步看僵尸的可乘之机
-  $ archlab explore shardjob --show`,
+  $ archlab explore shardjob --show
+  # 把僵尸的可乘之机输出为演练文件
+  $ archlab explore shardjob fence-at-first-commit --emit > zombie.txtar`,
 	"explore.flag.show":         "把每个最短反例打印成逐步的时间线",
 	"explore.flag.random":       "随机抽取这么多个调度而不是枚举（0：每一个调度）",
 	"explore.flag.seed":         "--random 的种子：相同的种子抽到相同的样本",
@@ -353,7 +298,7 @@ K 项后崩溃（或不崩溃）。新的持有者在纪元 2 下接管租约，
 
 	"explore.err.unknown":             "未知机制 %q：explore 支持 %s",
 	"explore.err.nothing":             "explore 需要指定机制：%s",
-	"explore.err.args":                "explore %s 不接受参数，收到 %q",
+	"explore.err.args":                "explore %s 最多接受一个 STRATEGY，收到 %q",
 	"explore.err.formats":             "只能选一种输出：--json，或表格（可加 --show）",
 	"explore.err.seed-without-random": "--seed 只用于抽样：请同时给出 --random",
 	"explore.err.hint.random":         "改为抽样，例如 --random 100000 --seed 1",
@@ -401,18 +346,51 @@ K 项后崩溃（或不崩溃）。新的持有者在纪元 2 下接管租约，
 	"explore.step.crash-after":     "写完之后、确认之前崩溃",
 	"explore.step.effects-of":      "读取 %s，由 %v 支付",
 	"explore.step.compare-source":  "与权威数据源比较，%v",
-	"explore.step.fence":           "立起围栏：以纪元 %[3]d 提交 %[1]s 于 %[2]d",
-	"explore.step.finish":          "处理完分片",
-	"explore.step.replay-check":    "重放 = 崩溃点 %d − 检查点 %d？",
 	"explore.step.read-checkpoint": "读取 %s 的检查点",
 	"explore.res.once":             "余额 %d：生效一次",
 	"explore.res.lost":             "余额 %d：丢失，从未生效",
 	"explore.res.doubled":          "余额 %d：生效 %d 次",
-	"explore.res.applied-again":    "再次生效（共 %d 次），余额 %d",
 	"explore.res.no-repair":        "无需修复",
 	"explore.res.matches":          "一致",
 	"explore.res.diverged":         "不一致：仍是 %v",
-	"explore.res.lease-taken":      "获得租约",
-	"explore.res.replayed":         "重放 %d 项",
 	"explore.res.checkpoint":       "偏移 %d，纪元 %d",
+
+	// explore 的反例：一行的形式，以及演练文件（--emit）。
+	"explore.line":                     "%s ⇒ %s",
+	"explore.line.sep":                 "，",
+	"explore.outcome.lost":             "m%d 丢失",
+	"explore.outcome.doubled":          "m%d 生效 %d 次",
+	"explore.outcome.diverged":         "%v，权威数据源为 %v",
+	"explore.outcome.moved-back":       "版本回退",
+	"explore.outcome.applied-twice":    "有事件被应用两次",
+	"explore.outcome.dlq":              "死信队列 %d 条",
+	"explore.outcome.zombie-accepted":  "僵尸提交 %d 被接受",
+	"explore.outcome.replay-mismatch":  "重放了 %d 项，而不是 %d−%d",
+	"explore.outcome.checkpoint-back":  "检查点回退",
+	"explore.outcome.not-exactly-once": "%[2]d 个键中生效了 %[1]d 个",
+	"explore.outcome.ok":               "正常",
+	"explore.flag.emit":                "只把最短反例打印成演练文件（txtar），供 archlab drill --file 使用",
+	"explore.help.strategy": `STRATEGY 参数为 --show 或 --emit 选出一个策略的最短反例。--emit 不打印表格，
+而是把反例打印成演练文件：harness 的动词、这次运行得到的计数，以及每个不变式一条
+检查，archlab drill --file 重放该文件会得到同样的违反。不给 STRATEGY 时，--emit
+依次打印每个不安全策略的文件；要保存恰好一个文件，请指定策略。`,
+	"explore.err.emit-json":         "只能选一种输出：--json 或 --emit",
+	"explore.err.strategy":          "explore %s 没有策略 %q：可选 %s",
+	"explore.err.strategy-alone":    "STRATEGY 参数用于为 --show 或 --emit 选出反例：请给出其中之一",
+	"explore.err.no-counterexample": "%s 在这个范围内没有反例：没有可输出的文件",
+	"explore.err.hint.unsafe":       "这里不安全的策略是 %s",
+	"explore.emit.comment": `"archlab explore %[1]s"（%[2]s）中违反 %[3]s 的最短调度：
+第 %[4]d 个调度，%[5]s。
+用 "archlab drill --file %[6]s.txtar" 重放：被违反的不变式对应的检查失败，
+其余检查全部通过。`,
+	"explore.emit.title":                   "违反 %s 的最短调度",
+	"explore.emit.check.not-lost":          "没有消息丢失",
+	"explore.emit.check.not-doubled":       "没有消息生效两次",
+	"explore.emit.check.not-moved-back":    "订单版本从不回退",
+	"explore.emit.check.not-applied-twice": "没有事件被应用两次",
+	"explore.emit.check.not-diverged":      "投影最终等于权威数据源",
+	"explore.emit.check.exactly-once":      "每个键恰好生效一次",
+	"explore.emit.check.replay-matches":    "重跑重放的项数等于崩溃点减检查点",
+	"explore.emit.check.never-back":        "检查点从不回退",
+	"explore.emit.check.zombie-rejected":   "每次僵尸提交都被拒绝",
 }

@@ -1,0 +1,56 @@
+package i18n
+
+// labEN holds the words of drill files: the flags that run and rewrite
+// them, their errors, and one line per harness verb (archlab drill
+// --verbs).
+var labEN = map[string]string{
+	"help.flag.file":          "run a drill file, or every *.txtar drill file in a directory",
+	"help.flag.rewrite":       "with --file: run each file and write its counters into its expect part",
+	"help.flag.verbs":         "list a section's verbs for drill files: 8.2, 8.3 or 11.2",
+	"help.flag.source":        "print the drill's file instead of running it (a start for your own)",
+	"help.example.source":     "the drill as a file, to copy and change",
+	"err.file.open":           "cannot read drill file %s: %v",
+	"err.file.empty-dir":      "%s holds no drill files (*.txtar)",
+	"err.file.write":          "cannot rewrite %s: %v; the file was left as it was",
+	"err.hint.verbs":          "the verbs of each section: archlab drill --verbs 8.2 (or 8.3, 11.2)",
+	"err.verbs":               "unknown section %q for --verbs; the sections are 8.2, 8.3 and 11.2",
+	"err.rewrite-needs-file":  "--rewrite rewrites drill files: give them with --file PATH",
+	"err.drill.file-and-many": "--file runs the drills of its files; leave out --all, --chapter and --verbs",
+	"cli.rewrite.same":        "%s: expected counters already up to date",
+	"cli.rewrite.done":        "%s: wrote %d expected counters; review them, then run archlab drill --file",
+	"cli.verbs.head":          "§%s, the %s harness: one step a line; [setup] [fault] [recovery] [verdict] start a phase;\n\"repeat N [as i] STEP\", \"when COND STEP\", \"STEP -> NAME\" binds what a step reports.",
+	"cli.verbs.observables":   "counters and checks read: %s",
+	"cli.verdict.no-expect":   "%s: the file expects no counters yet (archlab drill --file PATH --rewrite fills them in), so its %d counters are not compared; %d/%d lessons hold",
+	"cli.col.expect":          "expect",
+	"cli.verdict.file":        "%s: %d counters match the file's expect part, %d/%d lessons hold",
+	"cli.verbs.strategies":    "strategies (header line \"strategy NAME\"): %s",
+
+	"verb.8.2.message": "declares a message the broker can deliver (producer:event-id, its outbox seq, order and amount in cents)",
+	"verb.8.2.deliver": "the broker delivers it; the consumer runs its strategy's handler; a fault crashes it at a point, loses the ack or replays an acked message",
+	"verb.8.2.prune":   "the janitor forgets every dedup key whose seq is <= SEQ",
+	"verb.8.2.read":    "the reader reads an order's balance and the effects applied",
+	"verb.8.2.once":    "the reader checks one message was applied exactly once (not lost, not doubled)",
+
+	"verb.8.3.event":            "declares an event (ID, order, vN, type); logged puts it in the log already",
+	"verb.8.3.consumer":         "starts the consumer with a retry budget of max-attempts deliveries per event",
+	"verb.8.3.publish":          "puts an event at the back of the broker's queue",
+	"verb.8.3.dispatch":         "the broker delivers the queue in order, requeuing a conflict at the back, until it is empty",
+	"verb.8.3.truth":            "sets what the source of truth says of an order (vN/STATUS)",
+	"verb.8.3.reconcile":        "compares an order's row with the source of truth and repairs it",
+	"verb.8.3.read":             "the reader reads an order's row",
+	"verb.8.3.compare":          "the reader compares an order's row with the source of truth",
+	"verb.8.3.append":           "the producer appends an event to the log",
+	"verb.8.3.replay":           "replays the log from an offset in batches into the projection",
+	"verb.8.3.lose-offset":      "the consumer lost its offset commit and resumes from an older offset",
+	"verb.8.3.read-log":         "one NextBatch(offset, size) call: a batch, drained, or an error",
+	"verb.8.3.route":            "routes order-1 … order-N to P partitions by FNV-1a",
+	"verb.8.3.restart":          "the consumer group restarts and routes every order again",
+	"verb.8.3.count-partitions": "the reader counts the partitions in use",
+
+	"verb.11.2.split":           "splits order-0 … order-(KEYS-1) into SHARDS shards by FNV-1a",
+	"verb.11.2.run":             "a worker runs a shard under a lease epoch, committing every N items; it may crash or stall after K items",
+	"verb.11.2.fence":           "a new owner commits the resume offset under its epoch before it works",
+	"verb.11.2.commit":          "one commit by a worker of an epoch: a zombie's, once a newer epoch ran",
+	"verb.11.2.count":           "the reader counts the sink's effects, applied and suppressed",
+	"verb.11.2.read-checkpoint": "the reader reads a shard's checkpoint: offset and epoch",
+}
