@@ -13,7 +13,7 @@ import (
 // schedules without running them, the part no amount of mechanism speed can
 // remove.
 //
-//	go test -run '^$' -bench . -benchmem ./drills/explore/
+//	go test -run '^$' -bench . -benchmem ./explore/
 
 // BenchmarkInboxDefault explores the default inbox scope (3,696 schedules)
 // with one worker, then with one per core. sched/s/core is the throughput
@@ -21,7 +21,7 @@ import (
 func BenchmarkInboxDefault(b *testing.B) {
 	for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
 		b.Run(workersName(workers), func(b *testing.B) {
-			benchExplore(b, workers, func(o Options) (*Report, error) { return ExploreInbox(ctx, DefaultInbox, o) })
+			benchExplore(b, workers, func(o Options) (*Report, error) { return Inbox(ctx, DefaultInbox, o) })
 		})
 	}
 }
@@ -31,7 +31,7 @@ func BenchmarkInboxDefault(b *testing.B) {
 // of the default scope, because schedules are streamed, not collected.
 func BenchmarkInboxWider(b *testing.B) {
 	benchExplore(b, runtime.GOMAXPROCS(0), func(o Options) (*Report, error) {
-		return ExploreInbox(ctx, InboxScope{Messages: 4, Faults: 2}, o)
+		return Inbox(ctx, InboxScope{Messages: 4, Faults: 2}, o)
 	})
 }
 
@@ -50,11 +50,11 @@ func BenchmarkInboxEnumerateOnly(b *testing.B) {
 // BenchmarkOrderingDefault and BenchmarkShardjobDefault time the other two
 // default scopes on every core.
 func BenchmarkOrderingDefault(b *testing.B) {
-	benchExplore(b, runtime.GOMAXPROCS(0), func(o Options) (*Report, error) { return ExploreOrdering(ctx, DefaultOrdering, o) })
+	benchExplore(b, runtime.GOMAXPROCS(0), func(o Options) (*Report, error) { return Ordering(ctx, DefaultOrdering, o) })
 }
 
 func BenchmarkShardjobDefault(b *testing.B) {
-	benchExplore(b, runtime.GOMAXPROCS(0), func(o Options) (*Report, error) { return ExploreShardjob(ctx, DefaultShardjob, o) })
+	benchExplore(b, runtime.GOMAXPROCS(0), func(o Options) (*Report, error) { return Shardjob(ctx, DefaultShardjob, o) })
 }
 
 func benchExplore(b *testing.B, workers int, explore func(Options) (*Report, error)) {

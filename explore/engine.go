@@ -8,9 +8,11 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"runtime"
+	"strings"
 	"sync"
 
-	"archlab/drills"
+	"archlab/harness"
+	"archlab/internal/i18n"
 )
 
 // Options say how to walk a scope. The zero value enumerates every schedule
@@ -56,19 +58,36 @@ type Count struct {
 // Counterexample is the shortest schedule that broke a strategy: fewest
 // steps, then first in the canonical order (or lowest sample number).
 type Counterexample struct {
-	Index  uint64   // the schedule's number in the enumeration or the sample
-	Length int      // its steps: deliveries, events, or crash point plus zombie step
-	Line   string   // the schedule in one line, its canonical text form
-	Broken []string // the invariants it breaks, in the invariants' order
-	trace  func(*drills.Recorder) error
+	Index  uint64 // the schedule's number in the enumeration or the sample
+	Length int    // its steps: deliveries, events, or crash point plus zombie step
+	// Schedule is the schedule's canonical text form: identifiers only
+	// (m1, crash-mid, evt-2(pay v2), commit-every=3), the same in every
+	// language.
+	Schedule string
+	// Outcome says what the schedule broke, as catalogue keys
+	// ("explore.outcome.*") with their arguments.
+	Outcome []harness.Msg
+	Broken  []string // the invariants it breaks, in the invariants' order
+	replay  func(*harness.Recorder, *tape) error
+	file    drillFile
 }
 
-// Trace runs the counterexample again on the real mechanism and returns
-// every step, in the drills' form, so the command prints it with the drills'
+// Line is the counterexample in one line, in lang: the schedule, then what
+// it broke. "m1 ok, m2 ok, m3 crash-mid, m3 ok ⇒ m3 lost".
+func (c *Counterexample) Line(lang i18n.Lang) string {
+	parts := make([]string, len(c.Outcome))
+	for i, m := range c.Outcome {
+		parts[i] = i18n.T(lang, m.Key, m.Args...)
+	}
+	return i18n.T(lang, "explore.line", c.Schedule, strings.Join(parts, i18n.T(lang, "explore.line.sep")))
+}
+
+// Trace runs the counterexample again through the section's harness and
+// returns every step it recorded, so the command prints it with the drills'
 // trace renderer.
-func (c *Counterexample) Trace() ([]drills.Step, error) {
-	rec := &drills.Recorder{}
-	if err := c.trace(rec); err != nil {
+func (c *Counterexample) Trace() ([]harness.Step, error) {
+	rec := &harness.Recorder{}
+	if err := c.replay(rec, nil); err != nil {
 		return nil, err
 	}
 	return rec.Steps, nil
@@ -113,30 +132,36 @@ func (r *Report) Pass() bool {
 }
 
 // ErrTooLarge is wrapped by a ScopeError whose scope has too many schedules
-// to enumerate.
-var ErrTooLarge = errors.New("scope too large to enumerate")
+// to enumerate; ErrRange by one whose flag is outside its bounds.
+var (
+	ErrTooLarge = errors.New("scope too large to enumerate")
+	ErrRange    = errors.New("flag out of range")
+)
 
 // ScopeError is a scope that cannot be explored as asked: a flag outside its
-// range (a *drills.ParamError, wrapped) or too many schedules to enumerate.
+// range (ErrRange, with Flag, Value, Min and Max) or too many schedules to
+// enumerate (ErrTooLarge, with Schedules and Limit).
 type ScopeError struct {
-	Schedules uint64 // for ErrTooLarge
-	Limit     uint64
-	Err       error
+	Flag            string
+	Value, Min, Max int
+	Schedules       uint64
+	Limit           uint64
+	Err             error
 }
 
 func (e *ScopeError) Error() string {
 	if errors.Is(e.Err, ErrTooLarge) {
 		return fmt.Sprintf("%d schedules, more than the %d explore enumerates: %v", e.Schedules, e.Limit, e.Err)
 	}
-	return e.Err.Error()
+	return fmt.Sprintf("--%s must be between %d and %d, got %d", e.Flag, e.Min, e.Max, e.Value)
 }
 
 func (e *ScopeError) Unwrap() error { return e.Err }
 
-// checkParam is a *drills.ParamError when v is outside [lo, hi].
+// checkParam is a ScopeError when v is outside [lo, hi].
 func checkParam(flag string, v, lo, hi int) error {
 	if v < lo || v > hi {
-		return &ScopeError{Err: &drills.ParamError{Flag: flag, Value: v, Min: lo, Max: hi, Bounded: true}}
+		return &ScopeError{Flag: flag, Value: v, Min: lo, Max: hi, Err: ErrRange}
 	}
 	return nil
 }
@@ -365,23 +390,36 @@ func (t *strategyTally[S]) merge(o *strategyTally[S]) {
 	t.shortest.merge(o.shortest)
 }
 
-// strategyResult turns a tally into a Strategy with its verdict. line and
-// trace render and replay the shortest counterexample.
-func strategyResult[S any](name string, safe bool, invariants []string, schedules uint64, sampled bool,
-	t *strategyTally[S], line func(*S) string, trace func(*S, *drills.Recorder) error) Strategy {
+// section is what a mechanism tells the engine about one strategy's
+// shortest counterexample: how to name it, replay it and emit it.
+type section[S any] struct {
+	invariants []string
+	schedule   func(*S) string
+	outcome    func(*S) ([]harness.Msg, error)
+	replay     func(*S, *harness.Recorder, *tape) error
+	file       drillFile
+}
+
+// strategyResult turns a tally into a Strategy with its verdict.
+func strategyResult[S any](name string, safe bool, schedules uint64, sampled bool, t *strategyTally[S], sec section[S]) (Strategy, error) {
 	st := Strategy{Name: name, Safe: safe, Schedules: schedules, Broken: t.broken}
-	for i, inv := range invariants {
+	for i, inv := range sec.invariants {
 		st.Violations = append(st.Violations, Count{Name: inv, N: t.violations[i]})
 	}
 	if b := t.shortest; b.found {
 		s := b.sched
-		ce := &Counterexample{Index: b.index, Length: b.length, Line: line(&s)}
-		for i, inv := range invariants {
+		outcome, err := sec.outcome(&s)
+		if err != nil {
+			return st, err
+		}
+		ce := &Counterexample{Index: b.index, Length: b.length, Schedule: sec.schedule(&s), Outcome: outcome, file: sec.file}
+		for i, inv := range sec.invariants {
 			if b.broken&(1<<i) != 0 {
 				ce.Broken = append(ce.Broken, inv)
 			}
 		}
-		ce.trace = func(r *drills.Recorder) error { return trace(&s, r) }
+		ce.replay = func(r *harness.Recorder, tp *tape) error { return sec.replay(&s, r, tp) }
+		ce.file.strategy = name
 		st.Shortest = ce
 	}
 	switch {
@@ -392,7 +430,7 @@ func strategyResult[S any](name string, safe bool, invariants []string, schedule
 	default:
 		st.Verdict = Contradicts
 	}
-	return st
+	return st, nil
 }
 
 // Saturating arithmetic for scope sizes: a size past MaxUint64 is simply
@@ -435,4 +473,26 @@ func pick(r *rand.Rand, weights []float64) int {
 		x -= w
 	}
 	return last // rounding: x landed on the sum
+}
+
+// Strategies names a mechanism's strategies in the order its report lists
+// them; nil for an unknown mechanism. The command checks a STRATEGY
+// argument against it before exploring.
+func Strategies(mechanism string) []string {
+	var out []string
+	switch mechanism {
+	case "inbox":
+		for _, s := range harness.InboxStrategies {
+			out = append(out, string(s))
+		}
+	case "ordering":
+		for _, s := range orderingStrategies {
+			out = append(out, s.name)
+		}
+	case "shardjob":
+		for _, s := range shardjobStrategies {
+			out = append(out, s.name)
+		}
+	}
+	return out
 }

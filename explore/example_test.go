@@ -4,14 +4,15 @@ import (
 	"context"
 	"fmt"
 
-	"archlab/drills/explore"
+	"archlab/explore"
+	"archlab/internal/i18n"
 )
 
 // Every schedule of the default §8.2 scope, on the real inbox: only
 // effect-then-ack survives them all, and the shortest schedule that breaks
 // mark-before-effect is a crash between mark and effect.
-func ExampleExploreInbox() {
-	rep, err := explore.ExploreInbox(context.Background(), explore.DefaultInbox, explore.Options{})
+func ExampleInbox() {
+	rep, err := explore.Inbox(context.Background(), explore.DefaultInbox, explore.Options{})
 	if err != nil {
 		panic(err)
 	}
@@ -19,7 +20,7 @@ func ExampleExploreInbox() {
 	for _, s := range rep.Strategies {
 		fmt.Printf("%-18s %v %s\n", s.Name, s.Violations, s.Verdict)
 		if s.Shortest != nil {
-			fmt.Println("  shortest:", s.Shortest.Line)
+			fmt.Println("  shortest:", s.Shortest.Line(i18n.EN))
 		}
 	}
 	// Output:

@@ -8,7 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"archlab/drills"
+	"archlab/harness"
+	"archlab/internal/i18n"
 )
 
 var ctx = context.Background()
@@ -38,15 +39,15 @@ func strategy(t *testing.T, rep *Report, name string) Strategy {
 // mark-before-effect loses, retry alone diverges, a late fence lets the
 // zombie in), with the exact schedule counts the README prints.
 func TestDefaultVerdicts(t *testing.T) {
-	inbox, err := ExploreInbox(ctx, DefaultInbox, Options{})
+	inbox, err := Inbox(ctx, DefaultInbox, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ordering, err := ExploreOrdering(ctx, DefaultOrdering, Options{})
+	ordering, err := Ordering(ctx, DefaultOrdering, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	shard, err := ExploreShardjob(ctx, DefaultShardjob, Options{})
+	shard, err := Shardjob(ctx, DefaultShardjob, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +106,7 @@ func mapsEqual(a, b map[string]uint64) bool {
 // TestRetryBudgetTable: a bigger budget converges more orders by retry
 // alone, and a budget of 3 (one per version) needs no reconciliation.
 func TestRetryBudgetTable(t *testing.T) {
-	rep, err := ExploreOrdering(ctx, DefaultOrdering, Options{})
+	rep, err := Ordering(ctx, DefaultOrdering, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +125,7 @@ func TestRetryBudgetTable(t *testing.T) {
 // of a clean run fall: the trade-off the chart draws.
 func TestReplayCost(t *testing.T) {
 	const n = 30
-	rep, err := ExploreShardjob(ctx, ShardjobScope{Keys: n}, Options{})
+	rep, err := Shardjob(ctx, ShardjobScope{Keys: n}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +242,7 @@ func TestOrderingAndShardjobCounts(t *testing.T) {
 // effect, and its trace shows the key marked, the crash, then the
 // redelivery dropped as a duplicate.
 func TestMarkBeforeEffectShortestIsCrashBetweenMarkAndEffect(t *testing.T) {
-	rep, err := ExploreInbox(ctx, DefaultInbox, Options{})
+	rep, err := Inbox(ctx, DefaultInbox, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,8 +250,8 @@ func TestMarkBeforeEffectShortestIsCrashBetweenMarkAndEffect(t *testing.T) {
 	if ce == nil {
 		t.Fatal("no counterexample")
 	}
-	if want := "m1 ok, m2 ok, m3 crash-mid, m3 ok ⇒ m3 lost"; ce.Line != want || ce.Length != 4 {
-		t.Fatalf("shortest = %q (%d deliveries), want %q", ce.Line, ce.Length, want)
+	if want := "m1 ok, m2 ok, m3 crash-mid, m3 ok ⇒ m3 lost"; ce.Line(i18n.EN) != want || ce.Length != 4 {
+		t.Fatalf("shortest = %q (%d deliveries), want %q", ce.Line(i18n.EN), ce.Length, want)
 	}
 	steps, err := ce.Trace()
 	if err != nil {
@@ -270,7 +271,7 @@ func TestMarkBeforeEffectShortestIsCrashBetweenMarkAndEffect(t *testing.T) {
 			t.Fatalf("trace lacks %q:\n%s", want, trace)
 		}
 	}
-	if last := steps[len(steps)-1]; last.Phase != drills.Verdict || last.Tone != drills.Bad {
+	if last := steps[len(steps)-1]; last.Phase != harness.Verdict || last.Tone != harness.Bad {
 		t.Fatalf("last step %+v, want a bad verdict", last)
 	}
 }
@@ -280,18 +281,18 @@ func TestMarkBeforeEffectShortestIsCrashBetweenMarkAndEffect(t *testing.T) {
 func TestDeterministicAcrossWorkers(t *testing.T) {
 	type run func(Options) (*Report, error)
 	runs := map[string]run{
-		"inbox": func(o Options) (*Report, error) { return ExploreInbox(ctx, InboxScope{Messages: 3, Faults: 3}, o) },
+		"inbox": func(o Options) (*Report, error) { return Inbox(ctx, InboxScope{Messages: 3, Faults: 3}, o) },
 		"ordering": func(o Options) (*Report, error) {
-			return ExploreOrdering(ctx, OrderingScope{Duplicates: 2, Poison: true, MaxAttempts: 3}, o)
+			return Ordering(ctx, OrderingScope{Duplicates: 2, Poison: true, MaxAttempts: 3}, o)
 		},
-		"shardjob": func(o Options) (*Report, error) { return ExploreShardjob(ctx, ShardjobScope{Keys: 20}, o) },
+		"shardjob": func(o Options) (*Report, error) { return Shardjob(ctx, ShardjobScope{Keys: 20}, o) },
 		"inbox-sampled": func(o Options) (*Report, error) {
 			o.Samples, o.Seed = 5000, 42
-			return ExploreInbox(ctx, InboxScope{Messages: 6, Faults: 4}, o)
+			return Inbox(ctx, InboxScope{Messages: 6, Faults: 4}, o)
 		},
 		"shardjob-sampled": func(o Options) (*Report, error) {
 			o.Samples, o.Seed = 2000, 7
-			return ExploreShardjob(ctx, ShardjobScope{Keys: 300}, o)
+			return Shardjob(ctx, ShardjobScope{Keys: 300}, o)
 		},
 	}
 	for name, run := range runs {
@@ -318,7 +319,7 @@ func fingerprint(r *Report) string {
 	for _, s := range r.Strategies {
 		line := "-"
 		if s.Shortest != nil {
-			line = s.Shortest.Line + " #" + strings.Join(s.Shortest.Broken, ",") +
+			line = s.Shortest.Line(i18n.EN) + " #" + strings.Join(s.Shortest.Broken, ",") +
 				" " + itoa(uint64(s.Shortest.Length)) + " " + itoa(s.Shortest.Index)
 		}
 		b.WriteString("\n" + s.Name + " " + itoa(s.Schedules) + " " + itoa(s.Broken) + " " + string(s.Verdict) + " " + line)
@@ -413,8 +414,8 @@ func TestInboxBrokerAgrees(t *testing.T) {
 	sp := newInboxSpace(DefaultInbox)
 	sp.paranoid = true
 	sp.each(func(s inboxSchedule) bool {
-		for k := range inboxStrategies {
-			if _, err := sp.run(k, &s, nil); err != nil {
+		for _, k := range harness.InboxStrategies {
+			if _, err := sp.run(k, &s, nil, nil); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -422,25 +423,25 @@ func TestInboxBrokerAgrees(t *testing.T) {
 	})
 }
 
-// TestScopeErrors: bad flags are *drills.ParamError with the bounds, and a
-// scope too large to enumerate says so unless it is sampled.
+// TestScopeErrors: bad flags are ScopeErrors wrapping ErrRange, with the
+// bounds, and a scope too large to enumerate says so unless it is sampled.
 func TestScopeErrors(t *testing.T) {
-	var pe *drills.ParamError
-	if _, err := ExploreInbox(ctx, InboxScope{Messages: 0, Faults: 2}, Options{}); !errors.As(err, &pe) || pe.Flag != "messages" || pe.Min != 1 || pe.Max != MaxInboxMessages {
+	var pe *ScopeError
+	if _, err := Inbox(ctx, InboxScope{Messages: 0, Faults: 2}, Options{}); !errors.Is(err, ErrRange) || !errors.As(err, &pe) || pe.Flag != "messages" || pe.Min != 1 || pe.Max != MaxInboxMessages {
 		t.Fatalf("messages=0: %v", err)
 	}
-	if _, err := ExploreOrdering(ctx, OrderingScope{Duplicates: 7, MaxAttempts: 3}, Options{}); !errors.As(err, &pe) || pe.Flag != "duplicates" {
+	if _, err := Ordering(ctx, OrderingScope{Duplicates: 7, MaxAttempts: 3}, Options{}); !errors.As(err, &pe) || pe.Flag != "duplicates" {
 		t.Fatalf("duplicates=7: %v", err)
 	}
-	if _, err := ExploreShardjob(ctx, ShardjobScope{Keys: MaxShardjobKeys + 1}, Options{}); !errors.As(err, &pe) || pe.Flag != "keys" {
+	if _, err := Shardjob(ctx, ShardjobScope{Keys: MaxShardjobKeys + 1}, Options{}); !errors.As(err, &pe) || pe.Flag != "keys" {
 		t.Fatalf("keys too many: %v", err)
 	}
-	_, err := ExploreInbox(ctx, InboxScope{Messages: 8, Faults: 6}, Options{})
+	_, err := Inbox(ctx, InboxScope{Messages: 8, Faults: 6}, Options{})
 	var se *ScopeError
 	if !errors.Is(err, ErrTooLarge) || !errors.As(err, &se) || se.Schedules <= EnumerateLimit {
 		t.Fatalf("8 messages, 6 faults: %v", err)
 	}
-	rep, err := ExploreInbox(ctx, InboxScope{Messages: 8, Faults: 6}, Options{Samples: 200, Seed: 3})
+	rep, err := Inbox(ctx, InboxScope{Messages: 8, Faults: 6}, Options{Samples: 200, Seed: 3})
 	if err != nil || rep.Schedules != 200 || !rep.Sampled || rep.Space != se.Schedules {
 		t.Fatalf("sampled: %v %+v", err, rep)
 	}
@@ -450,7 +451,7 @@ func TestScopeErrors(t *testing.T) {
 func TestCancel(t *testing.T) {
 	c, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := ExploreInbox(c, DefaultInbox, Options{}); !errors.Is(err, context.Canceled) {
+	if _, err := Inbox(c, DefaultInbox, Options{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v", err)
 	}
 }

@@ -2,12 +2,11 @@ package explore
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
 
-	"archlab/drills"
+	"archlab/harness"
 	"archlab/internal/inbox"
 )
 
@@ -27,10 +26,11 @@ import (
 //	              offset rewind
 //
 // with at most Faults faults per schedule. Every strategy faces the same
-// schedules, and each runs on internal/inbox's real verbs: a crash is the
-// handler calling its verbs up to the crash point and stopping. After the
-// schedule each message must have been applied at least once (not lost) and
-// at most once (not doubled).
+// schedules, and each runs through the §8.2 harness (harness.Inbox): a
+// schedule step is one Deliver with its fault, so how the broker delivers
+// and where a handler can crash are the harness's rules, the same ones the
+// drills run. After the schedule each message must have been applied at
+// least once (not lost) and at most once (not doubled).
 
 // InboxScope bounds the §8.2 exploration.
 type InboxScope struct {
@@ -60,26 +60,12 @@ const (
 	brokeDoubled
 )
 
-// The strategies, in the book's order of discussion. Only effect-then-ack
-// is safe.
-const (
-	naive = iota
-	markBeforeEffect
-	effectThenAck
-	earlyPrune
-)
+// safeInbox is what the book teaches of each §8.2 strategy
+// (harness.InboxStrategies): only effect-then-ack is safe.
+func safeInbox(s harness.Strategy) bool { return s == harness.EffectThenAck }
 
-var inboxStrategies = []struct {
-	name string
-	safe bool
-}{
-	{"naive", false},
-	{"mark-before-effect", false},
-	{"effect-then-ack", true},
-	{"early-prune", false},
-}
-
-// delivery is what happens to one delivery.
+// delivery is what happens to one delivery: 0 is ok, i > 0 is the fault
+// harness.InboxFaults[i-1].
 type delivery uint8
 
 const (
@@ -91,9 +77,25 @@ const (
 	replay
 )
 
-var deliveryNames = [...]string{"ok", "crash-before", "crash-mid", "crash-after", "ack-lost", "replay"}
+// deliver is one schedule step: the harness's Deliver of message i with
+// d's fault.
+func deliver(h *harness.Inbox, i int, d delivery) error {
+	var err error
+	if d == ok {
+		_, err = h.Deliver(i, "")
+	} else {
+		_, err = h.Deliver(i, harness.InboxFaults[d-1])
+	}
+	return err
+}
 
-func (d delivery) String() string { return deliveryNames[d] }
+// String is the delivery's name in a schedule: ok, or the harness's fault.
+func (d delivery) String() string {
+	if d == ok {
+		return "ok"
+	}
+	return string(harness.InboxFaults[d-1])
+}
 
 // inboxSchedule is one schedule: the broker's deliveries in order. It is a
 // value of fixed size, so batches of schedules allocate nothing.
@@ -265,9 +267,9 @@ func popcount(x uint16) int {
 	return n
 }
 
-// ExploreInbox runs every schedule of the scope (or a sample) against the
-// four strategies of §8.2.
-func ExploreInbox(ctx context.Context, sc InboxScope, o Options) (*Report, error) {
+// Inbox runs every schedule of the scope (or a sample) against the four
+// strategies of §8.2.
+func Inbox(ctx context.Context, sc InboxScope, o Options) (*Report, error) {
 	if err := checkParam("messages", sc.Messages, 1, MaxInboxMessages); err != nil {
 		return nil, err
 	}
@@ -287,23 +289,46 @@ func ExploreInbox(ctx context.Context, sc InboxScope, o Options) (*Report, error
 	for i, m := range sp.msgs {
 		rep.Legend = append(rep.Legend, fmt.Sprintf("m%d=%s", i+1, m))
 	}
-	for k, st := range inboxStrategies {
-		rep.Strategies = append(rep.Strategies, strategyResult(st.name, st.safe, inboxInvariants, n, rep.Sampled, &t.st[k],
-			func(s *inboxSchedule) string { return s.String() + " ⇒ " + sp.brokenLine(k, s) },
-			func(s *inboxSchedule, r *drills.Recorder) error { _, err := sp.run(k, s, r); return err }))
+	file := drillFile{mechanism: "inbox", section: "8.2", scope: scopeLine(rep.Scope), strategyLine: true,
+		counters: []string{"deliveries", "effects", "lost", "doubled"},
+		checks:   []check{{"not-lost", "lost == 0", "lost"}, {"not-doubled", "doubled == 0", "doubled"}}}
+	for k, strategy := range harness.InboxStrategies {
+		st, err := strategyResult(string(strategy), safeInbox(strategy), n, rep.Sampled, &t.st[k], section[inboxSchedule]{
+			invariants: inboxInvariants,
+			schedule:   (*inboxSchedule).String,
+			outcome:    func(s *inboxSchedule) ([]harness.Msg, error) { return sp.outcome(strategy, s) },
+			replay: func(s *inboxSchedule, rec *harness.Recorder, tp *tape) error {
+				_, err := sp.run(strategy, s, rec, tp)
+				return err
+			},
+			file: file,
+		})
+		if err != nil {
+			return nil, err
+		}
+		rep.Strategies = append(rep.Strategies, st)
 	}
 	return rep, nil
+}
+
+// scopeLine is a scope as flags: "messages=3 faults=2".
+func scopeLine(ps []Param) string {
+	parts := make([]string, len(ps))
+	for i, p := range ps {
+		parts[i] = fmt.Sprintf("%s=%d", p.Name, p.Value)
+	}
+	return strings.Join(parts, " ")
 }
 
 // inboxTally is one worker's counts for the four strategies.
 type inboxTally struct {
 	sp *inboxSpace
-	st [4]strategyTally[inboxSchedule] // one per inboxStrategies entry
+	st [4]strategyTally[inboxSchedule] // one per harness.InboxStrategies entry
 }
 
 func (t *inboxTally) add(index uint64, s *inboxSchedule) error {
-	for k := range t.st {
-		broken, err := t.sp.run(k, s, nil)
+	for k, strategy := range harness.InboxStrategies {
+		broken, err := t.sp.run(strategy, s, nil, nil)
 		if err != nil {
 			return err
 		}
@@ -318,279 +343,112 @@ func (t *inboxTally) merge(o *inboxTally) {
 	}
 }
 
-// brokenLine names the messages a strategy loses or doubles under s:
-// "m1 lost". It runs the schedule again; it is only called for the one
-// shortest counterexample.
-func (sp *inboxSpace) brokenLine(strategy int, s *inboxSchedule) string {
-	r := sp.newRun(strategy, nil)
-	if err := r.play(s); err != nil {
-		return err.Error()
+// outcome names the messages a strategy loses or doubles under s: "m1
+// lost", "m1 applied 2×". It runs the schedule again; it is only called for
+// the one shortest counterexample.
+func (sp *inboxSpace) outcome(strategy harness.Strategy, s *inboxSchedule) ([]harness.Msg, error) {
+	h, err := sp.play(strategy, s, nil, nil)
+	if err != nil {
+		return nil, err
 	}
-	var parts []string
-	for i, m := range sp.msgs {
-		switch n := r.effects(m); {
+	var out []harness.Msg
+	for i := range sp.msgs {
+		switch n := h.Applied(i); {
 		case n == 0:
-			parts = append(parts, fmt.Sprintf("m%d lost", i+1))
+			out = append(out, harness.M("explore.outcome.lost", i+1))
 		case n > 1:
-			parts = append(parts, fmt.Sprintf("m%d applied %d×", i+1, n))
+			out = append(out, harness.M("explore.outcome.doubled", i+1, n))
 		}
 	}
-	return strings.Join(parts, ", ")
+	return out, nil
 }
 
-// inboxRun is one strategy running one schedule on a fresh ledger and ack
-// store. With a recorder it records every step; without one (the
-// enumeration) it records nothing and allocates nothing for the trace.
-type inboxRun struct {
-	sp       *inboxSpace
-	strategy int
-	l        *inbox.Ledger
-	acks     *inbox.MemoryAck
-	rec      *drills.Recorder
-	faulted  bool
-	attempts [MaxInboxMessages]int
-	// wantAcks is the number of Ack calls the schedule implies; play
-	// checks the ack store made exactly that many.
-	wantAcks int
-	// paranoid checks the broker's view against the schedule at every
-	// delivery, not only by counting acks at the end. Traces and tests
-	// turn it on; the enumeration skips it because Acked allocates.
-	paranoid bool
-}
-
-func (sp *inboxSpace) newRun(strategy int, rec *drills.Recorder) *inboxRun {
-	return &inboxRun{sp: sp, strategy: strategy, l: inbox.NewLedger(), acks: inbox.NewMemoryAck(), rec: rec,
-		paranoid: rec != nil || sp.paranoid}
-}
-
-// run plays s under one strategy and reports which invariants broke.
-func (sp *inboxSpace) run(strategy int, s *inboxSchedule, rec *drills.Recorder) (uint8, error) {
-	r := sp.newRun(strategy, rec)
-	if err := r.play(s); err != nil {
+// run plays s under one strategy through the harness and reports which
+// invariants broke. With a recorder (--show) the harness records every
+// step and the reader checks each message at the end; with a tape (--emit)
+// each verb is written down as a drill-file line.
+func (sp *inboxSpace) run(strategy harness.Strategy, s *inboxSchedule, rec *harness.Recorder, tp *tape) (uint8, error) {
+	h, err := sp.play(strategy, s, rec, tp)
+	if err != nil {
 		return 0, err
 	}
 	var broken uint8
-	if rec != nil {
-		rec.Phase(drills.Verdict)
-	}
-	for _, m := range sp.msgs {
-		n := r.effects(m)
-		switch {
+	for i := range sp.msgs {
+		switch n := h.Applied(i); {
 		case n == 0:
 			broken |= brokeLost
 		case n > 1:
 			broken |= brokeDoubled
 		}
+	}
+	if rec != nil || tp != nil {
 		if rec != nil {
-			balance := r.l.Balance(m.OrderID)
-			res, tone := drills.M("explore.res.once", balance), drills.Good
-			if n == 0 {
-				res, tone = drills.M("explore.res.lost", balance), drills.Bad
-			} else if n > 1 {
-				res, tone = drills.M("explore.res.doubled", balance, n), drills.Bad
+			rec.Phase(harness.Verdict)
+		}
+		if tp != nil {
+			tp.say("[verdict]")
+		}
+		for i, m := range sp.msgs {
+			h.CheckOnce(i)
+			if tp != nil {
+				tp.say("once %s", m)
 			}
-			rec.Step("reader", "ledger", drills.M("explore.step.effects-of", m.OrderID, m), res, tone)
 		}
 	}
-	return broken, nil
+	return broken, h.Finish()
 }
 
-// effects is how many times m was applied: its order's balance in units of
-// its amount.
-func (r *inboxRun) effects(m inbox.Message) int64 {
-	return r.l.Balance(m.OrderID) / m.AmountCents
-}
-
-// play runs every delivery of s and then checks that the broker's view (the
-// ack store) agrees with the schedule: as many ack attempts as the schedule
-// implies and, when paranoid, every message acked.
-func (r *inboxRun) play(s *inboxSchedule) error {
+// play declares the scope's messages and delivers s, then checks that the
+// broker's view (the ack store) agrees with the schedule: as many ack
+// attempts as the schedule implies and, when paranoid, the ack state
+// before every delivery and every message acked at the end.
+func (sp *inboxSpace) play(strategy harness.Strategy, s *inboxSchedule, rec *harness.Recorder, tp *tape) (*harness.Inbox, error) {
+	h, err := harness.NewInbox(strategy, harness.InboxEnv{}, rec)
+	if err != nil {
+		return nil, err
+	}
+	if tp != nil {
+		tp.h = h
+	}
+	for _, m := range sp.msgs {
+		h.Declare(m)
+		if tp != nil {
+			tp.say("message %s seq=%d order=%s amount=%d", m, m.Seq, m.OrderID, m.AmountCents)
+		}
+	}
+	// Acked allocates, so only traces, emits and tests check it.
+	paranoid := rec != nil || tp != nil || sp.paranoid
+	wantAcks := 0
 	for i := range int(s.n) {
-		what := s.steps[i].what
+		msg, what := int(s.steps[i].msg), s.steps[i].what
 		if what == ok || what == ackLost || what == replay {
-			r.wantAcks++
+			wantAcks++
 		}
-		if err := r.deliver(int(s.steps[i].msg), what); err != nil {
-			return err
+		if paranoid {
+			if acked := h.Acks().Acked(sp.msgs[msg]); acked != (what == replay) {
+				return nil, fmt.Errorf("explore: %s under %s: the broker delivered %s as %s, but acked=%v", s, strategy, sp.msgs[msg], what, acked)
+			}
+		}
+		if tp != nil {
+			if what == ok {
+				tp.say("deliver %s", sp.msgs[msg])
+			} else {
+				tp.say("deliver %s %s", sp.msgs[msg], what)
+			}
+		}
+		if err := deliver(h, msg, what); err != nil {
+			return nil, err
 		}
 	}
-	if got := r.acks.Acks(); got != r.wantAcks {
-		return fmt.Errorf("explore: %s under %s made %d ack attempts, the schedule implies %d",
-			s, inboxStrategies[r.strategy].name, got, r.wantAcks)
+	if got := h.Acks().Acks(); got != wantAcks {
+		return nil, fmt.Errorf("explore: %s under %s made %d ack attempts, the schedule implies %d", s, strategy, got, wantAcks)
 	}
-	if r.paranoid {
-		for _, m := range r.sp.msgs {
-			if !r.acks.Acked(m) {
-				return fmt.Errorf("explore: schedule %s ends with %s unacked", s, m)
+	if paranoid {
+		for _, m := range sp.msgs {
+			if !h.Acks().Acked(m) {
+				return nil, fmt.Errorf("explore: schedule %s ends with %s unacked", s, m)
 			}
 		}
 	}
-	return nil
-}
-
-// step records a step, in the fault phase when it is the fault, else in
-// setup before the first fault and recovery after it.
-func (r *inboxRun) step(fault bool, actor, target string, action, result drills.Msg, tone drills.Tone) {
-	switch {
-	case fault:
-		r.rec.Phase(drills.Fault)
-		r.faulted = true
-	case r.faulted:
-		r.rec.Phase(drills.Recovery)
-	default:
-		r.rec.Phase(drills.Setup)
-	}
-	r.rec.Step(actor, target, action, result, tone)
-}
-
-// crash records the handler dying; action says where.
-func (r *inboxRun) crash(action drills.Msg) {
-	if r.rec != nil {
-		r.step(true, "consumer", "consumer", action, drills.M("res.crashed", "simulated"), drills.Bad)
-	}
-}
-
-// deliver is one delivery of message i: the broker hands it over and the
-// strategy's handler runs its real verbs up to the fault, if any.
-func (r *inboxRun) deliver(i int, what delivery) error {
-	m := r.sp.msgs[i]
-	if r.paranoid {
-		if acked := r.acks.Acked(m); acked != (what == replay) {
-			return fmt.Errorf("explore: the broker delivered %s as %s, but acked=%v", m, what, acked)
-		}
-	}
-	r.attempts[i]++
-	if r.rec != nil {
-		if what == replay {
-			r.step(true, "broker", "consumer", drills.M("step.replay", m), drills.M("res.received"), drills.Bad)
-		} else {
-			r.step(false, "broker", "consumer", drills.M("step.deliver", m, r.attempts[i]), drills.M("res.received"), drills.Neutral)
-		}
-	}
-	if what == crashBefore {
-		r.crash(drills.M("explore.step.crash-before"))
-		return nil
-	}
-	switch r.strategy {
-	case naive:
-		if what == crashMid {
-			// One write has no "between": it did not commit.
-			r.crash(drills.M("explore.step.crash-in-write", "NaiveApply"))
-			return nil
-		}
-		r.l.NaiveApply(m)
-		if r.rec != nil {
-			r.recordWrite(drills.M("step.naive-apply", m), m, true)
-		}
-	case markBeforeEffect:
-		if what == crashMid {
-			err := r.l.MarkBeforeEffect(m, true)
-			switch {
-			case errors.Is(err, inbox.ErrSimulatedCrash):
-				if r.rec != nil {
-					r.step(false, "consumer", "ledger", drills.M("step.mark", m), drills.M("res.marked"), drills.Neutral)
-				}
-				r.crash(drills.M("step.crash-before-effect"))
-			case err != nil:
-				return err
-			default:
-				// The key was already there: MarkBeforeEffect returned
-				// before reaching the crash point, and the handler dies
-				// before its ack.
-				if r.rec != nil {
-					r.recordWrite(drills.M("step.mark-then-apply", m), m, false)
-				}
-				r.crash(drills.M("explore.step.crash-after"))
-			}
-			return nil
-		}
-		before := r.effects(m)
-		if err := r.l.MarkBeforeEffect(m, false); err != nil {
-			return err
-		}
-		if r.rec != nil {
-			r.recordWrite(drills.M("step.mark-then-apply", m), m, r.effects(m) > before)
-		}
-	case effectThenAck, earlyPrune:
-		if what == crashMid {
-			// ApplyOnce is one transaction: a crash inside it rolls
-			// back.
-			r.crash(drills.M("explore.step.crash-in-write", "ApplyOnce"))
-			return nil
-		}
-		if what == crashAfter {
-			// Consume is ApplyOnce then Ack; the crash falls between.
-			applied, err := r.l.ApplyOnce(m)
-			if err != nil {
-				return err
-			}
-			if r.rec != nil {
-				r.recordWrite(drills.M("step.apply-once", m), m, applied)
-			}
-			r.crash(drills.M("explore.step.crash-after"))
-			return nil
-		}
-		if what == ackLost {
-			r.acks.LoseNext()
-		}
-		applied, err := inbox.Consume(r.l, m, r.acks)
-		if r.rec != nil {
-			r.recordWrite(drills.M("step.apply-once", m), m, applied)
-		}
-		if err := r.ackResult(m, err); err != nil || what == ackLost {
-			return err
-		}
-		if r.strategy == earlyPrune {
-			pruned := r.l.Prune(m.Seq)
-			if r.rec != nil {
-				r.step(false, "janitor", "ledger", drills.M("step.prune", m.Seq), drills.M("res.pruned", pruned), drills.Neutral)
-			}
-		}
-		return nil
-	}
-	// naive and mark-before-effect: the writes are done; crash or ack.
-	if what == crashAfter {
-		r.crash(drills.M("explore.step.crash-after"))
-		return nil
-	}
-	if what == ackLost {
-		r.acks.LoseNext()
-	}
-	return r.ackResult(m, r.acks.Ack(m))
-}
-
-// ackResult records an ack's outcome; a lost ack is the fault, not an error.
-func (r *inboxRun) ackResult(m inbox.Message, err error) error {
-	lost := errors.Is(err, inbox.ErrAckLost)
-	if err != nil && !lost {
-		return err
-	}
-	if r.rec != nil {
-		if lost {
-			r.step(true, "consumer", "broker", drills.M("step.ack", m), drills.M("res.ack-lost"), drills.Bad)
-		} else {
-			r.step(false, "consumer", "broker", drills.M("step.ack", m), drills.M("res.acked"), drills.Good)
-		}
-	}
-	return nil
-}
-
-// recordWrite records a write that may have applied m. Applying it the
-// first time or suppressing a duplicate is good; applying it again, or
-// dropping it as a duplicate when it was never applied, is the bug showing.
-func (r *inboxRun) recordWrite(action drills.Msg, m inbox.Message, applied bool) {
-	n := r.effects(m)
-	var res drills.Msg
-	tone := drills.Good
-	switch {
-	case !applied && n == 0:
-		res, tone = drills.M("res.taken-for-duplicate"), drills.Bad
-	case !applied:
-		res = drills.M("res.duplicate")
-	case n == 1:
-		res = drills.M("res.applied", r.l.Balance(m.OrderID))
-	default:
-		res, tone = drills.M("explore.res.applied-again", n, r.l.Balance(m.OrderID)), drills.Bad
-	}
-	r.step(false, "consumer", "ledger", action, res, tone)
+	return h, nil
 }

@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"archlab/drills"
+	"archlab/harness"
 	"archlab/internal/ordering"
 )
 
@@ -20,8 +20,10 @@ import (
 // projection equals the source of truth (v3/FULFILLED), directly or after
 // Reconcile repairs what the DLQ holds.
 //
-// Two strategies run each schedule on internal/ordering: retry-then-reconcile
-// (the book's loop) and retry-only, which trusts the retry budget alone. The
+// Two strategies run each schedule through the §8.3 harness
+// (harness.Ordering, whose Dispatch is the requeueing broker the drills
+// use): retry-then-reconcile (the book's loop) and retry-only, which trusts
+// the retry budget alone. The
 // retry-budget table counts, per budget, the orders that converge by retry
 // and the ones that need the DLQ and reconciliation.
 
@@ -73,9 +75,10 @@ var (
 		{ID: "evt-3", OrderID: "o-1", Version: 3, Type: "fulfill"},
 		{ID: "evt-9", OrderID: "o-1", Version: 1, Type: "refund"},
 	}
-	orderingTruth  = ordering.MapSource{"o-1": {Version: 3, Status: ordering.StatusFulfilled}}
-	orderingOrders = []string{"o-1"}
+	orderingTruth = ordering.OrderState{Version: 3, Status: ordering.StatusFulfilled}
 )
+
+const orderingOrder = "o-1"
 
 const poisonEvent = 3
 
@@ -212,9 +215,9 @@ type Budget struct {
 	Deliveries  uint64 // Handle calls over all schedules: the cost of retrying
 }
 
-// ExploreOrdering runs every (budget, delivery order) of the scope, or a
-// sample, against both strategies of §8.3.
-func ExploreOrdering(ctx context.Context, sc OrderingScope, o Options) (*Report, error) {
+// Ordering runs every (budget, delivery order) of the scope, or a sample,
+// against both strategies of §8.3.
+func Ordering(ctx context.Context, sc OrderingScope, o Options) (*Report, error) {
 	if err := checkParam("duplicates", sc.Duplicates, 0, MaxOrderingDuplicates); err != nil {
 		return nil, err
 	}
@@ -225,7 +228,9 @@ func ExploreOrdering(ctx context.Context, sc OrderingScope, o Options) (*Report,
 	if err := checkSize(o, sp.size(), EnumerateLimit); err != nil {
 		return nil, err
 	}
-	t, n, err := walk(ctx, sp, sp.size(), o, func() *orderingTally { return &orderingTally{budgets: make([]Budget, sc.MaxAttempts)} })
+	t, n, err := walk(ctx, sp, sp.size(), o, func() *orderingTally {
+		return &orderingTally{sp: sp, budgets: make([]Budget, sc.MaxAttempts)}
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -242,22 +247,38 @@ func ExploreOrdering(ctx context.Context, sc OrderingScope, o Options) (*Report,
 	for i := range rep.Budgets {
 		rep.Budgets[i].MaxAttempts = i + 1
 	}
-	for k, st := range orderingStrategies {
-		rep.Strategies = append(rep.Strategies, strategyResult(st.name, st.safe, orderingInvariants, n, rep.Sampled, &t.st[k],
-			func(s *orderingSchedule) string { return s.String() + " ⇒ " + orderingOutcome(k, s) },
-			func(s *orderingSchedule, r *drills.Recorder) error { _, err := runOrdering(k, s, r); return err }))
+	file := drillFile{mechanism: "ordering", section: "8.3", scope: scopeLine(rep.Scope),
+		counters: []string{"deliveries", "dlq", "fixes", "moved_back", "applied_twice", "diverged"},
+		checks: []check{{"not-moved-back", "!moved_back", "moved-back"}, {"not-applied-twice", "!applied_twice", "applied-twice"},
+			{"not-diverged", "diverged == 0", "diverged"}}}
+	for k, strat := range orderingStrategies {
+		st, err := strategyResult(strat.name, strat.safe, n, rep.Sampled, &t.st[k], section[orderingSchedule]{
+			invariants: orderingInvariants,
+			schedule:   (*orderingSchedule).String,
+			outcome:    func(s *orderingSchedule) ([]harness.Msg, error) { return sp.outcome(k, s) },
+			replay: func(s *orderingSchedule, rec *harness.Recorder, tp *tape) error {
+				_, err := sp.run(k, s, rec, tp)
+				return err
+			},
+			file: file,
+		})
+		if err != nil {
+			return nil, err
+		}
+		rep.Strategies = append(rep.Strategies, st)
 	}
 	return rep, nil
 }
 
 type orderingTally struct {
+	sp      *orderingSpace
 	st      [2]strategyTally[orderingSchedule]
 	budgets []Budget
 }
 
 func (t *orderingTally) add(index uint64, s *orderingSchedule) error {
 	for k := range t.st {
-		res, err := runOrdering(k, s, nil)
+		res, err := t.sp.run(k, s, nil, nil)
 		if err != nil {
 			return err
 		}
@@ -298,140 +319,100 @@ type orderingResult struct {
 	final      ordering.OrderState
 }
 
-// orderingOutcome is the end of a counterexample in one line:
-// "v2/PAID, source v3/FULFILLED, dlq 1".
-func orderingOutcome(strategy int, s *orderingSchedule) string {
-	res, err := runOrdering(strategy, s, nil)
+// outcome is the end of a counterexample: "v2/PAID, source v3/FULFILLED,
+// dlq 1".
+func (sp *orderingSpace) outcome(strategy int, s *orderingSchedule) ([]harness.Msg, error) {
+	res, err := sp.run(strategy, s, nil, nil)
 	if err != nil {
-		return err.Error()
+		return nil, err
 	}
-	want, _ := orderingTruth.Status("o-1")
-	var parts []string
+	var out []harness.Msg
 	if res.broken&brokeDiverged != 0 {
-		parts = append(parts, fmt.Sprintf("%v, source %v", res.final, want))
+		out = append(out, harness.M("explore.outcome.diverged", res.final, orderingTruth))
 	}
 	if res.broken&brokeMovedBack != 0 {
-		parts = append(parts, "version moved back")
+		out = append(out, harness.M("explore.outcome.moved-back"))
 	}
 	if res.broken&brokeAppliedTwice != 0 {
-		parts = append(parts, "an event applied twice")
+		out = append(out, harness.M("explore.outcome.applied-twice"))
 	}
-	return strings.Join(append(parts, fmt.Sprintf("dlq %d", res.dead)), ", ")
+	return append(out, harness.M("explore.outcome.dlq", res.dead)), nil
 }
 
-// runOrdering plays one schedule: the broker delivers the events in order,
-// requeues each retry at the back with its attempt raised, and the consumer
-// (budget s.budget) handles each one; retry-then-reconcile then repairs the
-// projection from the source of truth. It checks the invariants after every
-// step.
-func runOrdering(strategy int, s *orderingSchedule, rec *drills.Recorder) (orderingResult, error) {
-	var res orderingResult
-	proj := ordering.NewProjection()
-	c := ordering.NewConsumer(proj, int(s.budget))
-	type delivery struct {
-		event   uint8
-		attempt int
+// run plays one schedule through the harness: the source of truth, a
+// consumer with the schedule's budget, the events published in the
+// schedule's order, one Dispatch (the broker requeues each retry at the
+// back), and for retry-then-reconcile a Reconcile. The harness keeps the
+// invariants after every step.
+func (sp *orderingSpace) run(strategy int, s *orderingSchedule, rec *harness.Recorder, tp *tape) (orderingResult, error) {
+	o := harness.NewOrdering(rec)
+	if tp != nil {
+		tp.h = o
 	}
-	// A ring buffer: every delivery is requeued at most budget-1 times,
-	// and the queue never holds more than n deliveries.
-	var queue [maxOrderingLen]delivery
-	head, size := 0, int(s.n)
+	for i := range sp.events() {
+		e := orderingEvents[i]
+		o.Declare(e, false)
+		if tp != nil {
+			tp.say("event %s %s v%d %s", e.ID, e.OrderID, e.Version, e.Type)
+		}
+	}
+	o.Truth(orderingOrder, orderingTruth)
+	o.Consumer(int(s.budget))
+	if tp != nil {
+		tp.say("truth %s %s", orderingOrder, orderingTruth)
+		tp.say("consumer max-attempts=%d", s.budget)
+	}
 	for i := range int(s.n) {
-		queue[i] = delivery{event: s.events[i], attempt: 1}
-	}
-	var applied [4]int
-	version := int64(0)
-	faulted := false
-	phase := func(fault bool) {
-		switch {
-		case fault:
-			rec.Phase(drills.Fault)
-			faulted = true
-		case faulted:
-			rec.Phase(drills.Recovery)
-		default:
-			rec.Phase(drills.Setup)
+		o.Publish(int(s.events[i]))
+		if tp != nil {
+			tp.say("publish %s", orderingEvents[s.events[i]].ID)
 		}
 	}
-	observe := func() ordering.OrderState {
-		st, _ := proj.Get("o-1")
-		if st.Version < version {
-			res.broken |= brokeMovedBack
-		}
-		version = st.Version
-		return st
+	if err := o.Dispatch(); err != nil {
+		return orderingResult{}, err
 	}
-	for size > 0 {
-		d := queue[head]
-		head, size = (head+1)%len(queue), size-1
-		e := orderingEvents[d.event]
-		res.deliveries++
-		if rec != nil {
-			phase(false)
-			rec.Step("broker", "consumer", drills.M("step.deliver", e, d.attempt), drills.M("res.received"), drills.Neutral)
-		}
-		out := c.Handle(e, d.attempt)
-		st := observe()
-		switch out {
-		case ordering.OutcomeApplied:
-			applied[d.event]++
-			if applied[d.event] > 1 {
-				res.broken |= brokeAppliedTwice
-			}
-		case ordering.OutcomeRetry:
-			queue[(head+size)%len(queue)] = delivery{event: d.event, attempt: d.attempt + 1}
-			size++
-		case ordering.OutcomeDead:
-			res.dead++
-		}
-		if rec != nil {
-			switch out {
-			case ordering.OutcomeApplied:
-				phase(false)
-				tone := drills.Good
-				if applied[d.event] > 1 {
-					tone = drills.Bad
-				}
-				rec.Step("consumer", "projection", drills.M("step.project", e), drills.M("res.outcome.applied", st), tone)
-			case ordering.OutcomeDuplicate:
-				phase(false)
-				rec.Step("consumer", "projection", drills.M("step.project", e), drills.M("res.outcome.duplicate", st), drills.Good)
-			case ordering.OutcomeRetry:
-				phase(true)
-				rec.Step("consumer", "projection", drills.M("step.project", e), drills.M("res.outcome.retry", st), drills.Bad)
-			case ordering.OutcomeDead:
-				phase(true)
-				rec.Step("consumer", "dlq", drills.M("step.dead-letter", e), drills.M("res.outcome.dead", d.attempt), drills.Bad)
-			}
-		}
+	if tp != nil {
+		tp.say("dispatch")
 	}
+	res := orderingResult{deliveries: o.Deliveries(), dead: len(o.DLQ())}
 	if strategy == retryThenReconcile {
-		fixes := ordering.Reconcile(proj, orderingTruth, orderingOrders)
-		res.fixes = len(fixes)
-		observe()
-		if rec != nil {
-			rec.Phase(drills.Recovery)
-			for _, f := range fixes {
-				rec.Step("reconciler", "projection", drills.M("step.repair", f.OrderID), drills.M("res.repaired", f.From, f.To), drills.Good)
-			}
-			if len(fixes) == 0 {
-				rec.Step("reconciler", "projection", drills.M("step.repair", "o-1"), drills.M("explore.res.no-repair"), drills.Good)
-			}
+		res.fixes = o.Reconcile(orderingOrder)
+		if tp != nil {
+			tp.say("reconcile %s", orderingOrder)
 		}
-	}
-	res.final = observe()
-	want, _ := orderingTruth.Status("o-1")
-	if res.final != want {
-		res.broken |= brokeDiverged
 	}
 	if rec != nil {
-		rec.Phase(drills.Verdict)
-		rec.Step("reader", "projection", drills.M("step.read-state", "o-1"), drills.M("res.state", res.final, proj.AppliedCount()), drills.Neutral)
-		if res.final == want {
-			rec.Step("reader", "projection", drills.M("explore.step.compare-source", want), drills.M("explore.res.matches"), drills.Good)
-		} else {
-			rec.Step("reader", "projection", drills.M("explore.step.compare-source", want), drills.M("explore.res.diverged", res.final), drills.Bad)
-		}
+		rec.Phase(harness.Verdict)
+		o.Read(orderingOrder)
+		o.Compare(orderingOrder)
+	}
+	if tp != nil {
+		tp.say("[verdict]")
+		tp.say("read %s", orderingOrder)
+		tp.say("compare %s", orderingOrder)
+	}
+	st, err := o.Observe("state", []any{orderingOrder})
+	if err != nil {
+		return res, err
+	}
+	res.final = st.(ordering.OrderState)
+	if o.MovedBack() {
+		res.broken |= brokeMovedBack
+	}
+	if o.AppliedTwice() {
+		res.broken |= brokeAppliedTwice
+	}
+	if o.Diverged() > 0 {
+		res.broken |= brokeDiverged
 	}
 	return res, nil
+}
+
+// events is how many of orderingEvents the scope declares: the poison
+// event only with --poison.
+func (sp *orderingSpace) events() int {
+	if sp.sc.Poison {
+		return len(orderingEvents)
+	}
+	return poisonEvent
 }

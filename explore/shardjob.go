@@ -2,13 +2,10 @@ package explore
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
-	"strings"
 
-	"archlab/drills"
-	"archlab/internal/shardjob"
+	"archlab/harness"
 )
 
 // This scope asks §11.2's question of every crash: one shard of Keys items
@@ -23,12 +20,12 @@ import (
 // checkpoint; the checkpoint never moves back; every zombie commit is
 // rejected with ErrStaleEpoch.
 //
-// Two ways to take over run each schedule on internal/shardjob:
-// fence-at-takeover commits the new epoch at the resume offset before
-// working (Checkpoint.Commit allows a higher epoch any offset for exactly
-// this), fence-at-first-commit just calls Runner.Run, so the checkpoint only
-// learns the new epoch at the owner's first commit. The zombie step before
-// that commit is the window the enumeration finds.
+// Two ways to take over run each schedule through the §11.2 harness
+// (harness.Shardjob, whose Run, Fence and zombie commit are the drills'):
+// fence-at-takeover raises the fence (harness Fence: the new epoch committed
+// at the resume offset) before working, fence-at-first-commit just runs, so
+// the checkpoint only learns the new epoch at the owner's first commit. The
+// zombie step before that commit is the window the enumeration finds.
 
 // ShardjobScope bounds the §11.2 exploration.
 type ShardjobScope struct {
@@ -93,17 +90,13 @@ func resumeAt(n, c, k int) (checkpoint, commits int) {
 }
 
 type shardSpace struct {
-	n     int
-	items []string
-	perC  []uint64  // schedules per commit interval, index c
-	wC    []float64 // the same, for sample
+	n    int
+	perC []uint64  // schedules per commit interval, index c
+	wC   []float64 // the same, for sample
 }
 
 func newShardSpace(sc ShardjobScope) *shardSpace {
-	sp := &shardSpace{n: sc.Keys, items: make([]string, sc.Keys), perC: make([]uint64, sc.Keys+1), wC: make([]float64, sc.Keys+1)}
-	for i := range sp.items {
-		sp.items[i] = fmt.Sprintf("order-%d", i)
-	}
+	sp := &shardSpace{n: sc.Keys, perC: make([]uint64, sc.Keys+1), wC: make([]float64, sc.Keys+1)}
 	for c := 1; c <= sp.n; c++ {
 		total := uint64(1) // no crash
 		// Crash points share a checkpoint in blocks of c.
@@ -171,9 +164,9 @@ type ReplayPoint struct {
 	ReplayMax   int
 }
 
-// ExploreShardjob runs every (commit interval, crash point, zombie step) of
-// the scope, or a sample, against both ways to take over a shard.
-func ExploreShardjob(ctx context.Context, sc ShardjobScope, o Options) (*Report, error) {
+// Shardjob runs every (commit interval, crash point, zombie step) of the
+// scope, or a sample, against both ways to take over a shard.
+func Shardjob(ctx context.Context, sc ShardjobScope, o Options) (*Report, error) {
 	if err := checkParam("keys", sc.Keys, 1, MaxShardjobKeys); err != nil {
 		return nil, err
 	}
@@ -187,10 +180,26 @@ func ExploreShardjob(ctx context.Context, sc ShardjobScope, o Options) (*Report,
 	}
 	rep := &Report{Mechanism: "shardjob", Section: "11.2", Sampled: o.Samples > 0, Seed: o.Seed,
 		Scope: []Param{{"keys", sc.Keys}}, Space: sp.size(), Schedules: n, Replay: t.replay[1:]}
-	for k, st := range shardjobStrategies {
-		rep.Strategies = append(rep.Strategies, strategyResult(st.name, st.safe, shardjobInvariants, n, rep.Sampled, &t.st[k],
-			func(s *shardSchedule) string { return s.String() + " ⇒ " + sp.outcome(k, s) },
-			func(s *shardSchedule, r *drills.Recorder) error { _, err := sp.run(k, s, r); return err }))
+	file := drillFile{mechanism: "shardjob", section: "11.2", scope: scopeLine(rep.Scope),
+		counters: []string{"applied", "keys", "moved_back", "zombie_accepted"},
+		checks: []check{{"exactly-once", "applied == keys", "not-exactly-once"},
+			{"replay-matches", "rerun.suppressed == first.attempts - first.checkpoint", "replay-mismatch"},
+			{"never-back", "!moved_back", "moved-back"}, {"zombie-rejected", "zombie_accepted == 0", "zombie-accepted"}}}
+	for k, strat := range shardjobStrategies {
+		st, err := strategyResult(strat.name, strat.safe, n, rep.Sampled, &t.st[k], section[shardSchedule]{
+			invariants: shardjobInvariants,
+			schedule:   (*shardSchedule).String,
+			outcome:    func(s *shardSchedule) ([]harness.Msg, error) { return sp.outcome(k, s) },
+			replay: func(s *shardSchedule, rec *harness.Recorder, tp *tape) error {
+				_, err := sp.run(k, s, rec, tp)
+				return err
+			},
+			file: file,
+		})
+		if err != nil {
+			return nil, err
+		}
+		rep.Strategies = append(rep.Strategies, st)
 	}
 	return rep, nil
 }
@@ -211,7 +220,7 @@ func newShardTally(sp *shardSpace) *shardTally {
 
 func (t *shardTally) add(index uint64, s *shardSchedule) error {
 	for k := range t.st {
-		res, err := t.sp.run(k, s, nil)
+		res, err := t.sp.run(k, s, nil, nil)
 		if err != nil {
 			return err
 		}
@@ -251,188 +260,108 @@ type shardResult struct {
 	replay     int // items the rerun found already applied
 	checkpoint int // the checkpoint when the worker crashed
 	commits    int // the first worker's commits
-	zombie     error
 	applied    int
 }
 
-// outcome is the end of a counterexample in one line.
-func (sp *shardSpace) outcome(strategy int, s *shardSchedule) string {
-	res, err := sp.run(strategy, s, nil)
+// outcome is the end of a counterexample: "zombie commit 1 accepted,
+// replayed 0, not 1−0".
+func (sp *shardSpace) outcome(strategy int, s *shardSchedule) ([]harness.Msg, error) {
+	res, err := sp.run(strategy, s, nil, nil)
 	if err != nil {
-		return err.Error()
+		return nil, err
 	}
-	var parts []string
+	var out []harness.Msg
 	if res.broken&brokeZombie != 0 {
-		verdict := "accepted"
-		if res.zombie != nil {
-			verdict = res.zombie.Error()
-		}
-		parts = append(parts, fmt.Sprintf("zombie commit %d %s", s.k, verdict))
+		out = append(out, harness.M("explore.outcome.zombie-accepted", s.k))
 	}
 	if res.broken&brokeReplay != 0 {
-		parts = append(parts, fmt.Sprintf("replayed %d, not %d−%d", res.replay, s.k, res.checkpoint))
+		out = append(out, harness.M("explore.outcome.replay-mismatch", res.replay, s.k, res.checkpoint))
 	}
 	if res.broken&brokeCheckpointBack != 0 {
-		parts = append(parts, "checkpoint moved back")
+		out = append(out, harness.M("explore.outcome.checkpoint-back"))
 	}
 	if res.broken&brokeNotOnce != 0 {
-		parts = append(parts, fmt.Sprintf("applied %d of %d keys", res.applied, sp.n))
+		out = append(out, harness.M("explore.outcome.not-exactly-once", res.applied, sp.n))
 	}
-	if len(parts) == 0 {
-		return "ok"
+	if len(out) == 0 {
+		out = append(out, harness.M("explore.outcome.ok"))
 	}
-	return strings.Join(parts, ", ")
+	return out, nil
 }
 
-// run plays one schedule on a fresh sink and checkpoint store, checking the
-// checkpoint after every commit and every zombie attempt.
-func (sp *shardSpace) run(strategy int, s *shardSchedule, rec *drills.Recorder) (shardResult, error) {
+// run plays one schedule through the harness: split the keys into one
+// shard, run it under epoch 1 with the schedule's crash; after a crash,
+// fence the takeover (fence-at-takeover only) and rerun under epoch 2 while
+// the epoch-1 zombie commits at the schedule's step. The harness checks the
+// checkpoint after every commit.
+func (sp *shardSpace) run(strategy int, s *shardSchedule, rec *harness.Recorder, tp *tape) (shardResult, error) {
 	var res shardResult
 	c, k, z := int(s.c), int(s.k), int(s.z)
-	sink, cp := shardjob.NewSink(), shardjob.NewCheckpoint()
-	last := 0
-	observe := func() {
-		off := cp.Load(shardName)
-		if off < last {
-			res.broken |= brokeCheckpointBack
-		}
-		last = off
+	h := harness.NewShardjob(rec)
+	if tp != nil {
+		tp.h = h
+		tp.say("split %d 1", sp.n)
 	}
-	// Commits are recorded in runs: each one when there are few, else the
-	// first and the last, as the crash-resume drill does.
-	var commits []int
-	flush := func(actor string) {
-		if rec == nil || len(commits) == 0 {
-			return
-		}
-		if len(commits) <= 3 {
-			for _, o := range commits {
-				rec.Step(actor, "checkpoint", drills.M("step.commit", shardName, o), drills.M("res.committed"), drills.Good)
-			}
+	if err := h.Split(sp.n, 1); err != nil {
+		return res, err
+	}
+	if tp != nil {
+		if k > 0 {
+			tp.say("run %s epoch=1 every=%d crash-after=%d -> first", shardName, c, k)
 		} else {
-			rec.Step(actor, "checkpoint", drills.M("step.commits", shardName, commits[0], commits[len(commits)-1]),
-				drills.M("res.commits", len(commits)), drills.Good)
+			tp.say("run %s epoch=1 every=%d -> first", shardName, c)
 		}
-		commits = commits[:0]
 	}
-
-	worker := &shardjob.Runner{Sink: sink, CP: cp, Epoch: 1, CommitEvery: c, OnCommit: func(offset int) {
-		res.commits++
-		observe()
-		if rec != nil {
-			commits = append(commits, offset)
-		}
-	}}
-	if rec != nil {
-		rec.Phase(drills.Setup)
+	first, err := h.Run(harness.Run{Shard: shardName, Epoch: 1, Every: c, CrashAfter: k, ZombieAt: -1, Named: true})
+	if err != nil {
+		return res, fmt.Errorf("explore: %s: first run: %w", s, err)
 	}
-	first, err := worker.Run(shardName, sp.items, k)
-	crashed := errors.Is(err, shardjob.ErrInjectedCrash)
-	if err != nil && !crashed || crashed != (k > 0) {
-		return res, fmt.Errorf("explore: %s: first run: %v", s, err)
+	if first.Crashed != (k > 0) {
+		return res, fmt.Errorf("explore: %s: first run crashed=%v", s, first.Crashed)
 	}
-	res.checkpoint = first.Checkpoint
-	if rec != nil {
-		rec.Step("worker-e1", shardName, drills.M("step.run-epoch", worker.Epoch), drills.M("res.rerun", first.Applied, first.Suppressed), drills.Neutral)
-		flush("worker-e1")
-	}
-	if crashed {
-		if rec != nil {
-			rec.Phase(drills.Fault)
-			rec.Step("worker-e1", shardName, drills.M("step.crash", first.Attempts), drills.M("res.checkpoint-at", first.Checkpoint), drills.Bad)
-			rec.Phase(drills.Recovery)
-		}
-		owner := &shardjob.Runner{Sink: sink, CP: cp, Epoch: 2, CommitEvery: c}
+	res.checkpoint, res.commits = first.Checkpoint, first.Commits
+	if first.Crashed {
 		if strategy == fenceAtTakeover {
-			// The new owner raises the fence before it works: the
-			// checkpoint learns epoch 2 now, at the offset it resumes
-			// from.
-			at := cp.Load(shardName)
-			if err := cp.Commit(shardName, owner.Epoch, at); err != nil {
-				return res, fmt.Errorf("explore: %s: take-over commit: %w", s, err)
+			if tp != nil {
+				tp.say("fence %s epoch=2", shardName)
 			}
-			observe()
-			if rec != nil {
-				rec.Step("worker-e2", "checkpoint", drills.M("explore.step.fence", shardName, at, owner.Epoch), drills.M("res.committed"), drills.Good)
+			if err := h.Fence(shardName, 2); err != nil {
+				return res, fmt.Errorf("explore: %s: take-over fence: %w", s, err)
 			}
 		}
-		zombieDone := false
-		zombie := func() {
-			zombieDone = true
-			flush("worker-e2")
-			err := cp.Commit(shardName, worker.Epoch, k)
-			observe()
-			if !errors.Is(err, shardjob.ErrStaleEpoch) {
-				res.broken |= brokeZombie
-				res.zombie = err
-			}
-			if rec != nil {
-				if errors.Is(err, shardjob.ErrStaleEpoch) {
-					rec.Step("worker-e1", "checkpoint", drills.M("step.commit", shardName, k), drills.M("res.err", "ErrStaleEpoch"), drills.Good)
-				} else {
-					result := drills.M("res.committed")
-					if err != nil {
-						result = drills.M("res.err", err)
-					}
-					rec.Step("worker-e1", "checkpoint", drills.M("step.commit", shardName, k), result, drills.Bad)
-				}
-			}
+		if tp != nil {
+			tp.say("run %s epoch=2 every=%d zombie-at=%d -> rerun", shardName, c, z)
 		}
-		ownerCommits := 0
-		owner.OnCommit = func(offset int) {
-			ownerCommits++
-			observe()
-			if rec != nil {
-				commits = append(commits, offset)
-			}
-			if ownerCommits == z {
-				zombie()
-			}
-		}
-		if rec != nil {
-			rec.Step("worker-e2", shardName, drills.M("step.take-over", owner.Epoch, cp.Load(shardName)), drills.M("explore.res.lease-taken"), drills.Neutral)
-		}
-		if z == 0 {
-			zombie()
-		}
-		rerun, err := owner.Run(shardName, sp.items, 0)
+		rerun, err := h.Run(harness.Run{Shard: shardName, Epoch: 2, Every: c, ZombieAt: z, Named: true})
 		if err != nil {
 			return res, fmt.Errorf("explore: %s: rerun: %w", s, err)
 		}
-		if !zombieDone {
-			return res, fmt.Errorf("explore: %s: the owner made %d commits, the zombie waited for commit %d", s, ownerCommits, z)
-		}
-		flush("worker-e2")
 		res.replay = rerun.Suppressed
-		if rec != nil {
-			rec.Step("worker-e2", shardName, drills.M("explore.step.finish"), drills.M("res.rerun", rerun.Applied, rerun.Suppressed), drills.Good)
+		if res.replay != k-first.Checkpoint {
+			res.broken |= brokeReplay
 		}
+	} else if tp != nil {
+		tp.skip["replay-matches"] = true // no rerun, no replay to check
 	}
-	if res.replay != k-res.checkpoint && crashed {
-		res.broken |= brokeReplay
-	}
-	observe()
-	applied, suppressed := sink.Counts()
-	res.applied = applied
-	if applied != sp.n {
+	res.applied = h.Applied()
+	if res.applied != sp.n {
 		res.broken |= brokeNotOnce
 	}
+	if h.MovedBack() {
+		res.broken |= brokeCheckpointBack
+	}
+	if h.ZombieAccepted() > 0 {
+		res.broken |= brokeZombie
+	}
 	if rec != nil {
-		rec.Phase(drills.Verdict)
-		tone := drills.Good
-		if applied != sp.n {
-			tone = drills.Bad
-		}
-		rec.Step("reader", "sink", drills.M("step.count-effects"), drills.M("res.effects", applied, suppressed), tone)
-		if crashed {
-			tone = drills.Good
-			if res.broken&brokeReplay != 0 {
-				tone = drills.Bad
-			}
-			rec.Step("reader", "sink", drills.M("explore.step.replay-check", k, res.checkpoint), drills.M("explore.res.replayed", res.replay), tone)
-		}
-		rec.Step("reader", "checkpoint", drills.M("explore.step.read-checkpoint", shardName),
-			drills.M("explore.res.checkpoint", cp.Load(shardName), cp.Epoch(shardName)), drills.Neutral)
+		rec.Phase(harness.Verdict)
+		h.Count()
+		h.ReadCheckpoint(shardName)
+	}
+	if tp != nil {
+		tp.say("[verdict]")
+		tp.say("count")
+		tp.say("read-checkpoint %s", shardName)
 	}
 	return res, nil
 }

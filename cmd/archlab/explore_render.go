@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"archlab/drills"
-	"archlab/drills/explore"
+	"archlab/explore"
 )
 
 // render prints a report for people: where it is in the book, the scope,
@@ -66,7 +66,7 @@ func (o *exploreOptions) strategyTable(r *renderer, rep *exploreReport) error {
 	for _, s := range rep.Strategies {
 		line := "—"
 		if s.Shortest != nil {
-			line = s.Shortest.Line
+			line = s.Shortest.Line(g.lang)
 		}
 		rows = append(rows, []string{s.Name, groupDigits(s.Schedules), violationsLine(s.Violations), o.verdict(r, s), line})
 	}
@@ -191,13 +191,17 @@ func (o *exploreOptions) summary(r *renderer, rep *exploreReport) string {
 	return r.p.bad.Sprint("FAIL") + "  " + o.g.t("explore.summary.fail", wrong, len(rep.Strategies))
 }
 
-// traces prints each strategy's shortest counterexample again, run step by
-// step on the real mechanism, with the drills' trace renderer.
+// traces prints each strategy's shortest counterexample (or only the
+// STRATEGY argument's) again, run step by step through the section's
+// harness, with the drills' trace renderer.
 func (o *exploreOptions) traces(r *renderer, rep *exploreReport) error {
 	g := o.g
+	if _, err := o.picked(rep); err != nil {
+		return err
+	}
 	for _, s := range rep.Strategies {
 		ce := s.Shortest
-		if ce == nil {
+		if ce == nil || (o.strategy != "" && s.Name != o.strategy) {
 			continue
 		}
 		steps, err := ce.Trace()
@@ -206,11 +210,58 @@ func (o *exploreOptions) traces(r *renderer, rep *exploreReport) error {
 		}
 		fmt.Fprintln(g.io.Out)
 		fmt.Fprintf(g.io.Out, "%s — %s\n", r.p.bold.Sprint(s.Name), g.t("explore.show.title", ce.Index+1, strings.Join(ce.Broken, ", ")))
-		fmt.Fprintln(g.io.Out, ce.Line)
+		fmt.Fprintln(g.io.Out, ce.Line(g.lang))
 		fmt.Fprintln(g.io.Out)
 		if err := r.trace(steps); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// picked is the counterexamples --show and --emit print: every unsafe
+// strategy's, or the STRATEGY argument's. A STRATEGY with no counterexample
+// in the scope is an error naming the ones that have one.
+func (o *exploreOptions) picked(rep *exploreReport) ([]*explore.Counterexample, error) {
+	var out []*explore.Counterexample
+	var unsafe []string
+	for _, s := range rep.Strategies {
+		if s.Shortest == nil {
+			continue
+		}
+		unsafe = append(unsafe, s.Name)
+		if o.strategy == "" || s.Name == o.strategy {
+			out = append(out, s.Shortest)
+		}
+	}
+	if o.strategy != "" && len(out) == 0 {
+		e := &usageError{msg: o.g.t("explore.err.no-counterexample", o.strategy)}
+		if len(unsafe) > 0 {
+			e.hint = o.g.t("explore.err.hint.unsafe", strings.Join(unsafe, ", "))
+		}
+		return nil, e
+	}
+	return out, nil
+}
+
+// emitFiles prints the picked counterexamples as drill files, and nothing
+// else, so that `archlab explore inbox naive --emit > naive.txtar` saves a
+// file `archlab drill --file` replays. Several files are separated by a
+// blank line.
+func (o *exploreOptions) emitFiles(rep *exploreReport) error {
+	ces, err := o.picked(rep)
+	if err != nil {
+		return err
+	}
+	for i, ce := range ces {
+		text, err := ce.Emit(o.g.lang)
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			fmt.Fprintln(o.g.io.Out)
+		}
+		fmt.Fprint(o.g.io.Out, text)
 	}
 	return nil
 }
@@ -290,7 +341,7 @@ func (o orderedInts) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func (r *exploreReport) json() jsonExplore {
+func (r *exploreReport) json(g *globalOptions) jsonExplore {
 	j := jsonExplore{Mechanism: r.Mechanism, Section: r.Section, Mode: "exhaustive", Space: r.Space,
 		Schedules: r.Schedules, Messages: r.Legend, Pass: (*explore.Report)(r).Pass(), Strategies: []jsonStrategy{}}
 	if r.Sampled {
@@ -309,7 +360,7 @@ func (r *exploreReport) json() jsonExplore {
 			js.Violations = append(js.Violations, namedInt{v.Name, v.N})
 		}
 		if ce := s.Shortest; ce != nil {
-			js.Shortest = &jsonCounterexample{Index: ce.Index + 1, Length: ce.Length, Schedule: ce.Line, Broken: ce.Broken}
+			js.Shortest = &jsonCounterexample{Index: ce.Index + 1, Length: ce.Length, Schedule: ce.Line(g.lang), Broken: ce.Broken}
 		}
 		j.Strategies = append(j.Strategies, js)
 	}
