@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -33,7 +34,11 @@ func TestScripts(t *testing.T) {
 			for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG", "NO_COLOR"} {
 				env.Setenv(k, "")
 			}
-			return nil
+			// Drill files live in testdata/files: a drill file's parts
+			// would read as the script's own files if it held them.
+			files, err := filepath.Abs("../../testdata/files")
+			env.Setenv("FILES", files)
+			return err
 		},
 	})
 }

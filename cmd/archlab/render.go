@@ -73,7 +73,10 @@ func (r *renderer) mark(ok bool) string {
 // run is not compared with the book.
 func (r *renderer) counters(res *drills.Result) error {
 	expected := r.g.t("cli.col.book")
-	if res.Drill.LabOnly {
+	switch {
+	case !res.Drill.Builtin:
+		expected = r.g.t("cli.col.expect")
+	case res.Drill.LabOnly:
 		expected = r.g.t("cli.col.lab")
 	}
 	header := []any{r.g.t("cli.col.counter"), r.g.t("cli.col.value")}
@@ -129,8 +132,12 @@ func (r *renderer) verdict(res *drills.Result) string {
 	}
 	key := "cli.verdict.book"
 	switch {
+	case len(res.Drill.Book) == 0:
+		key = "cli.verdict.no-expect"
 	case !res.Compared:
 		key = "cli.verdict.not-compared"
+	case !res.Drill.Builtin:
+		key = "cli.verdict.file"
 	case res.Drill.LabOnly:
 		key = "cli.verdict.lab"
 	}

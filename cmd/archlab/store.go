@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"archlab/drills"
+	"archlab/harness"
 	"archlab/internal/inbox"
 	"archlab/internal/inbox/consumerproc"
 	"archlab/internal/inbox/sqlstore"
@@ -130,17 +131,17 @@ func (s *stores) run(d *drills.Drill, v drills.Values) (*drills.Result, error) {
 	if s.ctx == nil || !d.HasEnv() {
 		return d.Run(v)
 	}
-	return d.RunIn(v, s.env(d))
+	return d.RunIn(v, harness.Env{Inbox: s.env(d)})
 }
 
 // env is where drill d's consumer runs: a database of its own (a drill
 // starts from empty tables), consumer processes when the crash is real.
-func (s *stores) env(d *drills.Drill) drills.Env {
+func (s *stores) env(d *drills.Drill) harness.InboxEnv {
 	path := s.o.db
 	if path == "" {
 		path = filepath.Join(s.tmpDir, d.Name+".db")
 	}
-	env := drills.Env{Open: func(onSQL func(sqlstore.Statement)) (inbox.Store, error) {
+	env := harness.InboxEnv{Open: func(onSQL func(harness.Statement)) (inbox.Store, error) {
 		st, err := sqlstore.Open(path, sqlstore.Options{OnStatement: onSQL})
 		if err != nil {
 			return nil, err
@@ -152,7 +153,9 @@ func (s *stores) env(d *drills.Drill) drills.Env {
 		return st, nil
 	}}
 	if s.o.crash == "real" {
-		env.Processes = &consumerproc.Spawner{Context: s.ctx, Command: []string{s.exe, consumerCommand}, DB: path}
+		env.Consumer = func() harness.Consumer {
+			return &consumerproc.Spawner{Context: s.ctx, Command: []string{s.exe, consumerCommand}, DB: path}
+		}
 	}
 	return env
 }
