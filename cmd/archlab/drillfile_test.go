@@ -86,3 +86,24 @@ func TestRewriteRoundTrips(t *testing.T) {
 		t.Fatalf("wrong expectation: exit %d: %s", code, errOut)
 	}
 }
+
+// TestReadmeVerbs: the README's verb lists are what the program prints, so
+// they cannot drift from the harness.
+func TestReadmeVerbs(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"8.2", "8.3", "11.2"} {
+		marker := "<!-- verbs " + s + " -->\n```\n"
+		_, rest, ok := strings.Cut(string(readme), marker)
+		if !ok {
+			t.Fatalf("README has no %q block", marker)
+		}
+		block, _, _ := strings.Cut(rest, "```\n")
+		out, _, code := runCLI(t, nil, "drill", "--verbs", s)
+		if code != 0 || out != block {
+			t.Fatalf("README's verbs of %s differ from archlab drill --verbs %s:\n%s", s, s, diff(out, block))
+		}
+	}
+}
