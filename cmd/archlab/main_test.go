@@ -16,7 +16,7 @@ func TestMain(m *testing.M) {
 	// A consumer process of --crash real started by an in-process test
 	// (os.Executable is then this test binary) acts as archlab.
 	if os.Getenv(consumerproc.ChildEnv) == "1" {
-		os.Exit(run(newIO(), os.Args[1:]))
+		os.Exit(consumerproc.Main())
 	}
 	testscript.Main(m, map[string]func(){
 		"archlab": func() { os.Exit(run(newIO(), os.Args[1:])) },

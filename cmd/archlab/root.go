@@ -114,7 +114,6 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 	root.AddCommand(newDrillCmd(g), newListCmd(g), newExplainCmd(g), newVersionCmd(g))
 	root.AddCommand(newExploreCmd(g))
 	// The consumer process of --crash real: archlab started by itself.
-	root.AddCommand(newConsumerCmd())
 	return root
 }
 

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"archlab/drills"
@@ -27,34 +26,12 @@ type storeOptions struct {
 	crash string
 }
 
-// consumerCommand is the hidden subcommand a --crash real parent starts as
-// its consumer process.
-const consumerCommand = "__consumer"
-
 // addStoreFlags registers the store flags on the drill command (for --all
 // and --chapter) and on each §8.2 drill; all are bound to the same options.
 func addStoreFlags(f *pflag.FlagSet, g *globalOptions, o *storeOptions) {
 	f.StringVar(&o.store, "store", "memory", g.t("help.flag.store"))
 	f.StringVar(&o.db, "db", "", g.t("help.flag.db"))
 	f.StringVar(&o.crash, "crash", "model", g.t("help.flag.crash"))
-}
-
-// newConsumerCmd is the consumer process of --crash real: archlab started by
-// itself, with the delivery on stdin and its reports on descriptor 3. It is
-// hidden: nobody runs it by hand.
-func newConsumerCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:    consumerCommand,
-		Hidden: true,
-		Args:   cobra.NoArgs,
-		Run: func(*cobra.Command, []string) {
-			// The broker decides when a consumer dies. Ctrl-C at the
-			// terminal reaches the whole process group; the consumer
-			// ignores it and its parent kills it and waits for it.
-			signal.Ignore(os.Interrupt)
-			os.Exit(consumerproc.Main())
-		},
-	}
 }
 
 // stores is one invocation's databases: a temporary directory removed at
@@ -154,7 +131,7 @@ func (s *stores) env(d *drills.Drill) harness.InboxEnv {
 	}}
 	if s.o.crash == "real" {
 		env.Consumer = func() harness.Consumer {
-			return &consumerproc.Spawner{Context: s.ctx, Command: []string{s.exe, consumerCommand}, DB: path}
+			return &consumerproc.Spawner{Context: s.ctx, Command: []string{s.exe}, DB: path}
 		}
 	}
 	return env

@@ -11,8 +11,9 @@
 // the point (harness.BeforeWrites, harness.BetweenWrites, harness.BeforeAck);
 // this package only knows how to stop a process there.
 //
-// The protocol is small. The parent starts the child (archlab's hidden
-// "__consumer" subcommand, or a test binary) with one JSON request on its
+// The protocol is small. The parent starts the child (archlab itself with
+// ChildEnv=1, served in main before any command is built, or a test
+// binary) with one JSON request on its
 // standard input: the database, the message, the strategy and the point to
 // die at. The child reports on file descriptor 3, one JSON event per line:
 // every SQL statement it ran, every point its handler passed (with what it
