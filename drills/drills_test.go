@@ -48,6 +48,18 @@ func TestBookDrillsMatchTheBook(t *testing.T) {
 func TestLessonsHoldForAnyParameters(t *testing.T) {
 	for _, d := range All() {
 		if len(d.Params) == 0 {
+			// One point in its range: the book's run, checked in full.
+			t.Run(d.Name, func(t *testing.T) {
+				res, err := d.Run(d.Defaults())
+				if err != nil || res.Err != nil {
+					t.Fatalf("%v %v", err, res.Err)
+				}
+				for _, c := range res.Checks {
+					if !c.OK {
+						t.Fatalf("lesson does not hold: %s", c.Key)
+					}
+				}
+			})
 			continue
 		}
 		t.Run(d.Name, func(t *testing.T) {
@@ -236,6 +248,10 @@ func TestParamBounds(t *testing.T) {
 		{"partition-affinity", "partitions", 0},
 		{"retry-budget", "max-attempts", 0},
 		{"stale-epoch", "lease-expires-after", 101},
+		{"zombie-window", "lease-expires-after", 101},
+		{"rerun-commit", "behind", 100},
+		{"reconcile-gaps", "max-attempts", 0},
+		{"exactly-once-boundary", "deliveries", 0},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%s --%s %d", tt.drill, tt.flag, tt.value), func(t *testing.T) {

@@ -202,6 +202,9 @@ type Inbox struct {
 	pruned     int
 	kills      int // crashes that were real processes killed
 	wantKills  int // crashes the scenario asked of real processes
+
+	// calls to a service outside the local store (boundary.go)
+	outside outside
 }
 
 // NewInbox starts a §8.2 run of strategy in env. rec may be nil (the
@@ -281,6 +284,7 @@ func (h *Inbox) Deliver(i int, f FaultKind) (bool, error) {
 		h.applied[i]++
 	}
 	h.recordHandler(i, f, out)
+	h.callOutside(i, f, out)
 	if out.Crashed != "" && !(real && f == AckLost) {
 		return out.Applied, nil // it died: there is no ack to send
 	}
@@ -542,7 +546,8 @@ var InboxSection = Section{
 	Strategies: []string{string(EffectThenAck), string(Naive), string(MarkBeforeEffect), string(EarlyPrune)},
 	Verbs: []Verb{
 		{Name: "message", Args: []Arg{{Name: "msg", Kind: Word}, {Name: "seq", Kind: Number, Optional: true},
-			{Name: "order", Kind: Word, Optional: true}, {Name: "amount", Kind: Number, Optional: true}}},
+			{Name: "order", Kind: Word, Optional: true}, {Name: "amount", Kind: Number, Optional: true},
+			{Name: "notify", Kind: Choice, Optional: true, Choices: []string{"notify"}}}},
 		{Name: "deliver", Args: []Arg{{Name: "msg", Kind: Word},
 			{Name: "fault", Kind: Choice, Optional: true, Choices: faultNames()}}, Binds: []string{"applied"}},
 		{Name: "prune", Args: []Arg{{Name: "seq", Kind: Number}}},
@@ -552,6 +557,7 @@ var InboxSection = Section{
 	Observables: []Observable{
 		{"deliveries", 0}, {"effects", 0}, {"balance", 1}, {"acks", 0}, {"acked", 1}, {"amount", 1},
 		{"messages", 0}, {"shared_id", 0}, {"amounts", 0}, {"pruned", 0}, {"applied", 1}, {"lost", 0}, {"doubled", 0},
+		{"calls", 0}, {"called", 1},
 	},
 	New: func(strategy string, env Env, rec *Recorder) (Harness, error) {
 		return NewInbox(Strategy(strategy), env.Inbox, rec)
@@ -582,8 +588,11 @@ func (h *Inbox) Exec(c Call) (Fields, error) {
 		if order == "" {
 			order = "o-1"
 		}
-		h.Declare(inbox.Message{Producer: producer, ID: id, Seq: int64(c.Int("seq", 1)), OrderID: order,
+		i := h.Declare(inbox.Message{Producer: producer, ID: id, Seq: int64(c.Int("seq", 1)), OrderID: order,
 			AmountCents: int64(c.Int("amount", 2599))})
+		if c.Word("notify") != "" {
+			h.Notify(i)
+		}
 		return nil, nil
 	case "deliver":
 		i, err := h.messageRef(c.Word("msg"))
@@ -670,6 +679,14 @@ func (h *Inbox) Observe(name string, args []any) (any, error) {
 		return h.Lost(), nil
 	case "doubled":
 		return h.Doubled(), nil
+	case "calls":
+		return h.outside.total, nil
+	case "called":
+		i, err := msg()
+		if err != nil {
+			return nil, err
+		}
+		return h.outside.calls[i], nil
 	}
 	return nil, fmt.Errorf("inbox has no observable %q", name)
 }

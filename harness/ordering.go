@@ -150,7 +150,11 @@ func (o *Ordering) Reconcile(orders ...string) int {
 	}
 	if len(fixes) == 0 {
 		for _, id := range orders {
-			o.step("reconciler", "projection", M("step.repair", id), M("explore.res.no-repair"), Good)
+			res := M("explore.res.no-repair")
+			if _, known := o.truth.Status(id); !known {
+				res = M("res.unknown-to-source") // Reconcile skips it
+			}
+			o.step("reconciler", "projection", M("step.repair", id), res, Good)
 		}
 	}
 	return len(fixes)
@@ -306,7 +310,7 @@ var OrderingSection = Section{
 		{Name: "publish", Args: []Arg{{Name: "id", Kind: Word}}},
 		{Name: "dispatch"},
 		{Name: "truth", Args: []Arg{{Name: "order", Kind: Word}, {Name: "state", Kind: Word}}},
-		{Name: "reconcile", Args: []Arg{{Name: "order", Kind: Word}}},
+		{Name: "reconcile", Args: []Arg{{Name: "order", Kind: Word}}, Binds: []string{"fixes", "known"}},
 		{Name: "read", Args: []Arg{{Name: "order", Kind: Word}}, Binds: []string{"state"}},
 		{Name: "compare", Args: []Arg{{Name: "order", Kind: Word}}},
 		{Name: "append", Args: []Arg{{Name: "id", Kind: Word}}},
@@ -325,6 +329,7 @@ var OrderingSection = Section{
 		{"out_of_range", 0}, {"zero_size", 0}, {"drained", 0},
 		{"routed", 0}, {"partitions", 0}, {"used", 0}, {"moved", 0},
 		{"moved_back", 0}, {"applied_twice", 0}, {"diverged", 0}, {"truth", 1},
+		{"dlq_of", 1},
 	},
 	New: func(_ string, _ Env, rec *Recorder) (Harness, error) { return NewOrdering(rec), nil },
 }
@@ -391,8 +396,8 @@ func (o *Ordering) Exec(c Call) (Fields, error) {
 		o.Truth(c.Word("order"), st)
 		return nil, nil
 	case "reconcile":
-		o.Reconcile(c.Word("order"))
-		return nil, nil
+		_, known := o.truth.Status(c.Word("order"))
+		return Fields{"fixes": o.Reconcile(c.Word("order")), "known": known}, nil
 	case "read":
 		return Fields{"state": o.Read(c.Word("order"))}, nil
 	case "compare":
@@ -511,6 +516,17 @@ func (o *Ordering) Observe(name string, args []any) (any, error) {
 		}
 		st, _ := o.truth.Status(id)
 		return st, nil
+	case "dlq_of":
+		// The dead letters of one order: several events of an order may
+		// die, and Reconcile still repairs the order once.
+		id, err := argString(name, args, 0)
+		n := 0
+		for _, d := range o.DLQ() {
+			if d.Event.OrderID == id {
+				n++
+			}
+		}
+		return n, err
 	}
 	return nil, fmt.Errorf("ordering has no observable %q", name)
 }

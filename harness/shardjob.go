@@ -295,13 +295,15 @@ var ShardjobSection = Section{
 			{Name: "stall-after", Kind: Number, Optional: true}, {Name: "zombie-at", Kind: Number, Optional: true}},
 			Binds: []string{"attempts", "applied", "suppressed", "checkpoint", "crashed", "stalled", "from", "epoch"}},
 		{Name: "fence", Args: []Arg{{Name: "shard", Kind: Word}, {Name: "epoch", Kind: Number}}},
-		{Name: "commit", Args: []Arg{{Name: "shard", Kind: Word}, {Name: "epoch", Kind: Number}, {Name: "offset", Kind: Number}}},
+		{Name: "commit", Args: []Arg{{Name: "shard", Kind: Word}, {Name: "epoch", Kind: Number}, {Name: "offset", Kind: Number}},
+			Binds: []string{"accepted", "error", "checkpoint", "moved"}},
 		{Name: "count"},
 		{Name: "read-checkpoint", Args: []Arg{{Name: "shard", Kind: Word}}},
 	},
 	Observables: []Observable{
 		{"keys", 0}, {"shards", 0}, {"shard_keys", 1}, {"split_size", 3}, {"checkpoint", 1}, {"epoch", 1},
 		{"applied", 0}, {"suppressed", 0}, {"zombie_commits", 0}, {"rejected", 0}, {"zombie_accepted", 0}, {"moved_back", 0},
+		{"split_in_order", 0},
 	},
 	New: func(_ string, _ Env, rec *Recorder) (Harness, error) { return NewShardjob(rec), nil },
 }
@@ -337,8 +339,7 @@ func (s *Shardjob) Exec(c Call) (Fields, error) {
 		if _, err := s.items(c.Word("shard")); err != nil {
 			return nil, err
 		}
-		_ = s.Commit(c.Word("shard"), uint64(max(c.Int("epoch", 1), 0)), c.Int("offset", 0))
-		return nil, nil
+		return s.commitFields(c.Word("shard"), uint64(max(c.Int("epoch", 1), 0)), c.Int("offset", 0)), nil
 	case "count":
 		s.Count()
 		return nil, nil
@@ -398,6 +399,8 @@ func (s *Shardjob) Observe(name string, args []any) (any, error) {
 		return s.zombieAccepted, nil
 	case "moved_back":
 		return s.movedBack, nil
+	case "split_in_order":
+		return s.splitInOrder(), nil
 	}
 	return nil, fmt.Errorf("shardjob has no observable %q", name)
 }

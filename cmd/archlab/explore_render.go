@@ -8,6 +8,7 @@ import (
 
 	"archlab/drills"
 	"archlab/explore"
+	"archlab/internal/i18n"
 )
 
 // render prints a report for people: where it is in the book, the scope,
@@ -94,7 +95,13 @@ func (o *exploreOptions) verdict(r *renderer, s explore.Strategy) string {
 	}
 	switch s.Verdict {
 	case explore.AsTheBook:
-		return r.p.good.Sprint("✓") + " " + g.t("explore.verdict.as-the-book", book)
+		// A strategy the book does not name (the lab's takeover fence, or
+		// the book's own loop that the lab found a window in) says so.
+		key := "explore.verdict.as-the-book"
+		if own := "explore.verdict." + s.Name; i18n.Has(g.lang, own) {
+			key = own
+		}
+		return r.p.good.Sprint("✓") + " " + g.t(key, book)
 	case explore.NotFound:
 		return r.p.bad.Sprint("?") + " " + g.t("explore.verdict.not-found", book)
 	}
@@ -186,7 +193,11 @@ func (o *exploreOptions) summary(r *renderer, rep *exploreReport) string {
 		}
 	}
 	if wrong == 0 {
-		return r.p.good.Sprint("PASS") + "  " + o.g.t("explore.summary.pass", len(rep.Strategies))
+		key := "explore.summary.pass"
+		if own := key + "." + rep.Mechanism; i18n.Has(o.g.lang, own) {
+			key = own
+		}
+		return r.p.good.Sprint("PASS") + "  " + o.g.t(key, len(rep.Strategies))
 	}
 	return r.p.bad.Sprint("FAIL") + "  " + o.g.t("explore.summary.fail", wrong, len(rep.Strategies))
 }

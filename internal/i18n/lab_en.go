@@ -25,7 +25,7 @@ var labEN = map[string]string{
 	"cli.verdict.file":        "%s: %d counters match the file's expect part, %d/%d lessons hold",
 	"cli.verbs.strategies":    "strategies (header line \"strategy NAME\"): %s",
 
-	"verb.8.2.message": "declares a message the broker can deliver (producer:event-id, its outbox seq, order and amount in cents)",
+	"verb.8.2.message": "declares a message the broker can deliver (producer:event-id, its outbox seq, order and amount in cents); notify: its handler also calls a service outside the local store",
 	"verb.8.2.deliver": "the broker delivers it; the consumer runs its strategy's handler; a fault crashes it at a point, loses the ack or replays an acked message",
 	"verb.8.2.prune":   "the janitor forgets every dedup key whose seq is <= SEQ",
 	"verb.8.2.read":    "the reader reads an order's balance and the effects applied",
@@ -36,7 +36,7 @@ var labEN = map[string]string{
 	"verb.8.3.publish":          "puts an event at the back of the broker's queue",
 	"verb.8.3.dispatch":         "the broker delivers the queue in order, requeuing a conflict at the back, until it is empty",
 	"verb.8.3.truth":            "sets what the source of truth says of an order (vN/STATUS)",
-	"verb.8.3.reconcile":        "compares an order's row with the source of truth and repairs it",
+	"verb.8.3.reconcile":        "compares an order's row with the source of truth and repairs it; an order the source does not know is skipped",
 	"verb.8.3.read":             "the reader reads an order's row",
 	"verb.8.3.compare":          "the reader compares an order's row with the source of truth",
 	"verb.8.3.append":           "the producer appends an event to the log",
@@ -50,7 +50,7 @@ var labEN = map[string]string{
 	"verb.11.2.split":           "splits order-0 … order-(KEYS-1) into SHARDS shards by FNV-1a",
 	"verb.11.2.run":             "a worker runs a shard under a lease epoch, committing every N items; it may crash or stall after K items",
 	"verb.11.2.fence":           "a new owner commits the resume offset under its epoch before it works",
-	"verb.11.2.commit":          "one commit by a worker of an epoch: a zombie's, once a newer epoch ran",
+	"verb.11.2.commit":          "one commit by a worker of an epoch (a zombie's, once a newer epoch ran); it binds accepted, error, checkpoint, moved",
 	"verb.11.2.count":           "the reader counts the sink's effects, applied and suppressed",
 	"verb.11.2.read-checkpoint": "the reader reads a shard's checkpoint: offset and epoch",
 }

@@ -23,7 +23,7 @@ var labZH = map[string]string{
 	"cli.verdict.file":        "%s：%d 个计数器与文件的 expect 部分一致，%d/%d 条要点成立",
 	"cli.verbs.strategies":    "策略（头部写 “strategy 名称”）：%s",
 
-	"verb.8.2.message": "声明一条可投递的消息（producer:event-id、发件箱序号 seq、订单与金额，单位为分）",
+	"verb.8.2.message": "声明一条可投递的消息（producer:event-id、发件箱序号 seq、订单与金额，单位为分）；notify：处理函数还会调用本地存储之外的服务",
 	"verb.8.2.deliver": "代理投递该消息，消费者按策略运行处理器；故障可让它在某处崩溃、丢失确认或重放已确认的消息",
 	"verb.8.2.prune":   "清理者删除 seq <= SEQ 的全部去重键",
 	"verb.8.2.read":    "读取者读出订单余额与已生效的次数",
@@ -34,7 +34,7 @@ var labZH = map[string]string{
 	"verb.8.3.publish":          "把事件放到代理队列的末尾",
 	"verb.8.3.dispatch":         "代理按序投递队列，冲突的事件放回队尾重试，直到队列为空",
 	"verb.8.3.truth":            "设定事实来源中某订单的状态（vN/STATUS）",
-	"verb.8.3.reconcile":        "把订单投影与事实来源比较并修复",
+	"verb.8.3.reconcile":        "把订单投影与事实来源比较并修复；事实来源不认识的订单被跳过",
 	"verb.8.3.read":             "读取者读出订单的投影行",
 	"verb.8.3.compare":          "读取者把订单投影与事实来源比较",
 	"verb.8.3.append":           "生产者把事件追加到日志",
@@ -48,7 +48,7 @@ var labZH = map[string]string{
 	"verb.11.2.split":           "按 FNV-1a 把 order-0 … order-(KEYS-1) 分成 SHARDS 个分片",
 	"verb.11.2.run":             "工作者以某个租约纪元运行分片，每 N 项提交一次检查点；可在 K 项后崩溃或停顿",
 	"verb.11.2.fence":           "新所有者在开工前以自己的纪元提交恢复点（围栏）",
-	"verb.11.2.commit":          "某纪元的工作者提交一次：较新的纪元运行之后，即僵尸的提交",
+	"verb.11.2.commit":          "某纪元的工作者提交一次（较新的纪元运行之后，即僵尸的提交）；绑定 accepted、error、checkpoint、moved",
 	"verb.11.2.count":           "读取者统计下游的生效与抑制次数",
 	"verb.11.2.read-checkpoint": "读取者读出分片的检查点：偏移量与纪元",
 }
