@@ -289,7 +289,9 @@ func (f *file) parseHeader(fail func(int, string, ...any) error) error {
 	if section == "" {
 		return fail(1, "no section line: the header needs \"section 8.2\", \"section 8.3\" or \"section 11.2\"")
 	}
-	if f.strategy != "" && !slices.Contains(f.section.Strategies, f.strategy) {
+	// "strategy student" runs the student's code (package exercises) in
+	// any section.
+	if f.strategy != "" && f.strategy != harness.Student && !slices.Contains(f.section.Strategies, f.strategy) {
 		if len(f.section.Strategies) == 0 {
 			return fail(strategyLine, "section %s has no strategies; leave the strategy line out", f.section.ID)
 		}

@@ -200,8 +200,9 @@ type Inbox struct {
 	applied    []int // deliveries per message whose handler wrote the effect
 	deliveries int
 	pruned     int
-	kills      int // crashes that were real processes killed
-	wantKills  int // crashes the scenario asked of real processes
+	kills      int       // crashes that were real processes killed
+	wantKills  int       // crashes the scenario asked of real processes
+	students   *Students // strategy student: the student's handler (student.go)
 
 	// calls to a service outside the local store (boundary.go)
 	outside outside
@@ -253,6 +254,9 @@ func (h *Inbox) Messages() []inbox.Message { return h.msgs }
 // delivery applied the effect. A real consumer dies by SIGKILL where the
 // model's handler stops.
 func (h *Inbox) Deliver(i int, f FaultKind) (bool, error) {
+	if h.strategy == Student {
+		return h.deliverStudent(i, f)
+	}
 	m := h.msgs[i]
 	h.attempts[i]++
 	h.deliveries++
@@ -560,6 +564,9 @@ var InboxSection = Section{
 		{"calls", 0}, {"called", 1},
 	},
 	New: func(strategy string, env Env, rec *Recorder) (Harness, error) {
+		if strategy == Student {
+			return NewStudentInbox(env.Student, env.Inbox, rec)
+		}
 		return NewInbox(Strategy(strategy), env.Inbox, rec)
 	},
 }

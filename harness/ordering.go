@@ -39,6 +39,11 @@ type Ordering struct {
 	moved, used int
 	// seek-bounds
 	outOfRange, zeroSize, drained int
+	// strategy student: the student's decision (student.go)
+	strategy   string
+	students   *Students
+	studentDLQ []ordering.DLQEntry
+	overBudget int
 }
 
 type queued struct {
@@ -90,18 +95,27 @@ func (o *Ordering) Dispatch() error {
 		o.queue = o.queue[1:]
 		e := o.events[d.event]
 		o.deliveries++
-		out := o.consumer.Handle(e, d.attempt)
+		out, err := o.decide(e, d.attempt)
+		if err != nil {
+			return err
+		}
 		o.outcomes[e.ID] = out
+		stuck := false
 		st := o.observe(e.OrderID)
 		switch out {
 		case ordering.OutcomeApplied:
 			o.applied[e.ID]++
 			o.appliedTwice = o.appliedTwice || o.applied[e.ID] > 1
 		case ordering.OutcomeRetry:
-			o.queue = append(o.queue, queued{event: d.event, attempt: d.attempt + 1})
+			if stuck = o.pastBudget(d.attempt); !stuck {
+				o.queue = append(o.queue, queued{event: d.event, attempt: d.attempt + 1})
+			}
 		}
 		if o.rec != nil { // the explorer's enumeration records nothing, and builds nothing
 			o.recordDelivery(e, d.attempt, out, st)
+			if stuck {
+				o.recordPastBudget(e, d.attempt)
+			}
 		}
 	}
 	return nil
@@ -294,6 +308,9 @@ func (o *Ordering) Fixes() int      { return o.fixes }
 
 // DLQ is what the dead-letter queue holds.
 func (o *Ordering) DLQ() []ordering.DLQEntry {
+	if o.strategy == Student {
+		return append([]ordering.DLQEntry(nil), o.studentDLQ...)
+	}
 	if o.consumer == nil {
 		return nil
 	}
@@ -331,7 +348,12 @@ var OrderingSection = Section{
 		{"moved_back", 0}, {"applied_twice", 0}, {"diverged", 0}, {"truth", 1},
 		{"dlq_of", 1},
 	},
-	New: func(_ string, _ Env, rec *Recorder) (Harness, error) { return NewOrdering(rec), nil },
+	New: func(strategy string, env Env, rec *Recorder) (Harness, error) {
+		if strategy == Student {
+			return NewStudentOrdering(env.Student, rec), nil
+		}
+		return NewOrdering(rec), nil
+	},
 }
 
 // ParseState reads an order state's text form, "v2/PAID".

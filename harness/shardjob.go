@@ -32,6 +32,10 @@ type Shardjob struct {
 	zombieCommits  int // commits tried by an epoch older than maxEpoch
 	rejected       int // ...rejected with ErrStaleEpoch
 	zombieAccepted int // ...accepted
+	// strategy student: the student's shard loop runs instead of
+	// shardjob.Runner, and fences its own takeover (student.go)
+	student  bool
+	students *Students
 }
 
 // NewShardjob starts a §11.2 run. rec may be nil.
@@ -90,6 +94,9 @@ type Ran struct {
 
 // Run runs r.
 func (s *Shardjob) Run(r Run) (Ran, error) {
+	if s.student {
+		return s.runStudent(r)
+	}
 	items, err := s.items(r.Shard)
 	if err != nil {
 		return Ran{}, err
@@ -196,6 +203,9 @@ func (s *Shardjob) flush(actor, shard string, offsets *[]int) {
 // new epoch at once. Left to Run, the checkpoint learns it only at the
 // owner's first commit, and a zombie's commit before that is accepted.
 func (s *Shardjob) Fence(shard string, epoch uint64) error {
+	if s.student {
+		return s.fenceStudent(shard, epoch)
+	}
 	at := s.cp.Load(shard)
 	if epoch > s.maxEpoch {
 		s.maxEpoch = epoch
@@ -305,7 +315,12 @@ var ShardjobSection = Section{
 		{"applied", 0}, {"suppressed", 0}, {"zombie_commits", 0}, {"rejected", 0}, {"zombie_accepted", 0}, {"moved_back", 0},
 		{"split_in_order", 0},
 	},
-	New: func(_ string, _ Env, rec *Recorder) (Harness, error) { return NewShardjob(rec), nil },
+	New: func(strategy string, env Env, rec *Recorder) (Harness, error) {
+		if strategy == Student {
+			return NewStudentShardjob(env.Student, rec), nil
+		}
+		return NewShardjob(rec), nil
+	},
 }
 
 // Exec runs one step of a drill file.

@@ -137,6 +137,8 @@ type Section struct {
 // in-memory ones: today the §8.2 consumer and its store.
 type Env struct {
 	Inbox InboxEnv
+	// Student is the student's code, for a run of strategy student.
+	Student *Students
 }
 
 // Verb finds a verb by name.
