@@ -5,8 +5,20 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"archlab/check"
 	"archlab/drills"
 )
+
+// explainExercise prints an exercise's section, title and explanation:
+// the task, the verbs, what is checked.
+func explainExercise(g *globalOptions, e *check.Exercise) error {
+	r := &renderer{g: g, p: newPalette(g.colour())}
+	sec, _ := drills.SectionByID(e.Section)
+	fmt.Fprintln(g.io.Out, r.p.dim.Sprint(g.t(sec.TitleKey())))
+	fmt.Fprintln(g.io.Out, r.p.bold.Sprint(e.Name)+" — "+g.t(e.TitleKey()))
+	_, err := fmt.Fprintf(g.io.Out, "\n%s\n", g.t(e.ExplainKey()))
+	return err
+}
 
 func newExplainCmd(g *globalOptions) *cobra.Command {
 	return &cobra.Command{
@@ -22,6 +34,9 @@ func newExplainCmd(g *globalOptions) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			d, err := drills.Lookup(args[0])
 			if err != nil {
+				if e, err := check.Lookup(args[0]); err == nil {
+					return explainExercise(g, e)
+				}
 				return unknownDrill(g, args[0])
 			}
 			r := &renderer{g: g, p: newPalette(g.colour())}

@@ -113,6 +113,7 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 	})
 	root.AddCommand(newDrillCmd(g), newListCmd(g), newExplainCmd(g), newVersionCmd(g))
 	root.AddCommand(newExploreCmd(g))
+	root.AddCommand(newCheckCmd(g))
 	// The consumer process of --crash real: archlab started by itself.
 	return root
 }

@@ -44,6 +44,8 @@ type stores struct {
 	tmpDir string
 	exe    string
 	closed bool
+	// students is the code a file with "strategy student" runs
+	students *harness.Students
 }
 
 // openStores checks the store flags against the drills about to run (many:
@@ -51,7 +53,7 @@ type stores struct {
 // does nothing and runs drills as the book does.
 func (o *drillOptions) openStores(list []*drills.Drill, many bool) (*stores, error) {
 	g, so := o.g, o.stores
-	s := &stores{o: so}
+	s := &stores{o: so, students: g.students()}
 	switch {
 	case so.store != "memory" && so.store != "sqlite":
 		return nil, &usageError{msg: g.t("err.store", so.store)}
@@ -106,9 +108,9 @@ func (o *drillOptions) openStores(list []*drills.Drill, many bool) (*stores, err
 // run runs one drill, in its Env when the drill has one.
 func (s *stores) run(d *drills.Drill, v drills.Values) (*drills.Result, error) {
 	if s.ctx == nil || !d.HasEnv() {
-		return d.Run(v)
+		return d.RunIn(v, harness.Env{Student: s.students})
 	}
-	return d.RunIn(v, harness.Env{Inbox: s.env(d)})
+	return d.RunIn(v, harness.Env{Inbox: s.env(d), Student: s.students})
 }
 
 // env is where drill d's consumer runs: a database of its own (a drill
