@@ -15,9 +15,13 @@ import (
 	"archlab/internal/i18n"
 )
 
-// Options say how to walk a scope. The zero value enumerates every schedule
-// on every core.
+// Options say how to walk a scope. The zero value walks every schedule on
+// every core, through the state graph where the section has one.
 type Options struct {
+	// Engine walks the scope state by state (EngineStates, the default) or
+	// schedule by schedule (EngineEnumerate). A sample is always drawn
+	// schedule by schedule.
+	Engine Engine
 	// Workers running schedules; 0 means one per core (GOMAXPROCS). The
 	// report does not depend on it.
 	Workers int
@@ -26,8 +30,10 @@ type Options struct {
 	Samples uint64
 	Seed    uint64
 	// Progress, when set, is told how many schedules a worker has just
-	// finished, and how many the walk runs in all. It is called from the
-	// workers, concurrently.
+	// finished, and how many the walk runs in all; the state engine tells
+	// it how many states it has just visited, with 0 for the total, which
+	// it does not know in advance. It is called from the workers,
+	// concurrently.
 	Progress func(done int, total uint64)
 }
 
@@ -110,6 +116,8 @@ type Report struct {
 	Section   string  // "8.2"
 	Scope     []Param // the scope's flags, in their order
 	Sampled   bool    // Samples > 0: a random sample, not the whole scope
+	Engine    Engine  // how the scope was walked
+	States    uint64  // distinct states visited, over every strategy (state engine)
 	Seed      uint64
 	Space     uint64 // schedules in the whole scope (saturates at MaxUint64)
 	Schedules uint64 // schedules run (per strategy)
@@ -141,17 +149,27 @@ var (
 // ScopeError is a scope that cannot be explored as asked: a flag outside its
 // range (ErrRange, with Flag, Value, Min and Max) or too many schedules to
 // enumerate (ErrTooLarge, with Schedules and Limit).
+//
+// The state engine refuses a scope with more distinct states than it keeps
+// (ErrTooManyStates, with States and Limit) or more than 2^64 schedules
+// (ErrOverflow).
 type ScopeError struct {
 	Flag            string
 	Value, Min, Max int
 	Schedules       uint64
+	States          uint64
 	Limit           uint64
 	Err             error
 }
 
 func (e *ScopeError) Error() string {
-	if errors.Is(e.Err, ErrTooLarge) {
+	switch {
+	case errors.Is(e.Err, ErrTooLarge):
 		return fmt.Sprintf("%d schedules, more than the %d explore enumerates: %v", e.Schedules, e.Limit, e.Err)
+	case errors.Is(e.Err, ErrTooManyStates):
+		return fmt.Sprintf("more than %d states, the most the state engine keeps: %v", e.Limit, e.Err)
+	case errors.Is(e.Err, ErrOverflow):
+		return e.Err.Error()
 	}
 	return fmt.Sprintf("--%s must be between %d and %d, got %d", e.Flag, e.Min, e.Max, e.Value)
 }
@@ -164,6 +182,18 @@ func checkParam(flag string, v, lo, hi int) error {
 		return &ScopeError{Flag: flag, Value: v, Min: lo, Max: hi, Err: ErrRange}
 	}
 	return nil
+}
+
+// Sampled reports whether o draws a sample.
+func (o Options) Sampled() bool { return o.Samples > 0 }
+
+// engine is the engine o asks for: a sample is drawn schedule by
+// schedule; otherwise the state graph unless o says enumerate.
+func (o Options) engine() Engine {
+	if o.Samples > 0 || o.Engine == EngineEnumerate {
+		return EngineEnumerate
+	}
+	return EngineStates
 }
 
 // checkSize refuses to enumerate more than limit schedules.

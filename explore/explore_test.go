@@ -436,7 +436,7 @@ func TestScopeErrors(t *testing.T) {
 	if _, err := Shardjob(ctx, ShardjobScope{Keys: MaxShardjobKeys + 1}, Options{}); !errors.As(err, &pe) || pe.Flag != "keys" {
 		t.Fatalf("keys too many: %v", err)
 	}
-	_, err := Inbox(ctx, InboxScope{Messages: 8, Faults: 6}, Options{})
+	_, err := Inbox(ctx, InboxScope{Messages: 8, Faults: 6}, Options{Engine: EngineEnumerate})
 	var se *ScopeError
 	if !errors.Is(err, ErrTooLarge) || !errors.As(err, &se) || se.Schedules <= EnumerateLimit {
 		t.Fatalf("8 messages, 6 faults: %v", err)

@@ -277,14 +277,36 @@ func Inbox(ctx context.Context, sc InboxScope, o Options) (*Report, error) {
 		return nil, err
 	}
 	sp := newInboxSpace(sc)
-	if err := checkSize(o, sp.size(), EnumerateLimit); err != nil {
-		return nil, err
+	var tallies [4]strategyTally[inboxSchedule] // one per harness.InboxStrategies entry
+	var n, states uint64
+	engine := o.engine()
+	if engine == EngineStates {
+		for k, strategy := range harness.InboxStrategies {
+			g, err := sp.graph(ctx, strategy, o)
+			if err != nil {
+				return nil, err
+			}
+			cs, err := g.count()
+			if err != nil {
+				return nil, err
+			}
+			if cs[0].total != sp.size() {
+				return nil, fmt.Errorf("explore: the %s state graph counts %d schedules, the scope has %d", strategy, cs[0].total, sp.size())
+			}
+			n, states = cs[0].total, states+uint64(g.states())
+			tallies[k] = tallyFrom(g, cs, sp.schedule, func(s *inboxSchedule) int { return int(s.n) })
+		}
+	} else {
+		if err := checkSize(o, sp.size(), EnumerateLimit); err != nil {
+			return nil, err
+		}
+		t, ran, err := walk(ctx, sp, sp.size(), o, func() *inboxTally { return &inboxTally{sp: sp} })
+		if err != nil {
+			return nil, err
+		}
+		n, tallies = ran, t.st
 	}
-	t, n, err := walk(ctx, sp, sp.size(), o, func() *inboxTally { return &inboxTally{sp: sp} })
-	if err != nil {
-		return nil, err
-	}
-	rep := &Report{Mechanism: "inbox", Section: "8.2", Sampled: o.Samples > 0, Seed: o.Seed,
+	rep := &Report{Mechanism: "inbox", Section: "8.2", Sampled: o.Samples > 0, Seed: o.Seed, Engine: engine, States: states,
 		Scope: []Param{{"messages", sc.Messages}, {"faults", sc.Faults}}, Space: sp.size(), Schedules: n}
 	for i, m := range sp.msgs {
 		rep.Legend = append(rep.Legend, fmt.Sprintf("m%d=%s", i+1, m))
@@ -293,7 +315,7 @@ func Inbox(ctx context.Context, sc InboxScope, o Options) (*Report, error) {
 		counters: []string{"deliveries", "effects", "lost", "doubled"},
 		checks:   []check{{"not-lost", "lost == 0", "lost"}, {"not-doubled", "doubled == 0", "doubled"}}}
 	for k, strategy := range harness.InboxStrategies {
-		st, err := strategyResult(string(strategy), safeInbox(strategy), n, rep.Sampled, &t.st[k], section[inboxSchedule]{
+		st, err := strategyResult(string(strategy), safeInbox(strategy), n, rep.Sampled, &tallies[k], section[inboxSchedule]{
 			invariants: inboxInvariants,
 			schedule:   (*inboxSchedule).String,
 			outcome:    func(s *inboxSchedule) ([]harness.Msg, error) { return sp.outcome(strategy, s) },
@@ -309,6 +331,16 @@ func Inbox(ctx context.Context, sc InboxScope, o Options) (*Report, error) {
 		rep.Strategies = append(rep.Strategies, st)
 	}
 	return rep, nil
+}
+
+// schedule is the schedule of a path through the state graph.
+func (sp *inboxSpace) schedule(steps []uint16) inboxSchedule {
+	var s inboxSchedule
+	for _, st := range steps {
+		s.steps[s.n].msg, s.steps[s.n].what = uint8(st>>3), delivery(st&7)
+		s.n++
+	}
+	return s
 }
 
 // scopeLine is a scope as flags: "messages=3 faults=2".

@@ -224,6 +224,9 @@ func Ordering(ctx context.Context, sc OrderingScope, o Options) (*Report, error)
 	if err := checkParam("max-attempts", sc.MaxAttempts, 1, MaxOrderingAttempts); err != nil {
 		return nil, err
 	}
+	if err := enumerateOnly(o); err != nil {
+		return nil, err
+	}
 	sp := newOrderingSpace(sc)
 	if err := checkSize(o, sp.size(), EnumerateLimit); err != nil {
 		return nil, err
@@ -238,7 +241,7 @@ func Ordering(ctx context.Context, sc OrderingScope, o Options) (*Report, error)
 	if sc.Poison {
 		poison = 1
 	}
-	rep := &Report{Mechanism: "ordering", Section: "8.3", Sampled: o.Samples > 0, Seed: o.Seed,
+	rep := &Report{Mechanism: "ordering", Section: "8.3", Sampled: o.Samples > 0, Seed: o.Seed, Engine: EngineEnumerate,
 		Scope:     []Param{{"duplicates", sc.Duplicates}, {"poison", poison}, {"max-attempts", sc.MaxAttempts}},
 		Space:     sp.size(),
 		Schedules: n,

@@ -170,6 +170,9 @@ func Shardjob(ctx context.Context, sc ShardjobScope, o Options) (*Report, error)
 	if err := checkParam("keys", sc.Keys, 1, MaxShardjobKeys); err != nil {
 		return nil, err
 	}
+	if err := enumerateOnly(o); err != nil {
+		return nil, err
+	}
 	sp := newShardSpace(sc)
 	if err := checkSize(o, sp.size(), ShardjobEnumerateLimit); err != nil {
 		return nil, err
@@ -178,7 +181,7 @@ func Shardjob(ctx context.Context, sc ShardjobScope, o Options) (*Report, error)
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Mechanism: "shardjob", Section: "11.2", Sampled: o.Samples > 0, Seed: o.Seed,
+	rep := &Report{Mechanism: "shardjob", Section: "11.2", Sampled: o.Samples > 0, Seed: o.Seed, Engine: EngineEnumerate,
 		Scope: []Param{{"keys", sc.Keys}}, Space: sp.size(), Schedules: n, Replay: t.replay[1:]}
 	file := drillFile{mechanism: "shardjob", section: "11.2", scope: scopeLine(rep.Scope),
 		counters: []string{"applied", "keys", "moved_back", "zombie_accepted"},

@@ -32,6 +32,7 @@ type exploreOptions struct {
 	random   int
 	seed     uint64
 	workers  int
+	engine   string
 }
 
 // Bounds of explore's own flags.
@@ -71,6 +72,7 @@ func newExploreCmd(g *globalOptions) *cobra.Command {
 	f.IntVar(&o.random, "random", 0, g.t("explore.flag.random"))
 	f.Uint64Var(&o.seed, "seed", 1, g.t("explore.flag.seed"))
 	f.IntVar(&o.workers, "workers", 0, g.t("explore.flag.workers"))
+	f.StringVar(&o.engine, "engine", string(explore.EngineStates), g.t("explore.flag.engine"))
 
 	inbox := explore.DefaultInbox
 	inboxCmd := o.subcommand("inbox", func(ctx context.Context, opts explore.Options) (*explore.Report, error) {
@@ -156,13 +158,24 @@ func (o *exploreOptions) options(cmd *cobra.Command) (explore.Options, error) {
 	if o.workers < 0 || o.workers > maxExploreWorkers {
 		return explore.Options{}, &usageError{msg: g.t("err.param.range", "workers", 0, maxExploreWorkers, o.workers)}
 	}
+	if !slices.Contains(explore.Engines, explore.Engine(o.engine)) {
+		return explore.Options{}, &usageError{msg: g.t("explore.err.engine", o.engine)}
+	}
+	if o.random > 0 && cmd.Flags().Changed("engine") && explore.Engine(o.engine) == explore.EngineStates {
+		return explore.Options{}, &usageError{msg: g.t("explore.err.engine-random")}
+	}
 	seedSet := cmd.Flags().Changed("seed")
 	if seedSet && o.random == 0 {
 		return explore.Options{}, &usageError{msg: g.t("explore.err.seed-without-random"), hint: g.t("explore.err.hint.random")}
 	}
 	// The seed has a fixed default, so the same command prints the same
 	// bytes; another sample is one --seed away.
-	return explore.Options{Workers: o.workers, Samples: uint64(o.random), Seed: o.seed}, nil
+	// Left unset, the engine is each mechanism's default.
+	var engine explore.Engine
+	if cmd.Flags().Changed("engine") {
+		engine = explore.Engine(o.engine)
+	}
+	return explore.Options{Workers: o.workers, Samples: uint64(o.random), Seed: o.seed, Engine: engine}, nil
 }
 
 // run explores, reports the rate on stderr and renders the report on
@@ -222,6 +235,12 @@ func (o *exploreOptions) withProgress(name string, opts *explore.Options, fn fun
 		total.Store(all)
 		done.Add(uint64(n))
 	}
+	// The state engine counts states, and cannot know how many there are
+	// until it has seen them all: a spinner with the count.
+	unit, size := "schedules", func() int64 { return int64(total.Load()) }
+	if !opts.Sampled() && opts.Engine != explore.EngineEnumerate {
+		unit, size = "states", func() int64 { return -1 }
+	}
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
@@ -230,10 +249,10 @@ func (o *exploreOptions) withProgress(name string, opts *explore.Options, fn fun
 			return
 		case <-time.After(time.Second):
 		}
-		bar := progressbar.NewOptions64(int64(total.Load()),
+		bar := progressbar.NewOptions64(size(),
 			progressbar.OptionSetWriter(o.g.io.Err),
 			progressbar.OptionSetDescription(o.g.t("explore.progress", name)),
-			progressbar.OptionSetItsString("schedules"),
+			progressbar.OptionSetItsString(unit),
 			progressbar.OptionShowIts(),
 			progressbar.OptionShowCount(),
 			progressbar.OptionThrottle(100*time.Millisecond),
@@ -262,6 +281,11 @@ func (o *exploreOptions) rate(rep *exploreReport, elapsed time.Duration, workers
 	if s := elapsed.Seconds(); s > 0 {
 		perSec = groupDigits(uint64(float64(rep.Schedules) / s))
 	}
+	if rep.Engine == explore.EngineStates {
+		fmt.Fprintln(o.g.io.Err, o.g.t("explore.rate.states", rep.Mechanism, groupDigits(rep.Schedules), len(rep.Strategies),
+			groupDigits(rep.States), elapsed.Round(10*time.Microsecond), workers))
+		return
+	}
 	fmt.Fprintln(o.g.io.Err, o.g.t("explore.rate", rep.Mechanism, groupDigits(rep.Schedules), len(rep.Strategies),
 		elapsed.Round(10*time.Microsecond), workers, perSec))
 }
@@ -272,6 +296,15 @@ func (o *exploreOptions) scopeError(name string, err error) error {
 	var se *explore.ScopeError
 	if errors.As(err, &se) && errors.Is(err, explore.ErrRange) {
 		return &usageError{msg: g.t("err.param.range", se.Flag, se.Min, se.Max, se.Value)}
+	}
+	if errors.As(err, &se) && errors.Is(err, explore.ErrTooManyStates) {
+		return &usageError{msg: g.t("explore.err.too-many-states", name, groupDigits(se.Limit)), hint: g.t("explore.err.hint.random")}
+	}
+	if errors.Is(err, explore.ErrNoStateGraph) {
+		return &usageError{msg: g.t("explore.err.no-states", name)}
+	}
+	if errors.Is(err, explore.ErrOverflow) {
+		return &usageError{msg: g.t("explore.err.overflow", name), hint: g.t("explore.err.hint.random")}
 	}
 	if errors.As(err, &se) && errors.Is(err, explore.ErrTooLarge) {
 		return &usageError{msg: g.t("explore.err.too-large", name, groupDigits(se.Schedules), groupDigits(se.Limit)), hint: g.t("explore.err.hint.random")}

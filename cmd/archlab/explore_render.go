@@ -281,8 +281,9 @@ func (o *exploreOptions) emitFiles(rep *exploreReport) error {
 type jsonExplore struct {
 	Mechanism   string          `json:"mechanism"`
 	Section     string          `json:"section"`
-	Mode        string          `json:"mode"` // "exhaustive" or "random"
-	Seed        *uint64         `json:"seed"` // null when exhaustive
+	Mode        string          `json:"mode"`   // "exhaustive" or "random"
+	Engine      explore.Engine  `json:"engine"` // "states" or "enumerate"
+	Seed        *uint64         `json:"seed"`   // null when exhaustive
 	Scope       orderedInts     `json:"scope"`
 	Space       uint64          `json:"space"`     // schedules in the whole scope
 	Schedules   uint64          `json:"schedules"` // schedules run per strategy
@@ -353,7 +354,7 @@ func (o orderedInts) MarshalJSON() ([]byte, error) {
 }
 
 func (r *exploreReport) json(g *globalOptions) jsonExplore {
-	j := jsonExplore{Mechanism: r.Mechanism, Section: r.Section, Mode: "exhaustive", Space: r.Space,
+	j := jsonExplore{Mechanism: r.Mechanism, Section: r.Section, Mode: "exhaustive", Engine: r.Engine, Space: r.Space,
 		Schedules: r.Schedules, Messages: r.Legend, Pass: (*explore.Report)(r).Pass(), Strategies: []jsonStrategy{}}
 	if r.Sampled {
 		seed := r.Seed

@@ -393,4 +393,11 @@ K 项后崩溃（或不崩溃）。新的持有者在纪元 2 下接管租约，
 	"explore.emit.check.replay-matches":    "重跑重放的项数等于崩溃点减检查点",
 	"explore.emit.check.never-back":        "检查点从不回退",
 	"explore.emit.check.zombie-rejected":   "每次僵尸提交都被拒绝",
+	"explore.flag.engine":                  "如何遍历该范围：states（按调度共享的状态计数）或 enumerate（逐个运行每个调度）；报告相同",
+	"explore.err.engine":                   "--engine 只能是 states 或 enumerate，得到 %q",
+	"explore.err.engine-random":            "--random 逐个抽取调度：它用 --engine enumerate 运行，而不是 states",
+	"explore.err.too-many-states":          "explore %s：该范围的状态超过 %s 个，超过状态引擎的上限",
+	"explore.err.overflow":                 "explore %s：该范围的调度超过 2^64 个：计数放不下",
+	"explore.rate.states":                  "explore %s：%s 个调度 × %d 个策略，经过 %s 个状态，用时 %v，workers=%d",
+	"explore.err.no-states":                "explore %s 还没有状态图：请用 --engine enumerate 运行",
 }
