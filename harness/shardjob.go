@@ -132,6 +132,9 @@ func (s *Shardjob) Run(r Run) (Ran, error) {
 	}}
 	if r.ZombieAt == 0 {
 		zombie()
+		// Runner.Run loads its start after the zombie's commit: an
+		// accepted one moves where the owner resumes.
+		from = s.cp.Load(r.Shard)
 	}
 	stop := r.CrashAfter
 	if r.StallAfter > 0 {
