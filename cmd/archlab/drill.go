@@ -95,7 +95,7 @@ func newDrillSubcommand(o *drillOptions, d *drills.Drill) *cobra.Command {
 		},
 	}
 	for _, p := range d.Params {
-		cmd.Flags().Int(p.Name, p.Default, g.t(p.UsageKey(d.Name)))
+		intFlag(cmd.Flags(), p.Name, p.Default, g.t(p.UsageKey(d.Name)))
 	}
 	if d.HasEnv() {
 		addStoreFlags(cmd.Flags(), g, &o.stores)

@@ -64,30 +64,30 @@ func newExploreCmd(g *globalOptions) *cobra.Command {
 	f := cmd.PersistentFlags()
 	f.BoolVar(&o.json, "json", false, g.t("help.flag.json"))
 	f.BoolVar(&o.show, "show", false, g.t("explore.flag.show"))
-	f.IntVar(&o.random, "random", 0, g.t("explore.flag.random"))
-	f.Uint64Var(&o.seed, "seed", 1, g.t("explore.flag.seed"))
-	f.IntVar(&o.workers, "workers", 0, g.t("explore.flag.workers"))
+	intVar(f, &o.random, "random", 0, g.t("explore.flag.random"))
+	uint64Var(f, &o.seed, "seed", 1, g.t("explore.flag.seed"))
+	intVar(f, &o.workers, "workers", 0, g.t("explore.flag.workers"))
 
 	inbox := explore.DefaultInbox
 	inboxCmd := o.subcommand("inbox", func(ctx context.Context, opts explore.Options) (*explore.Report, error) {
 		return explore.ExploreInbox(ctx, inbox, opts)
 	})
-	inboxCmd.Flags().IntVar(&inbox.Messages, "messages", inbox.Messages, g.t("explore.flag.messages"))
-	inboxCmd.Flags().IntVar(&inbox.Faults, "faults", inbox.Faults, g.t("explore.flag.faults"))
+	intVar(inboxCmd.Flags(), &inbox.Messages, "messages", inbox.Messages, g.t("explore.flag.messages"))
+	intVar(inboxCmd.Flags(), &inbox.Faults, "faults", inbox.Faults, g.t("explore.flag.faults"))
 
 	ord := explore.DefaultOrdering
 	orderingCmd := o.subcommand("ordering", func(ctx context.Context, opts explore.Options) (*explore.Report, error) {
 		return explore.ExploreOrdering(ctx, ord, opts)
 	})
-	orderingCmd.Flags().IntVar(&ord.Duplicates, "duplicates", ord.Duplicates, g.t("explore.flag.duplicates"))
+	intVar(orderingCmd.Flags(), &ord.Duplicates, "duplicates", ord.Duplicates, g.t("explore.flag.duplicates"))
 	orderingCmd.Flags().BoolVar(&ord.Poison, "poison", ord.Poison, g.t("explore.flag.poison"))
-	orderingCmd.Flags().IntVar(&ord.MaxAttempts, "max-attempts", ord.MaxAttempts, g.t("explore.flag.max-attempts"))
+	intVar(orderingCmd.Flags(), &ord.MaxAttempts, "max-attempts", ord.MaxAttempts, g.t("explore.flag.max-attempts"))
 
 	shard := explore.DefaultShardjob
 	shardCmd := o.subcommand("shardjob", func(ctx context.Context, opts explore.Options) (*explore.Report, error) {
 		return explore.ExploreShardjob(ctx, shard, opts)
 	})
-	shardCmd.Flags().IntVar(&shard.Keys, "keys", shard.Keys, g.t("explore.flag.keys"))
+	intVar(shardCmd.Flags(), &shard.Keys, "keys", shard.Keys, g.t("explore.flag.keys"))
 
 	cmd.AddCommand(inboxCmd, orderingCmd, shardCmd)
 	return cmd

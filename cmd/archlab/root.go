@@ -134,11 +134,19 @@ func flagError(g *globalOptions, err error) string {
 	case errors.As(err, &missing):
 		return g.t("err.flag.needs-value", "--"+missing.GetFlag().Name)
 	case errors.As(err, &invalid):
-		key := "err.flag.invalid"
-		if invalid.GetFlag().Value.Type() == "int" {
-			key = "err.flag.not-a-number"
+		name := "--" + invalid.GetFlag().Name
+		var de *decimalError
+		if errors.As(err, &de) {
+			return decimalMessage(g, name, de)
 		}
-		return g.t(key, "--"+invalid.GetFlag().Name, invalid.GetValue())
+		key := "err.flag.invalid"
+		switch invalid.GetFlag().Value.Type() {
+		case "int":
+			key = "err.flag.not-a-number"
+		case "bool":
+			key = "err.flag.bool"
+		}
+		return g.t(key, name, invalid.GetValue())
 	}
 	return err.Error()
 }

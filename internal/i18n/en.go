@@ -424,4 +424,10 @@ costs: commits per run against items replayed after a crash.`,
 	"explore.res.lease-taken":      "lease granted",
 	"explore.res.replayed":         "replayed %d",
 	"explore.res.checkpoint":       "offset %d, epoch %d",
+
+	// Issue 11: decimal numbers, exit status 3, the database checks and lock.
+	"err.flag.decimal":         "%s takes a whole number in decimal digits, such as 10 (no leading zero, no 0x), got %q",
+	"err.flag.decimal-range":   "%s takes a whole number from %d to %d, got %q",
+	"err.flag.decimal-range-u": "%s takes a whole number from 0 to 18446744073709551615, got %q",
+	"err.flag.bool":            "%s takes true or false, got %q",
 }

@@ -415,4 +415,10 @@ K 项后崩溃（或不崩溃）。新的持有者在纪元 2 下接管租约，
 	"explore.res.lease-taken":      "获得租约",
 	"explore.res.replayed":         "重放 %d 项",
 	"explore.res.checkpoint":       "偏移 %d，纪元 %d",
+
+	// Issue 11: decimal numbers, exit status 3, the database checks and lock.
+	"err.flag.decimal":         "%s 需要一个十进制整数，例如 10（不能以 0 开头，不能用 0x），收到 %q",
+	"err.flag.decimal-range":   "%s 需要 %d 到 %d 之间的整数，收到 %q",
+	"err.flag.decimal-range-u": "%s 需要 0 到 18446744073709551615 之间的整数，收到 %q",
+	"err.flag.bool":            "%s 只能是 true 或 false，收到 %q",
 }
