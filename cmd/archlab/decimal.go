@@ -60,7 +60,7 @@ func parseDecimalInt(s string, min, max int64) (int64, error) {
 	case !neg && mag <= uint64(max):
 		v = int64(mag)
 	case neg && min < 0 && mag <= uint64(-(min+1))+1:
-		v = -int64(mag - 1) - 1
+		v = -int64(mag-1) - 1
 	default:
 		return 0, &decimalError{value: s, min: min, max: max}
 	}
