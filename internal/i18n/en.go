@@ -430,4 +430,5 @@ costs: commits per run against items replayed after a crash.`,
 	"err.flag.decimal-range":   "%s takes a whole number from %d to %d, got %q",
 	"err.flag.decimal-range-u": "%s takes a whole number from 0 to 18446744073709551615, got %q",
 	"err.flag.bool":            "%s takes true or false, got %q",
+	"explore.note.replacement": "note: schedules are drawn with replacement, so a schedule may be counted more than once; without --random each of the %s is walked once",
 }

@@ -421,4 +421,5 @@ K 项后崩溃（或不崩溃）。新的持有者在纪元 2 下接管租约，
 	"err.flag.decimal-range":   "%s 需要 %d 到 %d 之间的整数，收到 %q",
 	"err.flag.decimal-range-u": "%s 需要 0 到 18446744073709551615 之间的整数，收到 %q",
 	"err.flag.bool":            "%s 只能是 true 或 false，收到 %q",
+	"explore.note.replacement": "注意：抽样是有放回的，同一个调度可能被计数多次；不加 --random 则 %s 个调度各走一遍",
 }
