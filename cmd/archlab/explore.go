@@ -148,6 +148,8 @@ func (o *exploreOptions) run(ctx context.Context, name string, opts explore.Opti
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	ctx, stop := signalContext(ctx) // its own handler: see signals.go
+	defer stop()
 	workers := opts.Workers
 	if workers == 0 {
 		workers = defaultWorkers()
@@ -159,6 +161,9 @@ func (o *exploreOptions) run(ctx context.Context, name string, opts explore.Opti
 		return (*exploreReport)(r), err
 	})
 	elapsed := time.Since(start)
+	if stoppedBySignal(ctx) {
+		return &interruptedError{msg: o.g.t("explore.err.interrupted"), code: signalStatus(ctx)}
+	}
 	if err != nil {
 		return o.scopeError(name, err)
 	}

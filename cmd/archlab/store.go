@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -34,7 +33,7 @@ const consumerCommand = "__consumer"
 // and --chapter) and on each §8.2 drill; all are bound to the same options.
 func addStoreFlags(f *pflag.FlagSet, g *globalOptions, o *storeOptions) {
 	f.StringVar(&o.store, "store", "memory", g.t("help.flag.store"))
-	f.StringVar(&o.db, "db", "", g.t("help.flag.db"))
+	dbVar(f, &o.db, g.t("help.flag.db"))
 	f.StringVar(&o.crash, "crash", "model", g.t("help.flag.crash"))
 }
 
@@ -113,7 +112,7 @@ func (o *drillOptions) openStores(list []*drills.Drill, many bool) (*stores, err
 	// From here on Ctrl-C cancels the context instead of killing archlab,
 	// so a running consumer is killed and waited for and the temporary
 	// directory is removed before archlab exits.
-	s.ctx, s.stop = signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	s.ctx, s.stop = signalContext(context.Background())
 	if so.db == "" {
 		dir, err := os.MkdirTemp("", "archlab-")
 		if err != nil {
@@ -160,7 +159,7 @@ func (s *stores) env(d *drills.Drill) drills.Env {
 // interrupted is the error of a run cut short by Ctrl-C, or nil.
 func (s *stores) interrupted(g *globalOptions) error {
 	if s.ctx != nil && s.ctx.Err() != nil {
-		return &interruptedError{msg: g.t("err.interrupted")}
+		return &interruptedError{msg: g.t("err.interrupted"), code: signalStatus(s.ctx)}
 	}
 	return nil
 }
