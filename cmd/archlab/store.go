@@ -64,6 +64,7 @@ type stores struct {
 	stop   context.CancelFunc
 	tmpDir string
 	exe    string
+	lock   *sqlstore.RunLock // --db, held for the whole run
 	closed bool
 }
 
@@ -100,12 +101,19 @@ func (o *drillOptions) openStores(list []*drills.Drill, many bool) (*stores, err
 	}
 	if so.db != "" {
 		// Check the file before any drill runs: a bad --db is bad input
-		// (exit 2), and Open refuses it without writing to it.
-		st, err := sqlstore.Open(so.db, sqlstore.Options{})
+		// (exit 2), and Open refuses it without writing to it. The lock
+		// keeps every other run out until close.
+		lock, err := sqlstore.Lock(so.db)
 		if err != nil {
 			return nil, dbError(g, so.db, err)
 		}
-		if err := st.Close(); err != nil {
+		s.lock = lock
+		st, err := sqlstore.Open(so.db, sqlstore.Options{})
+		if err == nil {
+			err = st.Close()
+		}
+		if err != nil {
+			s.lock.Release()
 			return nil, dbError(g, so.db, err)
 		}
 	}
@@ -175,6 +183,7 @@ func (s *stores) close(g *globalOptions, err *error) {
 	}
 	s.closed = true
 	s.stop()
+	defer func() { *err = errors.Join(*err, s.lock.Release()) }()
 	if s.tmpDir != "" {
 		*err = errors.Join(*err, os.RemoveAll(s.tmpDir))
 		return
@@ -189,6 +198,9 @@ func dbError(g *globalOptions, path string, err error) error {
 	var oe *sqlstore.OpenError
 	if !errors.As(err, &oe) {
 		return &usageError{msg: g.t("err.db.open", path, err)}
+	}
+	if e := dbEnvError(g, path, oe); e != nil {
+		return e
 	}
 	var msg string
 	switch oe.Problem {

@@ -444,4 +444,8 @@ costs: commits per run against items replayed after a crash.`,
 	"err.db.dash":              "--db takes a file name, got %q, which reads as a flag; write ./%[1]s for a file of that name",
 	"err.db.slash":             "--db takes a file name, got %q, which ends in '/' and so names a directory",
 	"err.db.nul":               "--db takes a file name, got %q, which holds a NUL byte",
+	"err.db.wrong-schema":      "--db %s is marked as archlab's, but its tables are not archlab's (%s); the file was not modified",
+	"err.db.in-use":            "--db %s is in use by another archlab run (pid %d); wait for it to end, or give another file",
+	"err.db.read-only":         "--db %s cannot be written (%v); archlab writes the file and creates its -wal, -shm and .lock files beside it",
+	"err.db.env":               "--db %s could not be used: %v",
 }

@@ -53,6 +53,11 @@ type Options struct {
 	OnStatement func(Statement)
 	// At, when set, is called at each Point a method passes.
 	At func(Point)
+	// Owner is the pid of the archlab run that holds the file with Lock,
+	// for a process it started that is not its direct child (a direct
+	// child, and the run itself, are recognised without it). A file held
+	// by any other run is refused with InUse.
+	Owner int
 }
 
 // Store is an inbox.Store on a SQLite file. It holds one connection and is
@@ -84,7 +89,7 @@ func Open(path string, o Options) (*Store, error) {
 	default:
 		return nil, fmt.Errorf("sqlstore: synchronous must be NORMAL or FULL, got %q", o.Synchronous)
 	}
-	state, err := inspect(path)
+	state, err := precheck(path, o.Owner)
 	if err != nil {
 		return nil, err
 	}
