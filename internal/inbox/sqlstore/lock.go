@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -89,6 +90,9 @@ func (l *RunLock) Release() error {
 	// Remove before unlocking: a run waiting in Lock then finds that its
 	// file is not the one at the path and opens a new one.
 	err := os.Remove(l.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		err = nil // someone removed it for us: the hold ends all the same
+	}
 	err = errors.Join(err, l.f.Close()) // closing drops the flock
 	l.f = nil
 	return err
@@ -141,11 +145,19 @@ func holder(path string) (pid int, held bool) {
 	return readPid(f), true
 }
 
+// readPid reads the holder's pid. The holder writes it just after its
+// flock succeeds, so a run refused in between finds the file empty: it
+// looks again a few times, briefly, before it says the pid is unknown (0).
 func readPid(f *os.File) int {
 	b := make([]byte, 32)
-	n, _ := f.ReadAt(b, 0)
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(b[:n])))
-	return pid
+	for range 50 {
+		n, _ := f.ReadAt(b, 0)
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(b[:n]))); err == nil && strings.HasSuffix(string(b[:n]), "\n") {
+			return pid
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	return 0
 }
 
 // same reports whether f is still the file at path.
