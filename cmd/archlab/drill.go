@@ -137,6 +137,9 @@ func (o *drillOptions) runOne(d *drills.Drill, v drills.Values) (err error) {
 	if s.close(o.g, &err); err != nil {
 		return err
 	}
+	if err := envFailure(o.g, []*drills.Result{res}); err != nil {
+		return err
+	}
 	r := o.renderer()
 	switch {
 	case o.json:
@@ -172,6 +175,9 @@ func (o *drillOptions) runMany(list []*drills.Drill) (err error) {
 		results = append(results, res)
 	}
 	if s.close(o.g, &err); err != nil {
+		return err
+	}
+	if err := envFailure(o.g, results); err != nil {
 		return err
 	}
 	r := o.renderer()

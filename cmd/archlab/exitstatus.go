@@ -7,7 +7,9 @@ import (
 	"io"
 	"syscall"
 
+	"archlab/drills"
 	"archlab/internal/i18n"
+	"archlab/internal/inbox/sqlstore"
 )
 
 // exitCouldNotRun is the status of a run the environment stopped: a
@@ -87,4 +89,17 @@ func ownError(err error) bool {
 		ce *couldNotRunError
 	)
 	return errors.As(err, &ue) || errors.As(err, &mm) || errors.As(err, &ie) || errors.As(err, &ce)
+}
+
+// envFailure is the "could not run" error of the first drill whose store
+// failed because of the environment (a read-only or busy database, a full
+// disk), or nil. Such a drill did not disagree with the book: it did not
+// get to run, and CI must not read exit 1.
+func envFailure(g *globalOptions, results []*drills.Result) error {
+	for _, res := range results {
+		if res.Err != nil && sqlstore.Environmental(res.Err) {
+			return &couldNotRunError{msg: g.t("err.env.run", res.Drill.Name, firstLine(res.Err.Error()))}
+		}
+	}
+	return nil
 }

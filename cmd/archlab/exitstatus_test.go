@@ -22,7 +22,9 @@ func archlabCmd(t *testing.T, args ...string) *exec.Cmd {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(exe, args...)
-	cmd.Env = append(os.Environ(), asArchlab+"=1", "LC_ALL=", "LC_MESSAGES=", "LANG=")
+	// GORACE: under -race every process (and each consumer process it
+	// starts) would otherwise sleep a second at exit.
+	cmd.Env = append(os.Environ(), asArchlab+"=1", "LC_ALL=", "LC_MESSAGES=", "LANG=", "GORACE=atexit_sleep_ms=0")
 	return cmd
 }
 

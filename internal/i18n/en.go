@@ -448,4 +448,5 @@ costs: commits per run against items replayed after a crash.`,
 	"err.db.in-use":            "--db %s is in use by another archlab run (pid %d); wait for it to end, or give another file",
 	"err.db.read-only":         "--db %s cannot be written (%v); archlab writes the file and creates its -wal, -shm and .lock files beside it",
 	"err.db.env":               "--db %s could not be used: %v",
+	"err.env.run":              "drill %s could not run: %s",
 }

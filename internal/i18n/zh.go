@@ -439,4 +439,5 @@ K 项后崩溃（或不崩溃）。新的持有者在纪元 2 下接管租约，
 	"err.db.in-use":            "--db %s 正被另一个 archlab 运行占用（pid %d）；请等它结束，或换一个文件",
 	"err.db.read-only":         "--db %s 无法写入（%v）；archlab 需要写这个文件，并在旁边创建 -wal、-shm 和 .lock 文件",
 	"err.db.env":               "--db %s 无法使用：%v",
+	"err.env.run":              "演练 %s 无法运行：%s",
 }
