@@ -128,7 +128,7 @@ func newDrillSubcommand(o *drillOptions, d *drills.Drill) *cobra.Command {
 		},
 	}
 	for _, p := range d.Params {
-		cmd.Flags().Int(p.Name, p.Default, g.t(p.UsageKey(d.Name)))
+		intFlag(cmd.Flags(), p.Name, p.Default, g.t(p.UsageKey(d.Name)))
 	}
 	cmd.Flags().BoolVar(&o.source, "source", false, g.t("help.flag.source"))
 	if d.HasEnv() {
@@ -174,6 +174,9 @@ func (o *drillOptions) runOne(d *drills.Drill, v drills.Values) (err error) {
 	if s.close(o.g, &err); err != nil {
 		return err
 	}
+	if err := envFailure(o.g, []*drills.Result{res}); err != nil {
+		return err
+	}
 	r := o.renderer()
 	switch {
 	case o.json:
@@ -209,6 +212,9 @@ func (o *drillOptions) runMany(list []*drills.Drill) (err error) {
 		results = append(results, res)
 	}
 	if s.close(o.g, &err); err != nil {
+		return err
+	}
+	if err := envFailure(o.g, results); err != nil {
 		return err
 	}
 	r := o.renderer()

@@ -69,31 +69,31 @@ func newExploreCmd(g *globalOptions) *cobra.Command {
 	f.BoolVar(&o.json, "json", false, g.t("help.flag.json"))
 	f.BoolVar(&o.show, "show", false, g.t("explore.flag.show"))
 	f.BoolVar(&o.emit, "emit", false, g.t("explore.flag.emit"))
-	f.IntVar(&o.random, "random", 0, g.t("explore.flag.random"))
-	f.Uint64Var(&o.seed, "seed", 1, g.t("explore.flag.seed"))
-	f.IntVar(&o.workers, "workers", 0, g.t("explore.flag.workers"))
+	intVar(f, &o.random, "random", 0, g.t("explore.flag.random"))
+	uint64Var(f, &o.seed, "seed", 1, g.t("explore.flag.seed"))
+	intVar(f, &o.workers, "workers", 0, g.t("explore.flag.workers"))
 	f.StringVar(&o.engine, "engine", string(explore.EngineStates), g.t("explore.flag.engine"))
 
 	inbox := explore.DefaultInbox
 	inboxCmd := o.subcommand("inbox", func(ctx context.Context, opts explore.Options) (*explore.Report, error) {
 		return explore.Inbox(ctx, inbox, opts)
 	})
-	inboxCmd.Flags().IntVar(&inbox.Messages, "messages", inbox.Messages, g.t("explore.flag.messages"))
-	inboxCmd.Flags().IntVar(&inbox.Faults, "faults", inbox.Faults, g.t("explore.flag.faults"))
+	intVar(inboxCmd.Flags(), &inbox.Messages, "messages", inbox.Messages, g.t("explore.flag.messages"))
+	intVar(inboxCmd.Flags(), &inbox.Faults, "faults", inbox.Faults, g.t("explore.flag.faults"))
 
 	ord := explore.DefaultOrdering
 	orderingCmd := o.subcommand("ordering", func(ctx context.Context, opts explore.Options) (*explore.Report, error) {
 		return explore.Ordering(ctx, ord, opts)
 	})
-	orderingCmd.Flags().IntVar(&ord.Duplicates, "duplicates", ord.Duplicates, g.t("explore.flag.duplicates"))
+	intVar(orderingCmd.Flags(), &ord.Duplicates, "duplicates", ord.Duplicates, g.t("explore.flag.duplicates"))
 	orderingCmd.Flags().BoolVar(&ord.Poison, "poison", ord.Poison, g.t("explore.flag.poison"))
-	orderingCmd.Flags().IntVar(&ord.MaxAttempts, "max-attempts", ord.MaxAttempts, g.t("explore.flag.max-attempts"))
+	intVar(orderingCmd.Flags(), &ord.MaxAttempts, "max-attempts", ord.MaxAttempts, g.t("explore.flag.max-attempts"))
 
 	shard := explore.DefaultShardjob
 	shardCmd := o.subcommand("shardjob", func(ctx context.Context, opts explore.Options) (*explore.Report, error) {
 		return explore.Shardjob(ctx, shard, opts)
 	})
-	shardCmd.Flags().IntVar(&shard.Keys, "keys", shard.Keys, g.t("explore.flag.keys"))
+	intVar(shardCmd.Flags(), &shard.Keys, "keys", shard.Keys, g.t("explore.flag.keys"))
 
 	cmd.AddCommand(inboxCmd, orderingCmd, shardCmd)
 	return cmd
@@ -185,6 +185,8 @@ func (o *exploreOptions) run(ctx context.Context, name string, opts explore.Opti
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	ctx, stop := signalContext(ctx) // its own handler: see signals.go
+	defer stop()
 	workers := opts.Workers
 	if workers == 0 {
 		workers = defaultWorkers()
@@ -196,6 +198,9 @@ func (o *exploreOptions) run(ctx context.Context, name string, opts explore.Opti
 		return (*exploreReport)(r), err
 	})
 	elapsed := time.Since(start)
+	if stoppedBySignal(ctx) {
+		return &interruptedError{msg: o.g.t("explore.err.interrupted"), code: signalStatus(ctx)}
+	}
 	if err != nil {
 		return o.scopeError(name, err)
 	}

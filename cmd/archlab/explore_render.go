@@ -29,6 +29,9 @@ func (o *exploreOptions) render(rep *exploreReport) error {
 	fmt.Fprintf(out, "%s — %s\n", r.p.bold.Sprint("explore "+rep.Mechanism), scope)
 	if rep.Sampled {
 		fmt.Fprintln(out, g.t("explore.rerun", rep.rerun()))
+		// Counts of a sample are of draws, not of distinct schedules: say
+		// so, above all when the sample is larger than the scope.
+		fmt.Fprintln(out, r.p.dim.Sprint(g.t("explore.note.replacement", groupDigits(rep.Space))))
 	}
 	if len(rep.Legend) > 0 {
 		fmt.Fprintln(out, g.t("explore.legend.messages", strings.Join(rep.Legend, " ")))

@@ -30,6 +30,7 @@ const (
 	exitOK       = 0
 	exitMismatch = 1 // a drill disagrees with the book
 	exitUsage    = 2 // bad input
+	// exitCouldNotRun (3, exitstatus.go): the environment stopped the run.
 	// exitInterrupted is the shell's 128+SIGINT: Ctrl-C stopped a run
 	// after archlab cleaned up (--crash real).
 	exitInterrupted = 130
@@ -50,28 +51,48 @@ type mismatchError struct{ msg string }
 
 func (e *mismatchError) Error() string { return e.msg }
 
-// interruptedError is a run stopped by Ctrl-C once its consumer process was
-// killed and its temporary files removed (exit 130).
-type interruptedError struct{ msg string }
+// interruptedError is a run stopped by a signal once its consumer process
+// was killed and its temporary files removed: exit 128+signal, 130 (Ctrl-C)
+// when code is 0.
+type interruptedError struct {
+	msg  string
+	code int
+}
 
 func (e *interruptedError) Error() string { return e.msg }
 
 // exitCode maps an error from a command to the process's exit status and
 // prints it on stderr.
 func exitCode(stderr io.Writer, lang i18n.Lang, err error) int {
-	if err == nil {
-		return exitOK
+	code, msg, hint := describe(err)
+	if msg != "" {
+		fmt.Fprintln(stderr, "archlab: "+msg)
 	}
-	prefix := "archlab: "
+	if hint != "" {
+		fmt.Fprintln(stderr, hint)
+	}
+	return code
+}
+
+// describe is an error's exit status, its line and its hint line.
+func describe(err error) (code int, msg, hint string) {
+	if err == nil {
+		return exitOK, "", ""
+	}
 	var mm *mismatchError
 	if errors.As(err, &mm) {
-		fmt.Fprintln(stderr, prefix+mm.msg)
-		return exitMismatch
+		return exitMismatch, mm.msg, ""
 	}
 	var ie *interruptedError
 	if errors.As(err, &ie) {
-		fmt.Fprintln(stderr, prefix+ie.msg)
-		return exitInterrupted
+		if ie.code != 0 {
+			return ie.code, ie.msg, ""
+		}
+		return exitInterrupted, ie.msg, ""
+	}
+	var ce *couldNotRunError
+	if errors.As(err, &ce) {
+		return exitCouldNotRun, ce.msg, ce.hint
 	}
 	var ue *usageError
 	if !errors.As(err, &ue) {
@@ -79,11 +100,7 @@ func exitCode(stderr io.Writer, lang i18n.Lang, err error) int {
 		// usage errors too.
 		ue = &usageError{msg: firstLine(err.Error())}
 	}
-	fmt.Fprintln(stderr, prefix+ue.msg)
-	if ue.hint != "" {
-		fmt.Fprintln(stderr, ue.hint)
-	}
-	return exitUsage
+	return exitUsage, ue.msg, ue.hint
 }
 
 func firstLine(s string) string {

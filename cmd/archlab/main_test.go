@@ -18,6 +18,12 @@ func TestMain(m *testing.M) {
 	if os.Getenv(consumerproc.ChildEnv) == "1" {
 		os.Exit(consumerproc.Main())
 	}
+	// A Go test that needs archlab as a real process (its stdout on
+	// /dev/full, a signal, a second run on one database) starts this
+	// binary with asArchlab=1 (exitstatus_test.go).
+	if os.Getenv(asArchlab) == "1" {
+		os.Exit(run(newIO(), os.Args[1:]))
+	}
 	testscript.Main(m, map[string]func(){
 		"archlab": func() { os.Exit(run(newIO(), os.Args[1:])) },
 		"sqlexec": sqlexecMain, // scripts make and read SQLite files (store_test.go)

@@ -3,8 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
+	goio "io"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -28,39 +30,109 @@ func (g *globalOptions) colour() bool {
 }
 
 // run builds the command tree in the reader's language and executes it,
-// returning the exit status.
+// returning the exit status. Every command writes its results through one
+// outWriter, checked once at the end: a result that could not be written
+// is never an exit 0 (see exitstatus.go).
 func run(io *IO, args []string) int {
+	out := &outWriter{w: io.Out}
+	cio := *io
+	cio.Out = out
 	lang, err := pickLang(args, io.Getenv)
 	if err != nil {
-		return exitCode(io.Err, i18n.EN, err)
+		return finish(&cio, io.Err, i18n.FromEnv(io.Getenv), args, out, err)
 	}
-	g := &globalOptions{io: io, lang: lang}
+	g := &globalOptions{io: &cio, lang: lang}
 	root := newRootCmd(g)
-	root.SetArgs(args)
-	return exitCode(io.Err, lang, root.Execute())
+	root.SetArgs(namesAfterDashes(root, args))
+	return finish(&cio, io.Err, lang, args, out, root.Execute())
+}
+
+// finish prints err (on stderr, and as a JSON object on stdout when the
+// reader asked for --json) and returns the exit status, once the output's
+// fate is known.
+func finish(io *IO, stderr goio.Writer, lang i18n.Lang, args []string, out *outWriter, err error) int {
+	if out.err != nil && !ownError(err) {
+		err = nil // the write error a command passed on: outputStatus says it
+	}
+	code, msg, hint := describe(err)
+	if msg != "" {
+		fmt.Fprintln(stderr, "archlab: "+msg)
+	}
+	if hint != "" {
+		fmt.Fprintln(stderr, hint)
+	}
+	if code != exitOK && code != exitMismatch && wantsJSON(args) && out.err == nil {
+		writeJSONError(io.Out, msg, code)
+	}
+	return outputStatus(stderr, lang, out, code)
+}
+
+// wantsJSON reports whether the command line asks for --json (before a
+// "--"), whether or not the flag parsed: `--json=maybe` is asking too.
+func wantsJSON(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--json" || (strings.HasPrefix(a, "--json=") && a != "--json=false") {
+			return true
+		}
+	}
+	return false
+}
+
+// namesAfterDashes lets a command's name follow "--": `drill -- ack-lost`
+// and `explore -- inbox` mean `drill ack-lost` and `explore inbox`. cobra
+// looks for subcommands only before "--", so the word after it is moved in
+// front of it when it names a subcommand of the command before it.
+func namesAfterDashes(root *cobra.Command, args []string) []string {
+	i := slices.Index(args, "--")
+	if i < 0 || i+1 >= len(args) {
+		return args
+	}
+	cmd, _, err := root.Find(args[:i])
+	if err != nil || cmd == nil {
+		return args
+	}
+	name := args[i+1]
+	for _, sub := range cmd.Commands() {
+		if sub.Name() == name && !sub.Hidden {
+			out := slices.Clone(args[:i])
+			out = append(out, name, "--")
+			return append(out, args[i+2:]...)
+		}
+	}
+	return args
 }
 
 // pickLang reads --lang from the arguments before cobra parses them, because
 // help text and flag descriptions must already be in that language when the
-// command tree is built. Without --lang the environment decides.
+// command tree is built. Without --lang the environment decides. As with
+// every other flag the last --lang wins, and each one must be zh or en: a
+// bad value is refused even when another --lang is good.
 func pickLang(args []string, getenv func(string) string) (i18n.Lang, error) {
-	for i, a := range args {
+	lang := i18n.FromEnv(getenv)
+	for i := 0; i < len(args); i++ {
+		a := args[i]
 		if a == "--" {
 			break
 		}
-		value, found := strings.CutPrefix(a, "--lang=")
-		if !found && a == "--lang" && i+1 < len(args) {
-			value, found = args[i+1], true
+		value, ok := strings.CutPrefix(a, "--lang=")
+		if !ok && a == "--lang" && i+1 < len(args) {
+			value, ok = args[i+1], true
+			i++ // the value is not an argument of its own
 		}
-		if found {
-			if l, ok := i18n.Parse(value); ok {
-				return l, nil
-			}
-			lang := i18n.FromEnv(getenv)
+		if !ok {
+			continue
+		}
+		l, valid := i18n.Parse(value)
+		if !valid {
+			// Said in the language chosen so far.
 			return "", &usageError{msg: i18n.T(lang, "err.lang", value)}
 		}
+		lang = l
 	}
-	return i18n.FromEnv(getenv), nil
+	return lang, nil
 }
 
 func newRootCmd(g *globalOptions) *cobra.Command {
@@ -69,22 +141,31 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 		Short:         g.t("help.root.short"),
 		Long:          g.t("help.root.long"),
 		Example:       g.t("help.root.example"),
-		Version:       version(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
-		// The root alone does nothing but explain itself.
+		// The root alone does nothing but explain itself, or say its
+		// version. -v is handled here, not by cobra, whose --version
+		// ignores any arguments after it (`-v extra` exited 0).
 		Args: func(cmd *cobra.Command, args []string) error {
+			if v, _ := cmd.Flags().GetBool("version"); v && len(args) > 0 {
+				return &usageError{msg: g.t("err.version.args", strings.Join(args, " ")), hint: g.t("err.hint.help", cmd.CommandPath())}
+			}
 			if len(args) > 0 {
 				return unknownCommand(g, cmd, args[0])
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if v, _ := cmd.Flags().GetBool("version"); v {
+				_, err := fmt.Fprintf(g.io.Out, "archlab %s\n", version())
+				return err
+			}
+			return cmd.Help()
+		},
 	}
 	root.SetOut(g.io.Out)
 	root.SetErr(g.io.Err)
 	root.SetIn(g.io.In)
-	root.SetVersionTemplate("archlab {{.Version}}\n")
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		return &usageError{msg: flagError(g, err), hint: g.t("err.hint.help", cmd.CommandPath())}
 	})
@@ -103,12 +184,12 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 	root.SetHelpCommand(&cobra.Command{
 		Use:   "help [command]",
 		Short: g.t("help.help.short"),
-		Run: func(cmd *cobra.Command, args []string) {
-			target, _, err := root.Find(args)
-			if target == nil || err != nil {
-				target = root
+		RunE: func(cmd *cobra.Command, args []string) error {
+			target, rest, err := root.Find(args)
+			if target == nil || err != nil || len(rest) > 0 {
+				return &usageError{msg: g.t("err.help.unknown", strings.Join(args, " ")), hint: g.t("err.hint.help", "archlab")}
 			}
-			_ = target.Help()
+			return target.Help()
 		},
 	})
 	root.AddCommand(newDrillCmd(g), newListCmd(g), newExplainCmd(g), newVersionCmd(g))
@@ -134,11 +215,23 @@ func flagError(g *globalOptions, err error) string {
 	case errors.As(err, &missing):
 		return g.t("err.flag.needs-value", "--"+missing.GetFlag().Name)
 	case errors.As(err, &invalid):
-		key := "err.flag.invalid"
-		if invalid.GetFlag().Value.Type() == "int" {
-			key = "err.flag.not-a-number"
+		name := "--" + invalid.GetFlag().Name
+		var de *decimalError
+		if errors.As(err, &de) {
+			return decimalMessage(g, name, de)
 		}
-		return g.t(key, "--"+invalid.GetFlag().Name, invalid.GetValue())
+		var pe *dbPathError
+		if errors.As(err, &pe) {
+			return g.t(pe.key, pe.value)
+		}
+		key := "err.flag.invalid"
+		switch invalid.GetFlag().Value.Type() {
+		case "int":
+			key = "err.flag.not-a-number"
+		case "bool":
+			key = "err.flag.bool"
+		}
+		return g.t(key, name, invalid.GetValue())
 	}
 	return err.Error()
 }

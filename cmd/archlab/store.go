@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 
 	"github.com/spf13/pflag"
 
@@ -30,7 +28,7 @@ type storeOptions struct {
 // and --chapter) and on each §8.2 drill; all are bound to the same options.
 func addStoreFlags(f *pflag.FlagSet, g *globalOptions, o *storeOptions) {
 	f.StringVar(&o.store, "store", "memory", g.t("help.flag.store"))
-	f.StringVar(&o.db, "db", "", g.t("help.flag.db"))
+	dbVar(f, &o.db, g.t("help.flag.db"))
 	f.StringVar(&o.crash, "crash", "model", g.t("help.flag.crash"))
 }
 
@@ -43,6 +41,7 @@ type stores struct {
 	stop   context.CancelFunc
 	tmpDir string
 	exe    string
+	lock   *sqlstore.RunLock // --db, held for the whole run
 	closed bool
 	// students is the code a file with "strategy student" runs
 	students *harness.Students
@@ -81,19 +80,26 @@ func (o *drillOptions) openStores(list []*drills.Drill, many bool) (*stores, err
 	}
 	if so.db != "" {
 		// Check the file before any drill runs: a bad --db is bad input
-		// (exit 2), and Open refuses it without writing to it.
-		st, err := sqlstore.Open(so.db, sqlstore.Options{})
+		// (exit 2), and Open refuses it without writing to it. The lock
+		// keeps every other run out until close.
+		lock, err := sqlstore.Lock(so.db)
 		if err != nil {
 			return nil, dbError(g, so.db, err)
 		}
-		if err := st.Close(); err != nil {
+		s.lock = lock
+		st, err := sqlstore.Open(so.db, sqlstore.Options{})
+		if err == nil {
+			err = st.Close()
+		}
+		if err != nil {
+			s.lock.Release()
 			return nil, dbError(g, so.db, err)
 		}
 	}
 	// From here on Ctrl-C cancels the context instead of killing archlab,
 	// so a running consumer is killed and waited for and the temporary
 	// directory is removed before archlab exits.
-	s.ctx, s.stop = signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	s.ctx, s.stop = signalContext(context.Background())
 	if so.db == "" {
 		dir, err := os.MkdirTemp("", "archlab-")
 		if err != nil {
@@ -142,7 +148,7 @@ func (s *stores) env(d *drills.Drill) harness.InboxEnv {
 // interrupted is the error of a run cut short by Ctrl-C, or nil.
 func (s *stores) interrupted(g *globalOptions) error {
 	if s.ctx != nil && s.ctx.Err() != nil {
-		return &interruptedError{msg: g.t("err.interrupted")}
+		return &interruptedError{msg: g.t("err.interrupted"), code: signalStatus(s.ctx)}
 	}
 	return nil
 }
@@ -158,6 +164,7 @@ func (s *stores) close(g *globalOptions, err *error) {
 	}
 	s.closed = true
 	s.stop()
+	defer func() { *err = errors.Join(*err, s.lock.Release()) }()
 	if s.tmpDir != "" {
 		*err = errors.Join(*err, os.RemoveAll(s.tmpDir))
 		return
@@ -172,6 +179,9 @@ func dbError(g *globalOptions, path string, err error) error {
 	var oe *sqlstore.OpenError
 	if !errors.As(err, &oe) {
 		return &usageError{msg: g.t("err.db.open", path, err)}
+	}
+	if e := dbEnvError(g, path, oe); e != nil {
+		return e
 	}
 	var msg string
 	switch oe.Problem {

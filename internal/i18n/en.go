@@ -164,8 +164,13 @@ builds one of the book's in-memory mechanisms, injects the failure the book
 describes (a crash, a lost ack, a pruned dedup key, a poison or out-of-order
 event, a zombie worker) and prints the counters the book prints.
 
-Exit status: 0 when every drill agrees with the book, 1 when one does not,
-2 for a usage error.`,
+Exit status:
+  0    every drill (or explored strategy) agrees with the book
+  1    a drill disagrees with the book
+  2    a usage error: bad input, said in one line with what is allowed
+  3    could not run: a read-only, locked or busy database, a full disk,
+       a write error on stdout (a closed pipe stays quiet)
+  130  interrupted (Ctrl-C); 143 terminated (SIGTERM)`,
 	"help.root.example": `  # every drill, as CI runs it
   $ archlab drill --all
   # one drill with its timeline
@@ -412,4 +417,23 @@ invariants fail, every other check passes.`,
 	"explore.err.overflow":                 "explore %s: the scope has more than 2^64 schedules: its counts do not fit",
 	"explore.rate.states":                  "explore %s: %s schedules × %d strategies through %s states in %v, workers=%d",
 	"explore.err.no-states":                "explore %s has no state graph yet: run it with --engine enumerate",
+	// Issue 11: decimal numbers, exit status 3, the database checks and lock.
+	"err.flag.decimal":         "%s takes a whole number in decimal digits, such as 10 (no leading zero, no 0x), got %q",
+	"err.flag.decimal-range":   "%s takes a whole number from %d to %d, got %q",
+	"err.flag.decimal-range-u": "%s takes a whole number from 0 to 18446744073709551615, got %q",
+	"err.flag.bool":            "%s takes true or false, got %q",
+	"explore.note.replacement": "note: schedules are drawn with replacement, so a schedule may be counted more than once; without --random each of the %s is walked once",
+	"err.output":               "cannot write the output: %v",
+	"err.version.args":         "--version takes no arguments, got %q",
+	"err.help.unknown":         "no help topic for %q: give a command, such as drill or explore",
+	"explore.err.interrupted":  "interrupted: the exploration stopped before it finished; nothing was printed",
+	"err.db.empty":             "--db needs a file name, got %q; without --db each drill gets a temporary database",
+	"err.db.dash":              "--db takes a file name, got %q, which reads as a flag; write ./%[1]s for a file of that name",
+	"err.db.slash":             "--db takes a file name, got %q, which ends in '/' and so names a directory",
+	"err.db.nul":               "--db takes a file name, got %q, which holds a NUL byte",
+	"err.db.wrong-schema":      "--db %s is marked as archlab's, but its tables are not archlab's (%s); the file was not modified",
+	"err.db.in-use":            "--db %s is in use by another archlab run (pid %d); wait for it to end, or give another file",
+	"err.db.read-only":         "--db %s cannot be written (%v); archlab writes the file and creates its -wal, -shm and .lock files beside it",
+	"err.db.env":               "--db %s could not be used: %v",
+	"err.env.run":              "drill %s could not run: %s",
 }

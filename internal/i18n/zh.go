@@ -167,8 +167,13 @@ var zh = map[string]string{
 搭建书中的一个内存机制，注入书中描述的故障（崩溃、确认丢失、去重键被
 清理、毒消息或乱序事件、僵尸工作进程），并打印书中打印的计数器。
 
-退出状态：所有演练都与书中一致时为 0，有演练不一致时为 1，用法错误时
-为 2。`,
+退出状态：
+  0    所有演练（或探索的策略）都与书中一致
+  1    有演练与书中不一致
+  2    用法错误：输入有误，一行说明错在哪里、允许什么
+  3    无法运行：数据库只读、被占用或忙，磁盘已满，标准输出写入失败
+       （管道被关闭时不报错）
+  130  被中断（Ctrl-C）；143 被终止（SIGTERM）`,
 	"help.root.example": `  # 全部演练，与 CI 的运行方式相同
   $ archlab drill --all
   # 单个演练及其时间线
@@ -400,4 +405,23 @@ K 项后崩溃（或不崩溃）。新的持有者在纪元 2 下接管租约，
 	"explore.err.overflow":                 "explore %s：该范围的调度超过 2^64 个：计数放不下",
 	"explore.rate.states":                  "explore %s：%s 个调度 × %d 个策略，经过 %s 个状态，用时 %v，workers=%d",
 	"explore.err.no-states":                "explore %s 还没有状态图：请用 --engine enumerate 运行",
+	// Issue 11: decimal numbers, exit status 3, the database checks and lock.
+	"err.flag.decimal":         "%s 需要一个十进制整数，例如 10（不能以 0 开头，不能用 0x），收到 %q",
+	"err.flag.decimal-range":   "%s 需要 %d 到 %d 之间的整数，收到 %q",
+	"err.flag.decimal-range-u": "%s 需要 0 到 18446744073709551615 之间的整数，收到 %q",
+	"err.flag.bool":            "%s 只能是 true 或 false，收到 %q",
+	"explore.note.replacement": "注意：抽样是有放回的，同一个调度可能被计数多次；不加 --random 则 %s 个调度各走一遍",
+	"err.output":               "无法写出结果：%v",
+	"err.version.args":         "--version 不接受参数，收到 %q",
+	"err.help.unknown":         "没有 %q 的帮助：请给出一个命令，例如 drill 或 explore",
+	"explore.err.interrupted":  "已中断：探索在完成前停止，没有打印结果",
+	"err.db.empty":             "--db 需要一个文件名，收到 %q；不加 --db 时每个演练使用临时数据库",
+	"err.db.dash":              "--db 需要一个文件名，收到 %q，它会被当作选项；如确有此名的文件，请写 ./%[1]s",
+	"err.db.slash":             "--db 需要一个文件名，收到 %q，以 '/' 结尾表示目录",
+	"err.db.nul":               "--db 需要一个文件名，收到 %q，其中含有 NUL 字节",
+	"err.db.wrong-schema":      "--db %s 带有 archlab 的标记，但表结构不是 archlab 的（%s）；文件未被修改",
+	"err.db.in-use":            "--db %s 正被另一个 archlab 运行占用（pid %d）；请等它结束，或换一个文件",
+	"err.db.read-only":         "--db %s 无法写入（%v）；archlab 需要写这个文件，并在旁边创建 -wal、-shm 和 .lock 文件",
+	"err.db.env":               "--db %s 无法使用：%v",
+	"err.env.run":              "演练 %s 无法运行：%s",
 }

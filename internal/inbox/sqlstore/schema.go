@@ -60,14 +60,20 @@ const (
 	ForeignSchema                    // a SQLite database of another application
 	NewerSchema                      // archlab's, but a newer schema version
 	CannotOpen                       // SQLite could not open or create it
+	// Issue 11.
+	WrongSchema // archlab's mark and version, but other tables or columns (Detail says which)
+	ReadOnly    // the file or its directory cannot be written
+	InUse       // another archlab run holds the file (Pid names it)
 )
 
 // OpenError is a path Open refused. The file was not modified.
 type OpenError struct {
 	Path    string
 	Problem Problem
-	Version int   // the file's schema version, for NewerSchema
-	Err     error // the underlying error, if any
+	Version int    // the file's schema version, for NewerSchema
+	Detail  string // the first difference, for WrongSchema
+	Pid     int    // the run that holds the file, for InUse (0: unknown)
+	Err     error  // the underlying error, if any
 }
 
 func (e *OpenError) Error() string {
@@ -83,6 +89,12 @@ func (e *OpenError) Error() string {
 		what = "is a SQLite database of another application (its tables are not archlab's)"
 	case NewerSchema:
 		what = fmt.Sprintf("has archlab schema version %d; this archlab knows version %d", e.Version, SchemaVersion)
+	case WrongSchema:
+		what = "is marked as archlab's but its tables are not: " + e.Detail
+	case ReadOnly:
+		what = "cannot be written"
+	case InUse:
+		what = fmt.Sprintf("is in use by another archlab run (pid %d)", e.Pid)
 	default:
 		what = "cannot be opened"
 	}
@@ -138,7 +150,7 @@ func inspect(path string) (fileState, error) {
 		return 0, &OpenError{Path: path, Problem: NotSQLite}
 	}
 
-	dsn, err := dsn(path, "mode=ro")
+	dsn, err := inspectDSN(path)
 	if err != nil {
 		return 0, err
 	}
@@ -170,6 +182,13 @@ func inspect(path string) (fileState, error) {
 		// archlab has only ever written version 1, with the identity in the
 		// same transaction: an older version is not a file we wrote.
 		return 0, &OpenError{Path: path, Problem: ForeignSchema}
+	}
+	detail, err := checkSchema(ctx, db)
+	if err != nil {
+		return 0, &OpenError{Path: path, Problem: NotSQLite, Err: err}
+	}
+	if detail != "" {
+		return 0, &OpenError{Path: path, Problem: WrongSchema, Detail: detail}
 	}
 	return ours, nil
 }

@@ -37,6 +37,11 @@ type Options struct {
 	// that is to be killed there blocks in At until its parent sends
 	// SIGKILL, and the transaction dies uncommitted.
 	At func(harness.Point)
+	// Owner is the pid of the archlab run that holds the file with Lock,
+	// for a process it started that is not its direct child (a direct
+	// child, and the run itself, are recognised without it). A file held
+	// by any other run is refused with InUse.
+	Owner int
 }
 
 // Store is an inbox.Store on a SQLite file. It holds one connection and is
@@ -57,8 +62,11 @@ const busyTimeout = 5000 // milliseconds
 
 // Open opens the archlab database at path, creating the file and its schema
 // when path does not exist (or is an empty file). It refuses, without writing
-// anything, a directory, an unreadable file, a file that is not SQLite, and a
-// SQLite file with another schema; the error is an *OpenError.
+// anything and without creating a file beside it, a directory, an unreadable
+// file, a file that is not SQLite, a SQLite file with another schema (other
+// tables, columns or primary keys than archlab's), a file or directory it
+// cannot write, and a file another archlab run holds with Lock; the error is
+// an *OpenError.
 func Open(path string, o Options) (*Store, error) {
 	switch strings.ToUpper(o.Synchronous) {
 	case "":
@@ -68,7 +76,7 @@ func Open(path string, o Options) (*Store, error) {
 	default:
 		return nil, fmt.Errorf("sqlstore: synchronous must be NORMAL or FULL, got %q", o.Synchronous)
 	}
-	state, err := inspect(path)
+	state, err := precheck(path, o.Owner)
 	if err != nil {
 		return nil, err
 	}
@@ -155,6 +163,7 @@ func (s *Store) Reset() error {
 	for _, q := range []string{sqlBegin, "DELETE FROM processed_keys", "DELETE FROM balances", "UPDATE counters SET value = 0", sqlCommit} {
 		if _, err := s.conn.ExecContext(ctx, q); err != nil {
 			s.conn.ExecContext(ctx, sqlRollback)
+			s.err = err // like every other verb: sticky
 			return err
 		}
 	}
@@ -299,6 +308,14 @@ func (s *Store) Keys() ([]Key, error) {
 	if s.err != nil {
 		return nil, s.err
 	}
+	keys, err := s.keys()
+	if err != nil {
+		s.err = err
+	}
+	return keys, err
+}
+
+func (s *Store) keys() ([]Key, error) {
 	rows, err := s.conn.QueryContext(context.Background(),
 		"SELECT producer, event_id, seq, amount FROM processed_keys ORDER BY producer, event_id")
 	if err != nil {
@@ -321,6 +338,14 @@ func (s *Store) Balances() (map[string]int64, error) {
 	if s.err != nil {
 		return nil, s.err
 	}
+	out, err := s.balances()
+	if err != nil {
+		s.err = err
+	}
+	return out, err
+}
+
+func (s *Store) balances() (map[string]int64, error) {
 	rows, err := s.conn.QueryContext(context.Background(), "SELECT order_id, cents FROM balances")
 	if err != nil {
 		return nil, err

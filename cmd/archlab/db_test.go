@@ -1,0 +1,167 @@
+package main
+
+import (
+	"bytes"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"archlab/drills"
+	"archlab/internal/i18n"
+	"archlab/internal/inbox/sqlstore"
+)
+
+// TestDBErrorStatus: each problem with a --db file has its exit status.
+// The file's own problems are bad input (2); the environment's are "could
+// not run" (3), never 1.
+func TestDBErrorStatus(t *testing.T) {
+	g := &globalOptions{lang: i18n.EN}
+	tests := []struct {
+		err  *sqlstore.OpenError
+		code int
+		line string
+	}{
+		{&sqlstore.OpenError{Problem: sqlstore.WrongSchema, Detail: "table balances is missing"}, exitUsage,
+			"--db s.db is marked as archlab's, but its tables are not archlab's (table balances is missing); the file was not modified"},
+		{&sqlstore.OpenError{Problem: sqlstore.InUse, Pid: 42}, exitCouldNotRun,
+			"--db s.db is in use by another archlab run (pid 42); wait for it to end, or give another file"},
+		{&sqlstore.OpenError{Problem: sqlstore.ReadOnly, Err: os.ErrPermission}, exitCouldNotRun,
+			"--db s.db cannot be written (permission denied); archlab writes the file and creates its -wal, -shm and .lock files beside it"},
+		{&sqlstore.OpenError{Problem: sqlstore.Unreadable, Err: os.ErrPermission}, exitCouldNotRun, ""},
+		{&sqlstore.OpenError{Problem: sqlstore.NotSQLite}, exitUsage, "--db s.db is not a SQLite database; the file was not modified"},
+		{&sqlstore.OpenError{Problem: sqlstore.NewerSchema, Version: 2}, exitUsage, ""},
+	}
+	for _, tt := range tests {
+		code, msg, _ := describe(dbError(g, "s.db", tt.err))
+		if code != tt.code || (tt.line != "" && msg != tt.line) {
+			t.Errorf("problem %d: exit %d %q; want %d %q", tt.err.Problem, code, msg, tt.code, tt.line)
+		}
+	}
+}
+
+// readOnlyError is a real SQLITE_READONLY error, as a drill's store gets
+// it when its file turns read-only under it.
+func readOnlyError(t *testing.T) error {
+	path := filepath.Join(t.TempDir(), "ro.db")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Exec("CREATE TABLE t (x)")
+	db.Close()
+	ro, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	_, err = ro.Exec("INSERT INTO t VALUES (1)")
+	if err == nil {
+		t.Fatal("a write through a read-only connection succeeded")
+	}
+	return err
+}
+
+// TestEnvFailureInADrillExitsThree: a drill whose store failed because of
+// the environment (before issue 11: "FAIL … attempt to write a readonly
+// database", exit 1) could not run: exit 3.
+func TestEnvFailureInADrillExitsThree(t *testing.T) {
+	g := &globalOptions{lang: i18n.EN}
+	d, _ := drills.Lookup("ack-lost")
+	res := &drills.Result{Drill: d, Err: errors.Join(errors.New("sqlstore: INSERT"), readOnlyError(t))}
+	code, msg, _ := describe(envFailure(g, []*drills.Result{res}))
+	if code != exitCouldNotRun || !strings.HasPrefix(msg, "drill ack-lost could not run: ") {
+		t.Fatalf("exit %d, %q", code, msg)
+	}
+	// A drill that failed for its own reasons stays a disagreement.
+	res.Err = errors.New("the lesson failed")
+	if err := envFailure(g, []*drills.Result{res}); err != nil {
+		t.Fatalf("envFailure = %v for a drill's own error", err)
+	}
+}
+
+// counter reads one counter from a drill's --json output.
+func counter(t *testing.T, out []byte, name string) string {
+	t.Helper()
+	var j jsonDrill
+	if err := json.Unmarshal(out, &j); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	for _, c := range j.Counters {
+		if c.Name == name {
+			return c.Value
+		}
+	}
+	t.Fatalf("no counter %s:\n%s", name, out)
+	return ""
+}
+
+// TestSharedDatabaseTwoRuns: 20 rounds of two archlab runs on one --db,
+// the second started while the first holds the file. In every round the
+// first succeeds with exactly its own counters and the second is refused
+// at once, exit 3, naming the first's pid; no lock file is left. Before
+// issue 11 two such runs printed effects=22 and effects=40 and both
+// exited 1.
+func TestSharedDatabaseTwoRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts 40 archlab processes and their consumers")
+	}
+	dir := t.TempDir()
+	db := filepath.Join(dir, "s.db")
+	args := []string{"drill", "naive-redelivery", "--store", "sqlite", "--crash", "real", "--db", db, "--deliveries", "30", "--json"}
+	rounds := 20
+	if raceOn {
+		rounds = 4 // the lock's own race is TestLockTwoProcesses' (sqlstore), 20 rounds
+	}
+	for round := range rounds {
+		a := archlabCmd(t, args...)
+		var aout, aerr bytes.Buffer
+		a.Stdout, a.Stderr = &aout, &aerr
+		if err := a.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- a.Wait() }()
+		// Wait until the first run holds the file (its lock file names it),
+		// or has ended.
+		var aErr error
+		ended := false
+		for !ended {
+			if b, _ := os.ReadFile(db + sqlstore.LockSuffix); string(b) == strconv.Itoa(a.Process.Pid)+"\n" {
+				break
+			}
+			select {
+			case aErr = <-done:
+				ended = true
+			case <-time.After(time.Millisecond):
+			}
+		}
+		if ended {
+			t.Fatalf("round %d: the first run ended before it was seen holding the file: %v\n%s", round, aErr, aerr.String())
+		}
+		b := archlabCmd(t, args...)
+		var bout, berr bytes.Buffer
+		b.Stdout, b.Stderr = &bout, &berr
+		bcode := exitStatus(t, b.Run())
+		acode := exitStatus(t, <-done)
+		if acode != exitOK || counter(t, aout.Bytes(), "effects") != "30" || counter(t, aout.Bytes(), "balance") != "77970" {
+			t.Fatalf("round %d: the first run: exit %d\n%s%s", round, acode, aout.String(), aerr.String())
+		}
+		want := "archlab: --db " + db + " is in use by another archlab run (pid " + strconv.Itoa(a.Process.Pid) + "); wait for it to end, or give another file\n"
+		if bcode != exitCouldNotRun || berr.String() != want {
+			t.Fatalf("round %d: the second run: exit %d, stderr %q; want 3, %q", round, bcode, berr.String(), want)
+		}
+		var je jsonError
+		if err := json.Unmarshal(bout.Bytes(), &je); err != nil || je.Exit != exitCouldNotRun {
+			t.Fatalf("round %d: the second run's stdout: %q", round, bout.String())
+		}
+		if _, err := os.Stat(db + sqlstore.LockSuffix); !errors.Is(err, os.ErrNotExist) {
+			t.Fatalf("round %d: the lock file is left behind", round)
+		}
+	}
+}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"syscall"
+
+	"archlab/drills"
+	"archlab/internal/i18n"
+	"archlab/internal/inbox/sqlstore"
+)
+
+// exitCouldNotRun is the status of a run the environment stopped: a
+// read-only, locked or busy database, a full disk, a write error on stdout.
+// CI reads exit 1 as "a mechanism drifted from the book", so none of these
+// may exit 1; and they are not the reader's typing either (exit 2).
+const exitCouldNotRun = 3
+
+// exitTerminated is the shell's 128+SIGTERM.
+const exitTerminated = 143
+
+// couldNotRunError is a run the environment stopped (exit 3): one line
+// saying what failed, an optional hint line.
+type couldNotRunError struct {
+	msg  string
+	hint string
+}
+
+func (e *couldNotRunError) Error() string { return e.msg }
+
+// outWriter is stdout as the commands see it. It remembers the first write
+// error, and refuses every later write, so that a full disk or a closed
+// pipe is found once, at the end of every command, however the output was
+// written (fmt.Fprint, a table, cobra's help).
+type outWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (o *outWriter) Write(p []byte) (int, error) {
+	if o.err != nil {
+		return 0, o.err
+	}
+	n, err := o.w.Write(p)
+	if err != nil {
+		o.err = err
+	}
+	return n, err
+}
+
+// outputStatus is the exit status once the output's fate is known. A write
+// error on stdout means the reader did not get the result: "could not run"
+// (exit 3), said on stderr. A broken pipe is the reader's choice (`| head`)
+// and stays quiet, as it does for every Unix tool. A usage error or an
+// interrupt keeps its own status: its cause came first.
+func outputStatus(stderr io.Writer, lang i18n.Lang, out *outWriter, code int) int {
+	if out.err == nil || code == exitUsage || code == exitInterrupted || code == exitTerminated {
+		return code
+	}
+	if errors.Is(out.err, syscall.EPIPE) {
+		return code
+	}
+	fmt.Fprintln(stderr, "archlab: "+i18n.T(lang, "err.output", out.err))
+	return exitCouldNotRun
+}
+
+// jsonError is the object a --json run prints on stdout when it fails
+// before it has a result, so that a program reading stdout always gets
+// JSON: {"error": "...", "exit": 2}.
+type jsonError struct {
+	Error string `json:"error"`
+	Exit  int    `json:"exit"`
+}
+
+func writeJSONError(w io.Writer, msg string, code int) {
+	b, _ := json.MarshalIndent(jsonError{Error: msg, Exit: code}, "", "  ")
+	w.Write(append(b, '\n'))
+}
+
+// ownError reports whether err is one of archlab's own typed errors, not an
+// error passed on from a write, a library or cobra.
+func ownError(err error) bool {
+	var (
+		ue *usageError
+		mm *mismatchError
+		ie *interruptedError
+		ce *couldNotRunError
+	)
+	return errors.As(err, &ue) || errors.As(err, &mm) || errors.As(err, &ie) || errors.As(err, &ce)
+}
+
+// envFailure is the "could not run" error of the first drill whose store
+// failed because of the environment (a read-only or busy database, a full
+// disk), or nil. Such a drill did not disagree with the book: it did not
+// get to run, and CI must not read exit 1.
+func envFailure(g *globalOptions, results []*drills.Result) error {
+	for _, res := range results {
+		if res.Err != nil && sqlstore.Environmental(res.Err) {
+			return &couldNotRunError{msg: g.t("err.env.run", res.Drill.Name, firstLine(res.Err.Error()))}
+		}
+	}
+	return nil
+}
