@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"fmt"
 	"runtime"
 	"testing"
 )
@@ -80,4 +81,44 @@ func workersName(n int) string {
 		return "workers=1"
 	}
 	return "workers=all"
+}
+
+// BenchmarkInboxEngines is issue 15's target: the scope of 5 messages and
+// 3 faults (14,482,320 schedules), walked by the enumerator and by the
+// state engine in the same run, on every core. The state engine must be at
+// least 50 times faster; states/op is the distinct states it visited over
+// the four strategies.
+//
+//	go test -run '^$' -bench InboxEngines -benchtime 1x -benchmem ./explore/
+func BenchmarkInboxEngines(b *testing.B) {
+	sc := InboxScope{Messages: 5, Faults: 3}
+	for _, engine := range []Engine{EngineEnumerate, EngineStates} {
+		b.Run("messages=5/faults=3/engine="+string(engine), func(b *testing.B) {
+			benchEngine(b, engine, func(o Options) (*Report, error) { return Inbox(ctx, sc, o) })
+		})
+	}
+}
+
+// BenchmarkInboxStatesLargest walks larger inbox scopes, far past what the
+// enumerator runs, by their states only.
+func BenchmarkInboxStatesLargest(b *testing.B) {
+	for _, sc := range []InboxScope{{Messages: 6, Faults: 4}, {Messages: 8, Faults: 2}} {
+		b.Run(fmt.Sprintf("messages=%d/faults=%d/engine=states", sc.Messages, sc.Faults), func(b *testing.B) {
+			benchEngine(b, EngineStates, func(o Options) (*Report, error) { return Inbox(ctx, sc, o) })
+		})
+	}
+}
+
+func benchEngine(b *testing.B, engine Engine, explore func(Options) (*Report, error)) {
+	b.ReportAllocs()
+	var rep *Report
+	for b.Loop() {
+		var err error
+		if rep, err = explore(Options{Engine: engine}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(rep.Schedules), "schedules")
+	b.ReportMetric(float64(rep.States), "states")
+	b.ReportMetric(float64(b.Elapsed().Seconds())/float64(b.N), "s/op")
 }
