@@ -31,23 +31,23 @@ import "archlab/harness"
 // crashes, lost acks, replays): no message lost, none applied twice, every
 // message acked in the end.
 //
-// 练习 consumer-handler，§8.2（消费者幂等、去重表与“恰好一次”的真实边界）。
+// 练习 consumer-handler，§8.2（消费端幂等、去重表与“恰好一次”的真实边界）。
 //
 // 任务：消息代理至少投递一次，崩溃或确认丢失之后，同一条消息可能再来一次。
-// 写出处理一次投递的处理函数，使得无论代理和故障怎样，每笔付款都恰好生效一次，
+// 写出处理一次投递的处理函数，使得无论消息代理和故障怎样，每笔付款都恰好生效一次，
 // 每条消息最终都被确认。
 //
 // 可以调用的动词（都在 d 上）：Message() 投递来的消息；ApplyOnce() 在同一个
 // 本地事务里写去重键和效果，键已存在时返回 (false, nil) 且什么都不改；Mark()
 // 只写去重键并立即提交；Effect() 只写效果（付款）并立即提交，不写键；
-// NaiveApply() 只写效果，完全没有键；Ack() 告诉代理消息已处理，可能返回
-// inbox.ErrAckLost（代理会再投递一次）。场景让消费者崩溃之后，每个动词都返回
+// NaiveApply() 只写效果，完全没有键；Ack() 告诉消息代理消息已处理，可能返回
+// inbox.ErrAckLost（消息代理会重投一次）。场景让消费端崩溃之后，每个动词都返回
 // harness.ErrCrashed：把它返回即可。崩溃可能发生在第一次调用之前、两次写之间、
 // 以及 Ack 之前。
 //
 // 检查什么：先用你的处理函数运行演练 ack-lost、dedup-scope 和 prune-window
 // （§8.2 中处理函数是安全设计的那些演练），再运行 archlab explore inbox 的每一种
-// 调度（3 条消息、2 次故障：崩溃、确认丢失、重放）：没有消息丢失，没有消息生效
+// 故障序列（3 条消息、2 次故障：崩溃、确认丢失、重放）：没有消息丢失，没有消息生效
 // 两次，每条消息最终都被确认。
 func ConsumerHandler(d *harness.Delivery) error {
 	// Write your handler here. 在这里写你的处理函数。

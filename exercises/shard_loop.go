@@ -36,7 +36,7 @@ import "archlab/harness"
 // items after the checkpoint, the checkpoint never moves back, and every
 // zombie commit is rejected.
 //
-// 练习 shard-loop，§11.2（作业分片、幂等重跑与进度检查点）。
+// 练习 shard-loop，§11.2（任务分片、幂等重跑与进度检查点）。
 //
 // 任务：以租约持有者的身份处理一个分片。工作进程可能在两项之间崩溃并被重跑；
 // 停顿的工作进程会失去租约，新的持有者以更高的纪元接管分片，而旧进程作为僵尸
@@ -46,14 +46,14 @@ import "archlab/harness"
 //
 // 可以调用的动词（都在 w 上）：Shard()、Epoch() 分片名与你的租约纪元；Items()
 // 分片的键，按顺序，偏移量就是已完成的项数；CommitEvery() 两次提交之间的项数
-// （0 表示只在结束时提交）；Load() 已提交的偏移，没有时为 0；Apply(key) 对一个
+// （0 表示只在结束时提交）；Load() 已提交的偏移量，没有时为 0；Apply(key) 对一个
 // 业务键执行一次下游效果，已应用过的键返回 false（幂等）；Commit(epoch, off)
-// 把偏移和纪元一起存入检查点，纪元低于上一次提交的返回 shardjob.ErrStaleEpoch。
+// 把偏移量和纪元一起存入检查点，纪元低于上一次提交的返回 shardjob.ErrStaleEpoch。
 // 场景让工作进程崩溃或停顿之后，每个动词都返回 harness.ErrCrashed：把它返回
 // 即可。崩溃发生在两次 Apply 调用之间。
 //
 // 检查什么：先用你的循环运行演练 crash-resume 和 stale-epoch，再运行
-// archlab explore shardjob 的每一种调度（30 个键：每种提交间隔、崩溃点，以及上一
+// archlab explore shardjob 的每一种故障序列（30 个键：每种提交间隔、崩溃点，以及上一
 // 纪元的僵尸提交的每个时机）：每个键恰好生效一次，重跑恰好重放检查点之后的项，
 // 检查点从不回退，僵尸的每次提交都被拒绝。
 func ShardLoop(w *harness.Worker) error {
