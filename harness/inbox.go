@@ -184,6 +184,9 @@ type InboxEnv struct {
 	// Consumer, when set, runs the deliveries instead of Local: consumer
 	// processes on the database Open opened.
 	Consumer func() Consumer
+	// Broker, when set, opens the broker that delivers (broker.go): a real
+	// one. Nil is the book's model, inbox.MemoryAck.
+	Broker func() (InboxBroker, error)
 }
 
 // Inbox is one §8.2 run: the broker, the consumer and its store.
@@ -193,7 +196,8 @@ type Inbox struct {
 	store    inbox.Store
 	consumer Consumer
 	acks     *inbox.MemoryAck
-	actor    string // who sends the SQL the store reports
+	broker   InboxBroker // delivers and takes the acks: acks, or a real broker
+	actor    string      // who sends the SQL the store reports
 
 	msgs       []inbox.Message
 	attempts   []int // deliveries per message
@@ -228,6 +232,14 @@ func NewInbox(strategy Strategy, env InboxEnv, rec *Recorder) (*Inbox, error) {
 	if env.Consumer != nil {
 		h.consumer = env.Consumer()
 	}
+	h.broker = &memoryInbox{acks: h.acks, attempts: map[string]int{}}
+	if env.Broker != nil {
+		b, err := env.Broker()
+		if err != nil {
+			return nil, errors.Join(err, h.closeStore())
+		}
+		h.broker = b
+	}
 	return h, nil
 }
 
@@ -258,7 +270,11 @@ func (h *Inbox) Deliver(i int, f FaultKind) (bool, error) {
 		return h.deliverStudent(i, f)
 	}
 	m := h.msgs[i]
-	h.attempts[i]++
+	n, err := h.broker.Deliver(m, f == Replay)
+	if err != nil {
+		return false, err
+	}
+	h.attempts[i] = n
 	h.deliveries++
 	crash := f.crashPoint()
 	real := h.consumer.Real()
@@ -292,10 +308,7 @@ func (h *Inbox) Deliver(i int, f FaultKind) (bool, error) {
 	if out.Crashed != "" && !(real && f == AckLost) {
 		return out.Applied, nil // it died: there is no ack to send
 	}
-	if f == AckLost {
-		h.acks.LoseNext()
-	}
-	if err := h.ack(m, real && f == AckLost, out); err != nil {
+	if err := h.ack(m, f == AckLost, real && f == AckLost, out); err != nil {
 		return out.Applied, err
 	}
 	if h.strategy == EarlyPrune && f != AckLost {
@@ -365,17 +378,24 @@ func (h *Inbox) Finish() error {
 	if h.consumer.Real() && h.rec != nil && h.wantKills > 0 {
 		h.rec.Check("check.crash-real.killed", h.kills == h.wantKills)
 	}
-	errs := []error{inbox.Err(h.store)}
-	if c, ok := h.store.(interface{ Close() error }); ok {
-		errs = append(errs, c.Close())
-	}
-	return errors.Join(errs...)
+	return errors.Join(inbox.Err(h.store), h.broker.Close(), h.closeStore())
 }
+
+// closeStore closes the store, when it is one that closes.
+func (h *Inbox) closeStore() error {
+	if c, ok := h.store.(interface{ Close() error }); ok {
+		return c.Close()
+	}
+	return nil
+}
+
+// Broker is the broker that delivers: the model, or a real one.
+func (h *Inbox) Broker() InboxBroker { return h.broker }
 
 // ack sends the ack of m and records how it went: acked, lost, or never
 // sent because a real consumer was killed first.
-func (h *Inbox) ack(m inbox.Message, killed bool, out Handled) error {
-	err := h.acks.Ack(m)
+func (h *Inbox) ack(m inbox.Message, lost, killed bool, out Handled) error {
+	err := h.broker.Ack(m, lost)
 	if h.rec == nil && (err == nil || errors.Is(err, inbox.ErrAckLost)) {
 		return nil // nothing to record
 	}
@@ -643,13 +663,13 @@ func (h *Inbox) Observe(name string, args []any) (any, error) {
 		order, err := argString(name, args, 0)
 		return int(h.store.Balance(order)), err
 	case "acks":
-		return h.acks.Acks(), nil
+		return h.broker.Acks(), nil
 	case "acked":
 		i, err := msg()
 		if err != nil {
 			return nil, err
 		}
-		return h.acks.Acked(h.msgs[i]), nil
+		return h.broker.Acked(h.msgs[i]), nil
 	case "amount":
 		i, err := msg()
 		if err != nil {

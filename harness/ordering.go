@@ -20,9 +20,8 @@ type Ordering struct {
 	events   []ordering.Event // declared, by index
 	proj     *ordering.Projection
 	consumer *ordering.Consumer
-	queue    []queued // the broker's pending deliveries
+	broker   OrderingBroker // the queue, the DLQ, the log, the partitions (broker.go)
 	truth    ordering.MapSource
-	log      *ordering.Log
 
 	published  int
 	deliveries int
@@ -41,31 +40,47 @@ type Ordering struct {
 	outOfRange, zeroSize, drained int
 	// strategy student: the student's decision (student.go)
 	strategy   string
+	brokerErr  error // a broker error met where no error can be returned (DLQ)
 	students   *Students
 	studentDLQ []ordering.DLQEntry
 	overBudget int
 }
 
-type queued struct {
-	event   int
-	attempt int
-}
-
-// NewOrdering starts a §8.3 run. rec may be nil.
+// NewOrdering starts a §8.3 run on the book's in-memory broker. rec may be
+// nil.
 func NewOrdering(rec *Recorder) *Ordering {
-	o := &Ordering{rec: rec, proj: ordering.NewProjection(), truth: ordering.MapSource{}, log: ordering.NewLog(),
+	o := &Ordering{rec: rec, proj: ordering.NewProjection(), truth: ordering.MapSource{},
+		broker:   &memoryOrdering{log: ordering.NewLog()},
 		outcomes: map[string]ordering.Outcome{}, applied: map[string]int{}, version: map[string]int64{}}
 	return o
 }
 
+// NewOrderingIn starts a §8.3 run on env's broker.
+func NewOrderingIn(env OrderingEnv, rec *Recorder) (*Ordering, error) {
+	o := NewOrdering(rec)
+	if env.Broker != nil {
+		b, err := env.Broker()
+		if err != nil {
+			return nil, err
+		}
+		o.broker = b
+	}
+	return o, nil
+}
+
+// Broker is the run's broker: the model, or a real one.
+func (o *Ordering) Broker() OrderingBroker { return o.broker }
+
 // Declare adds an event the scenario can publish or append; logged puts it
 // in the log at once, silently, as a log that already holds it.
-func (o *Ordering) Declare(e ordering.Event, logged bool) int {
+func (o *Ordering) Declare(e ordering.Event, logged bool) (int, error) {
 	o.events = append(o.events, e)
 	if logged {
-		o.log.Append(e)
+		if _, err := o.broker.Append(e); err != nil {
+			return 0, err
+		}
 	}
-	return len(o.events) - 1
+	return len(o.events) - 1, nil
 }
 
 // Events are the declared events.
@@ -77,9 +92,9 @@ func (o *Ordering) Consumer(maxAttempts int) { o.consumer = ordering.NewConsumer
 
 // Publish puts event i at the back of the broker's queue, as a first
 // delivery.
-func (o *Ordering) Publish(i int) {
+func (o *Ordering) Publish(i int) error {
 	o.published++
-	o.queue = append(o.queue, queued{event: i, attempt: 1})
+	return o.broker.Publish(o.events[i], 1)
 }
 
 // Dispatch is the broker of §8.3: it delivers the queue to the consumer one
@@ -90,12 +105,16 @@ func (o *Ordering) Dispatch() error {
 	if o.consumer == nil {
 		return scenarioErr("dispatch: no consumer yet: start one with \"consumer max-attempts=N\"")
 	}
-	for len(o.queue) > 0 {
-		d := o.queue[0]
-		o.queue = o.queue[1:]
-		e := o.events[d.event]
+	for {
+		e, attempt, ok, err := o.broker.Next()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
 		o.deliveries++
-		out, err := o.decide(e, d.attempt)
+		out, err := o.decide(e, attempt)
 		if err != nil {
 			return err
 		}
@@ -107,18 +126,26 @@ func (o *Ordering) Dispatch() error {
 			o.applied[e.ID]++
 			o.appliedTwice = o.appliedTwice || o.applied[e.ID] > 1
 		case ordering.OutcomeRetry:
-			if stuck = o.pastBudget(d.attempt); !stuck {
-				o.queue = append(o.queue, queued{event: d.event, attempt: d.attempt + 1})
+			if stuck = o.pastBudget(attempt); !stuck {
+				if err := o.broker.Publish(e, attempt+1); err != nil {
+					return err
+				}
+			}
+		case ordering.OutcomeDead:
+			if o.strategy != Student {
+				dlq := o.consumer.DLQ() // the entry the consumer just wrote
+				if err := o.broker.DeadLetter(dlq[len(dlq)-1]); err != nil {
+					return err
+				}
 			}
 		}
 		if o.rec != nil { // the explorer's enumeration records nothing, and builds nothing
-			o.recordDelivery(e, d.attempt, out, st)
+			o.recordDelivery(e, attempt, out, st)
 			if stuck {
-				o.recordPastBudget(e, d.attempt)
+				o.recordPastBudget(e, attempt)
 			}
 		}
 	}
-	return nil
 }
 
 // recordDelivery records one delivery and what the consumer made of it; a
@@ -205,14 +232,19 @@ func (o *Ordering) Diverged() int {
 }
 
 // Append appends event i to the log.
-func (o *Ordering) Append(i int) {
+func (o *Ordering) Append(i int) error {
 	e := o.events[i]
-	o.step("producer", "log", M("step.append", e), M("res.log-length", o.log.Append(e)), Neutral)
+	n, err := o.broker.Append(e)
+	if err != nil {
+		return err
+	}
+	o.step("producer", "log", M("step.append", e), M("res.log-length", n), Neutral)
+	return nil
 }
 
 // ReplayFrom replays the log from offset in batches into the projection.
 func (o *Ordering) ReplayFrom(actor string, offset, batch int) (ordering.ReplayResult, error) {
-	res, err := ordering.Replay(o.log, o.proj, offset, batch)
+	res, err := ordering.Replay(o.broker, o.proj, offset, batch)
 	if err != nil {
 		return res, err
 	}
@@ -222,16 +254,23 @@ func (o *Ordering) ReplayFrom(actor string, offset, batch int) (ordering.ReplayR
 
 // LoseOffset is the fault of replay: the consumer's offset commit was lost,
 // so it resumes from an older offset and will read the tail again.
-func (o *Ordering) LoseOffset(offset int) {
-	o.fault("consumer", "log", M("step.resume-from", offset), M("res.offset-behind", o.log.Len()-offset))
+func (o *Ordering) LoseOffset(offset int) error {
+	n, err := o.broker.Len()
+	if err != nil {
+		return err
+	}
+	o.fault("consumer", "log", M("step.resume-from", offset), M("res.offset-behind", n-offset))
+	return nil
 }
 
 // ReadLog is one NextBatch call, classified: an error a consumer must
 // handle, an empty batch (drained), or events.
-func (o *Ordering) ReadLog(offset, size int) {
-	events, next, err := o.log.NextBatch(offset, size)
+func (o *Ordering) ReadLog(offset, size int) error {
+	events, next, err := o.broker.NextBatch(offset, size)
 	action := M("step.read", offset, size)
 	switch {
+	case IsBrokerError(err):
+		return err
 	case errors.Is(err, ordering.ErrOffsetOutOfRange):
 		o.outOfRange++
 		o.step("consumer", "log", action, M("res.err", "ErrOffsetOutOfRange"), Bad)
@@ -246,36 +285,47 @@ func (o *Ordering) ReadLog(offset, size int) {
 	default:
 		o.step("consumer", "log", action, M("res.batch", len(events), next), Good)
 	}
+	return nil
 }
 
 // Route routes order-1 … order-n to partitions by ordering.Partition.
-func (o *Ordering) Route(n, partitions int) {
+func (o *Ordering) Route(n, partitions int) error {
 	o.partitions = partitions
 	o.routes = make([]int, n)
 	used := map[int]bool{}
 	for i := range n {
 		id := orderName(i)
-		o.routes[i] = ordering.Partition(id, partitions)
+		p, err := o.broker.Partition(id, partitions)
+		if err != nil {
+			return err
+		}
+		o.routes[i] = p
 		used[o.routes[i]] = true
 		o.step("router", "partitions", M("step.route", id), M("res.partition", o.routes[i]), Neutral)
 	}
 	o.used = len(used)
+	return nil
 }
 
 // Restart is the consumer group restarting: every order is routed again
 // and compared with where it went before.
-func (o *Ordering) Restart() {
+func (o *Ordering) Restart() error {
 	o.fault("group", "router", M("step.restart"), M("res.restarted"))
 	moved := 0
 	for i, first := range o.routes {
 		id := orderName(i)
-		if again := ordering.Partition(id, o.partitions); again != first {
+		again, err := o.broker.Partition(id, o.partitions)
+		if err != nil {
+			return err
+		}
+		if again != first {
 			moved++
 			o.step("router", "partitions", M("step.route", id), M("res.partition-moved", first, again), Bad)
 		}
 	}
 	o.moved = moved
 	o.step("router", "partitions", M("step.reroute-all", len(o.routes)), M("res.moved", moved), toneIf(moved == 0, Good, Bad))
+	return nil
 }
 
 // CountPartitions is the reader counting the partitions in use.
@@ -314,7 +364,12 @@ func (o *Ordering) DLQ() []ordering.DLQEntry {
 	if o.consumer == nil {
 		return nil
 	}
-	return o.consumer.DLQ()
+	// The DLQ is the broker's: a topic on a real one.
+	dlq, err := o.broker.DeadLetters()
+	if err != nil {
+		o.brokerErr = errors.Join(o.brokerErr, err)
+	}
+	return dlq
 }
 
 // OrderingSection is §8.3 as a drill file speaks it.
@@ -352,7 +407,7 @@ var OrderingSection = Section{
 		if strategy == Student {
 			return NewStudentOrdering(env.Student, rec), nil
 		}
-		return NewOrdering(rec), nil
+		return NewOrderingIn(env.Ordering, rec)
 	},
 }
 
@@ -388,8 +443,8 @@ func (o *Ordering) Exec(c Call) (Fields, error) {
 		if err != nil || !strings.HasPrefix(v, "v") {
 			return nil, errArg(c.Verb, "version", "is vN, like v2, got %q", v)
 		}
-		o.Declare(ordering.Event{ID: id, OrderID: c.Word("order"), Version: n, Type: c.Word("type")}, c.Word("where") == "logged")
-		return nil, nil
+		_, err = o.Declare(ordering.Event{ID: id, OrderID: c.Word("order"), Version: n, Type: c.Word("type")}, c.Word("where") == "logged")
+		return nil, err
 	case "consumer":
 		n := c.Int("max-attempts", 3)
 		if n < 1 {
@@ -403,11 +458,9 @@ func (o *Ordering) Exec(c Call) (Fields, error) {
 			return nil, err
 		}
 		if c.Verb == "publish" {
-			o.Publish(i)
-		} else {
-			o.Append(i)
+			return nil, o.Publish(i)
 		}
-		return nil, nil
+		return nil, o.Append(i)
 	case "dispatch":
 		return nil, o.Dispatch()
 	case "truth":
@@ -436,21 +489,17 @@ func (o *Ordering) Exec(c Call) (Fields, error) {
 		}
 		return Fields{"applied": res.Applied, "duplicates": res.Duplicates, "offset": res.Offset, "rows": o.rows()}, nil
 	case "lose-offset":
-		o.LoseOffset(c.Int("offset", 0))
-		return nil, nil
+		return nil, o.LoseOffset(c.Int("offset", 0))
 	case "read-log":
-		o.ReadLog(c.Int("offset", 0), c.Int("size", 0))
-		return nil, nil
+		return nil, o.ReadLog(c.Int("offset", 0), c.Int("size", 0))
 	case "route":
 		n, p := c.Int("orders", 0), c.Int("partitions", 0)
 		if p < 1 {
 			return nil, errArg(c.Verb, "partitions", "must be at least 1, got %d", p)
 		}
-		o.Route(n, p)
-		return nil, nil
+		return nil, o.Route(n, p)
 	case "restart":
-		o.Restart()
-		return nil, nil
+		return nil, o.Restart()
 	case "count-partitions":
 		o.CountPartitions()
 		return nil, nil
@@ -508,7 +557,7 @@ func (o *Ordering) Observe(name string, args []any) (any, error) {
 	case "fixes":
 		return o.fixes, nil
 	case "log_len":
-		return o.log.Len(), nil
+		return o.broker.Len()
 	case "rows":
 		return o.rows(), nil
 	case "out_of_range":
@@ -553,5 +602,6 @@ func (o *Ordering) Observe(name string, args []any) (any, error) {
 	return nil, fmt.Errorf("ordering has no observable %q", name)
 }
 
-// Finish ends the run; nothing to close.
-func (o *Ordering) Finish() error { return nil }
+// Finish ends the run: it closes the broker (a real one deletes its
+// topics).
+func (o *Ordering) Finish() error { return errors.Join(o.brokerErr, o.broker.Close()) }

@@ -196,7 +196,7 @@ func (d *Delivery) Ack() error {
 		return ErrCrashed
 	}
 	d.acked = true
-	if err := d.h.ack(d.Message(), false, d.out); err != nil {
+	if err := d.h.ack(d.Message(), false, false, d.out); err != nil {
 		return err
 	}
 	if !d.h.acks.Acked(d.Message()) {
@@ -219,6 +219,9 @@ func (d *Delivery) applied(yes bool) {
 func (h *Inbox) deliverStudent(i int, f FaultKind) (bool, error) {
 	if h.consumer.Real() {
 		return false, scenarioErr("strategy student runs in this process only: leave out --crash real")
+	}
+	if _, model := h.broker.(*memoryInbox); !model {
+		return false, scenarioErr("strategy student runs on the model broker only: leave out --broker")
 	}
 	if h.students == nil || h.students.Inbox == nil {
 		return false, ErrNoStudent

@@ -136,7 +136,8 @@ type Section struct {
 // Env says where a run's parts live when they are not the book's
 // in-memory ones: today the §8.2 consumer and its store.
 type Env struct {
-	Inbox InboxEnv
+	Inbox    InboxEnv
+	Ordering OrderingEnv // §8.3's broker
 	// Student is the student's code, for a run of strategy student.
 	Student *Students
 }
