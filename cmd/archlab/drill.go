@@ -87,6 +87,7 @@ func newDrillCmd(g *globalOptions) *cobra.Command {
 	cmd.Flags().BoolVar(&o.rewrite, "rewrite", false, g.t("help.flag.rewrite"))
 	cmd.Flags().StringVar(&o.verbs, "verbs", "", g.t("help.flag.verbs"))
 	addStoreFlags(cmd.Flags(), g, &o.stores)
+	addBrokerFlags(cmd.Flags(), g, &o.stores.broker, nil)
 	for _, d := range drills.All() {
 		cmd.AddCommand(newDrillSubcommand(o, d))
 	}
@@ -131,6 +132,7 @@ func newDrillSubcommand(o *drillOptions, d *drills.Drill) *cobra.Command {
 		intFlag(cmd.Flags(), p.Name, p.Default, g.t(p.UsageKey(d.Name)))
 	}
 	cmd.Flags().BoolVar(&o.source, "source", false, g.t("help.flag.source"))
+	addBrokerFlags(cmd.Flags(), g, &o.stores.broker, d)
 	if d.HasEnv() {
 		addStoreFlags(cmd.Flags(), g, &o.stores)
 		cmd.Example += storeExample(g, d)
@@ -248,6 +250,9 @@ func (o *drillOptions) renderer() *renderer {
 func (o *drillOptions) paramError(err error) error {
 	g := o.g
 	var pe *drills.ParamError
+	if ownError(err) {
+		return err // a broker that stopped the drill: could not run
+	}
 	if !errors.As(err, &pe) {
 		return &usageError{msg: err.Error()}
 	}

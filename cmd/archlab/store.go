@@ -19,9 +19,10 @@ import (
 // storeOptions are the flags of the §8.2 drills that say where the consumer
 // runs: --store memory|sqlite, --db PATH, --crash model|real.
 type storeOptions struct {
-	store string
-	db    string
-	crash string
+	store  string
+	db     string
+	crash  string
+	broker brokerOptions // --broker, --nats-url, --kafka-brokers (broker.go)
 }
 
 // addStoreFlags registers the store flags on the drill command (for --all
@@ -45,6 +46,8 @@ type stores struct {
 	closed bool
 	// students is the code a file with "strategy student" runs
 	students *harness.Students
+	brokers  *brokers // the real broker, when --broker chose one
+	g        *globalOptions
 }
 
 // openStores checks the store flags against the drills about to run (many:
@@ -52,7 +55,7 @@ type stores struct {
 // does nothing and runs drills as the book does.
 func (o *drillOptions) openStores(list []*drills.Drill, many bool) (*stores, error) {
 	g, so := o.g, o.stores
-	s := &stores{o: so, students: g.students()}
+	s := &stores{o: so, students: g.students(), g: g}
 	switch {
 	case so.store != "memory" && so.store != "sqlite":
 		return nil, &usageError{msg: g.t("err.store", so.store)}
@@ -65,8 +68,11 @@ func (o *drillOptions) openStores(list []*drills.Drill, many bool) (*stores, err
 	case so.db != "" && many:
 		return nil, &usageError{msg: g.t("err.db-one-drill", manyFlag(o))}
 	}
+	if err := checkBroker(g, so.broker, list); err != nil {
+		return nil, err
+	}
 	if so.store == "memory" {
-		return s, nil
+		return s.openBroker()
 	}
 	if !anyHasEnv(list) {
 		return nil, &usageError{msg: g.t("err.store-no-drill", o.chapter)}
@@ -108,15 +114,21 @@ func (o *drillOptions) openStores(list []*drills.Drill, many bool) (*stores, err
 		}
 		s.tmpDir = dir
 	}
-	return s, nil
+	return s.openBroker()
 }
 
 // run runs one drill, in its Env when the drill has one.
 func (s *stores) run(d *drills.Drill, v drills.Values) (*drills.Result, error) {
-	if s.ctx == nil || !d.HasEnv() {
-		return d.RunIn(v, harness.Env{Student: s.students})
+	env := harness.Env{Student: s.students}
+	if s.o.store == "sqlite" && d.HasEnv() {
+		env.Inbox = s.env(d)
 	}
-	return d.RunIn(v, harness.Env{Inbox: s.env(d), Student: s.students})
+	s.brokers.env(d, &env)
+	res, err := d.RunIn(v, env)
+	if err == nil && (s.ctx == nil || s.ctx.Err() == nil) {
+		err = brokerFailure(s.g, res)
+	}
+	return res, err
 }
 
 // env is where drill d's consumer runs: a database of its own (a drill
@@ -164,12 +176,13 @@ func (s *stores) close(g *globalOptions, err *error) {
 	}
 	s.closed = true
 	s.stop()
+	s.brokers.close()
 	defer func() { *err = errors.Join(*err, s.lock.Release()) }()
 	if s.tmpDir != "" {
 		*err = errors.Join(*err, os.RemoveAll(s.tmpDir))
 		return
 	}
-	if *err == nil {
+	if *err == nil && s.o.db != "" {
 		fmt.Fprintln(g.io.Err, g.t("cli.db-kept", s.o.db, s.o.db))
 	}
 }

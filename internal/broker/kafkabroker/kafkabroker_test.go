@@ -64,7 +64,6 @@ func TestSection83OnKafkaByBrokers(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer c.Close()
-		// A topic of someone else's that the runs must leave alone.
 		conn, err := kafkabroker.Dial(t.Context(), c.Addrs(), "kafka "+c.Addrs()[0])
 		if err != nil {
 			t.Fatal(err)
