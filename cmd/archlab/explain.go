@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -14,9 +15,11 @@ import (
 func explainExercise(g *globalOptions, e *check.Exercise) error {
 	r := &renderer{g: g, p: newPalette(g.colour())}
 	sec, _ := drills.SectionByID(e.Section)
-	fmt.Fprintln(g.io.Out, r.p.dim.Sprint(g.t(sec.TitleKey())))
-	fmt.Fprintln(g.io.Out, r.p.bold.Sprint(e.Name)+" — "+g.t(e.TitleKey()))
-	_, err := fmt.Fprintf(g.io.Out, "\n%s\n", g.t(e.ExplainKey()))
+	for _, l := range wrapText(g.t(sec.TitleKey()), g.width()) {
+		fmt.Fprintln(g.io.Out, r.p.dim.Sprint(l))
+	}
+	writeHanging(g.io.Out, r.p.bold.Sprint(e.Name)+" — ", strings.Repeat(" ", len(e.Name)+3), g.t(e.TitleKey()), g.width())
+	_, err := fmt.Fprintf(g.io.Out, "\n%s\n", reflow(g.t(e.ExplainKey()), g.width()))
 	return err
 }
 
@@ -41,7 +44,7 @@ func newExplainCmd(g *globalOptions) *cobra.Command {
 			}
 			r := &renderer{g: g, p: newPalette(g.colour())}
 			r.header(d)
-			_, err = fmt.Fprintf(g.io.Out, "\n%s\n", g.t("explain."+d.Name))
+			_, err = fmt.Fprintf(g.io.Out, "\n%s\n", reflow(g.t("explain."+d.Name), g.width()))
 			return err
 		},
 	}

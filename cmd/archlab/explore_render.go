@@ -19,33 +19,46 @@ func (o *exploreOptions) render(rep *exploreReport) error {
 	r := &renderer{g: g, p: newPalette(g.colour())}
 	out := g.io.Out
 	s, _ := drills.SectionByID(rep.Section)
-	fmt.Fprintln(out, r.p.dim.Sprint(g.t(s.TitleKey())))
+	w := g.width()
+	for _, l := range wrapText(g.t(s.TitleKey()), w) {
+		fmt.Fprintln(out, r.p.dim.Sprint(l))
+	}
 	var scope string
 	if rep.Sampled {
 		scope = g.t("explore.header.sampled", groupDigits(rep.Schedules), groupDigits(rep.Space), rep.scopeLine(), rep.Seed)
 	} else {
 		scope = g.t("explore.header.exhaustive", groupDigits(rep.Schedules), rep.scopeLine())
 	}
-	fmt.Fprintf(out, "%s — %s\n", r.p.bold.Sprint("explore "+rep.Mechanism), scope)
+	name := "explore " + rep.Mechanism
+	writeHanging(out, r.p.bold.Sprint(name)+" — ", strings.Repeat(" ", len(name)+3), scope, w)
 	if rep.Sampled {
-		fmt.Fprintln(out, g.t("explore.rerun", rep.rerun()))
+		rerun, _, _ := strings.Cut(g.t("explore.rerun", "\x00"), "\x00")
+		writeCommand(out, rerun, strings.Repeat(" ", displayWidth(rerun)+2), rep.rerun(), w)
 		// Counts of a sample are of draws, not of distinct schedules: say
 		// so, above all when the sample is larger than the scope.
-		fmt.Fprintln(out, r.p.dim.Sprint(g.t("explore.note.replacement", groupDigits(rep.Space))))
+		for _, l := range wrapText(g.t("explore.note.replacement", groupDigits(rep.Space)), w) {
+			fmt.Fprintln(out, r.p.dim.Sprint(l))
+		}
 	}
 	if len(rep.Legend) > 0 {
-		fmt.Fprintln(out, g.t("explore.legend.messages", strings.Join(rep.Legend, " ")))
+		writeHanging(out, "", "  ", g.t("explore.legend.messages", strings.Join(rep.Legend, " ")), w)
 	}
 	fmt.Fprintln(out)
 	if err := o.strategyTable(r, rep); err != nil {
 		return err
 	}
-	// What the fault and invariant names in the table mean.
-	fmt.Fprintln(out, r.p.dim.Sprint(g.t("explore.legend."+rep.Mechanism)))
+	// What the fault and invariant names in the table mean, then the
+	// shortest counterexamples, below the table so that it stays narrow.
+	for _, l := range legendLines(g.t("explore.legend."+rep.Mechanism), w) {
+		fmt.Fprintln(out, r.p.dim.Sprint(l))
+	}
+	o.counterexamples(r, rep)
 	switch {
 	case len(rep.Budgets) > 0:
 		fmt.Fprintln(out)
-		fmt.Fprintln(out, g.t("explore.budget.title"))
+		for _, l := range wrapText(g.t("explore.budget.title"), w) {
+			fmt.Fprintln(out, l)
+		}
 		if err := o.budgetTable(r, rep); err != nil {
 			return err
 		}
@@ -53,29 +66,77 @@ func (o *exploreOptions) render(rep *exploreReport) error {
 		fmt.Fprintln(out)
 		o.replayChart(r, rep)
 	}
-	fmt.Fprintln(out, o.summary(r, rep))
+	word, rest, _ := strings.Cut(o.summary(r, rep), "  ")
+	writeHanging(out, word+"  ", "      ", rest, w)
 	if o.show {
 		return o.traces(r, rep)
 	}
 	return nil
 }
 
-// strategyTable is strategy | schedules | violations | verdict | shortest
-// counterexample, one row per strategy in the book's order.
+// strategyTable is strategy | schedules | violations | verdict, one row
+// per strategy in the book's order.
 func (o *exploreOptions) strategyTable(r *renderer, rep *exploreReport) error {
 	g := o.g
 	header := []any{g.t("explore.col.strategy"), g.t("explore.col.schedules"), g.t("explore.col.violations"),
-		g.t("explore.col.verdict"), g.t("explore.col.shortest")}
+		g.t("explore.col.verdict")}
 	var rows [][]string
 	for _, s := range rep.Strategies {
-		line := "—"
-		if s.Shortest != nil {
-			line = s.Shortest.Line(g.lang)
-		}
-		rows = append(rows, []string{s.Name, groupDigits(s.Schedules), violationsLine(s.Violations), o.verdict(r, s), line})
+		rows = append(rows, []string{s.Name, groupDigits(s.Schedules), violationsLine(s.Violations), o.verdict(r, s)})
 	}
-	// The counterexample wraps so the table fits a projector.
-	return r.table(header, rows, 36)
+	// The verdict wraps so the table fits a projector.
+	return r.table(header, rows, true)
+}
+
+// counterexamples lists each strategy's shortest counterexample in one
+// line, wrapped under its name.
+func (o *exploreOptions) counterexamples(r *renderer, rep *exploreReport) {
+	g := o.g
+	any := false
+	for _, s := range rep.Strategies {
+		if s.Shortest == nil {
+			continue
+		}
+		if !any {
+			fmt.Fprintln(g.io.Out)
+			fmt.Fprintln(g.io.Out, g.t("explore.col.shortest"))
+			any = true
+		}
+		writeHanging(g.io.Out, "  "+r.p.bold.Sprint(s.Name)+": ", "      ", s.Shortest.Line(g.lang), g.width())
+	}
+}
+
+// legendLines lays out a legend's "name: meaning · name: meaning" items
+// in lines of at most width columns.
+func legendLines(legend string, width int) []string {
+	var items []string
+	for _, l := range strings.Split(legend, "\n") {
+		items = append(items, strings.Split(l, " · ")...)
+	}
+	var out []string
+	line := ""
+	for _, it := range items {
+		switch {
+		case line == "":
+			line = it
+		case displayWidth(line)+3+displayWidth(it) <= width:
+			line += " · " + it
+		default:
+			out = append(out, line)
+			line = it
+		}
+	}
+	out = append(out, line)
+	var wrapped []string
+	for _, l := range out {
+		for i, wl := range wrapText(l, width-2) {
+			if i > 0 {
+				wl = "  " + wl
+			}
+			wrapped = append(wrapped, wl)
+		}
+	}
+	return wrapped
 }
 
 // violationsLine is "lost=0", "doubled=3018", one invariant per line of
@@ -104,7 +165,13 @@ func (o *exploreOptions) verdict(r *renderer, s explore.Strategy) string {
 		if own := "explore.verdict." + s.Name; i18n.Has(g.lang, own) {
 			key = own
 		}
-		return r.p.good.Sprint("✓") + " " + g.t(key, book)
+		// The mark is the design's: a strategy the book calls unsafe gets
+		// a red ✗ even though finding it so is what the lab expects.
+		mark := r.p.good.Sprint("✓")
+		if !s.Safe {
+			mark = r.p.bad.Sprint("✗")
+		}
+		return mark + " " + g.t(key, book)
 	case explore.NotFound:
 		return r.p.bad.Sprint("?") + " " + g.t("explore.verdict.not-found", book)
 	}
@@ -127,7 +194,7 @@ func (o *exploreOptions) budgetTable(r *renderer, rep *exploreReport) error {
 		rows = append(rows, []string{fmt.Sprint(b.MaxAttempts), groupDigits(b.Schedules), groupDigits(b.ByRetry),
 			groupDigits(b.Reconciled), mean})
 	}
-	return r.table(header, rows, 0)
+	return r.table(header, rows, false)
 }
 
 // chartWidth is the longest bar of the replay chart, in cells.
@@ -147,33 +214,52 @@ func (o *exploreOptions) replayChart(r *renderer, rep *exploreReport) {
 			maxReplay = max(maxReplay, float64(p.ReplaySum)/float64(p.Crashes))
 		}
 	}
-	fmt.Fprintln(out, g.t("explore.chart.title"))
+	for _, l := range wrapText(g.t("explore.chart.title"), g.width()) {
+		fmt.Fprintln(out, l)
+	}
 	colC, colCommits, colReplay := g.t("explore.chart.col.interval"), g.t("explore.chart.col.commits"), g.t("explore.chart.col.replay")
 	wC := max(displayWidth(colC), len(fmt.Sprint(len(points))))
-	wCommits := max(displayWidth(colCommits), chartWidth+1+len(fmt.Sprint(maxCommits)))
-	fmt.Fprintf(out, "%s  %s  %s\n", padLeft(colC, wC), padRight(colCommits, wCommits), colReplay)
 	step := max(1, (len(points)+29)/30)
-	for i, p := range points {
-		if i%step != 0 && i != len(points)-1 {
-			continue
+	// The bars shrink until every line fits the width.
+	var lines []string
+	for barW := chartWidth; barW >= 4; barW-- {
+		wCommits := max(displayWidth(colCommits), barW+1+len(fmt.Sprint(maxCommits)))
+		lines = []string{fmt.Sprintf("%s  %s  %s", padLeft(colC, wC), padRight(colCommits, wCommits), colReplay)}
+		for i, p := range points {
+			if i%step != 0 && i != len(points)-1 {
+				continue
+			}
+			commits := "—"
+			if p.Commits >= 0 {
+				commits = bar(float64(p.Commits), float64(maxCommits), barW) + " " + fmt.Sprint(p.Commits)
+			}
+			replay := "—"
+			if p.Crashes > 0 {
+				mean := float64(p.ReplaySum) / float64(p.Crashes)
+				replay = bar(mean, maxReplay, barW) + " " + g.t("explore.chart.replay", mean, p.ReplayMax)
+			}
+			lines = append(lines, fmt.Sprintf("%s  %s  %s", padLeft(fmt.Sprint(p.CommitEvery), wC), padRight(commits, wCommits), replay))
 		}
-		commits := "—"
-		if p.Commits >= 0 {
-			commits = bar(float64(p.Commits), float64(maxCommits)) + " " + fmt.Sprint(p.Commits)
+		if fits(strings.Join(lines[1:], "\n"), g.width()) {
+			break
 		}
-		replay := "—"
-		if p.Crashes > 0 {
-			mean := float64(p.ReplaySum) / float64(p.Crashes)
-			replay = bar(mean, maxReplay) + " " + g.t("explore.chart.replay", mean, p.ReplayMax)
+	}
+	if !fits(lines[0], g.width()) {
+		// Too narrow for the column titles: name the columns first.
+		for _, l := range legendLines(strings.Join([]string{colC, colCommits, colReplay}, " · "), g.width()) {
+			fmt.Fprintln(out, l)
 		}
-		fmt.Fprintf(out, "%s  %s  %s\n", padLeft(fmt.Sprint(p.CommitEvery), wC), padRight(commits, wCommits), replay)
+		lines = lines[1:]
+	}
+	for _, l := range lines {
+		fmt.Fprintln(out, l)
 	}
 }
 
-// bar draws v out of full in at most chartWidth cells, with eighths, and
-// at least a sliver for any v above zero.
-func bar(v, full float64) string {
-	eighths := int(v/full*chartWidth*8 + 0.5)
+// bar draws v out of full in at most cells cells, with eighths, and at
+// least a sliver for any v above zero.
+func bar(v, full float64, cells int) string {
+	eighths := int(v/full*float64(cells)*8 + 0.5)
 	if v > 0 && eighths == 0 {
 		eighths = 1
 	}
@@ -223,8 +309,9 @@ func (o *exploreOptions) traces(r *renderer, rep *exploreReport) error {
 			return err
 		}
 		fmt.Fprintln(g.io.Out)
-		fmt.Fprintf(g.io.Out, "%s — %s\n", r.p.bold.Sprint(s.Name), g.t("explore.show.title", ce.Index+1, strings.Join(ce.Broken, ", ")))
-		fmt.Fprintln(g.io.Out, ce.Line(g.lang))
+		writeHanging(g.io.Out, r.p.bold.Sprint(s.Name)+" — ", strings.Repeat(" ", len(s.Name)+3),
+			g.t("explore.show.title", ce.Index+1, strings.Join(ce.Broken, ", ")), g.width())
+		writeHanging(g.io.Out, "", "  ", ce.Line(g.lang), g.width())
 		fmt.Fprintln(g.io.Out)
 		if err := r.trace(steps); err != nil {
 			return err

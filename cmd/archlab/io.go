@@ -20,6 +20,9 @@ type IO struct {
 	Getenv        func(string) string
 	OutIsTerminal bool
 	InIsTerminal  bool
+	// Width is the columns output may take: the terminal's when stdout is
+	// one, else 0, which means 80 (see width.go).
+	Width int
 	// Students is the student's code that check and "strategy student"
 	// run; nil is package exercises, compiled in. Tests plug in others.
 	Students *harness.Students

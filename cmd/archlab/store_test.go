@@ -106,7 +106,7 @@ func TestStoreTraceFitsEightyColumns(t *testing.T) {
 				if strings.ContainsAny(line, "│┌└├") || strings.HasPrefix(line, "PASS") || strings.HasPrefix(line, "FAIL") {
 					continue // the counter and summary tables, and a drill's verdict line
 				}
-				if w := displayWidth(line); w > traceWidth && !strings.HasPrefix(line, "Chapter") && !strings.HasPrefix(line, "第") {
+				if w := displayWidth(line); w > defaultWidth && !strings.HasPrefix(line, "Chapter") && !strings.HasPrefix(line, "第") {
 					t.Errorf("%s, crash %s: %d columns: %s", lang, crash, w, line)
 				}
 			}
