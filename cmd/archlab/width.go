@@ -107,7 +107,9 @@ func isCJK(r rune) bool {
 	return unicode.Is(unicode.Han, r) || runewidth.RuneWidth(r) == 2
 }
 
-func isClosingPunct(r rune) bool { return strings.ContainsRune("，。、；：！？）」』】》”’,.;:!?)", r) }
+func isClosingPunct(r rune) bool {
+	return strings.ContainsRune("，。、；：！？）」』】》”’,.;:!?)", r)
+}
 
 // writeHanging writes text wrapped to width, the first line after first,
 // the others indented by rest.
