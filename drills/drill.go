@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"archlab/harness"
 )
@@ -218,7 +219,7 @@ func All() []*Drill { return slices.Clone(builtin()) }
 // Lookup finds a drill by name.
 func Lookup(name string) (*Drill, error) {
 	for _, d := range builtin() {
-		if d.Name == name {
+		if strings.EqualFold(d.Name, name) { // ACK-LOST is ack-lost
 			return d, nil
 		}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -24,6 +25,7 @@ type drillOptions struct {
 	rewrite bool         // --rewrite: fill in the files' expected counters
 	verbs   string       // --verbs SECTION: the harness's verbs
 	source  bool         // --source: print a drill's file
+	given   []string     // the drill's parameters the reader gave: "--keys 3"
 	stores  storeOptions // --store, --db, --crash: the §8.2 drills only
 }
 
@@ -124,6 +126,9 @@ func newDrillSubcommand(o *drillOptions, d *drills.Drill) *cobra.Command {
 			}
 			for _, p := range d.Params {
 				values[p.Name], _ = cmd.Flags().GetInt(p.Name)
+				if cmd.Flags().Changed(p.Name) {
+					o.given = append(o.given, fmt.Sprintf("--%s %d", p.Name, values[p.Name]))
+				}
 			}
 			return o.runOne(d, values)
 		},
@@ -264,6 +269,11 @@ func (o *drillOptions) paramError(err error) error {
 	}
 	if pe.Why != "" {
 		msg = g.t("err.param.why", msg, g.t(pe.Why, pe.Max))
+		// A bound that moved because of another flag: name the flag the
+		// reader gave, not only the one they left at its default.
+		if !slices.ContainsFunc(o.given, func(s string) bool { return strings.HasPrefix(s, "--"+pe.Flag+" ") }) && len(o.given) > 0 {
+			msg = g.t("err.param.derived", strings.Join(o.given, " "), g.t(pe.Why, pe.Max), pe.Flag, pe.Value, pe.Flag, pe.Max)
+		}
 	}
 	return &usageError{msg: msg}
 }

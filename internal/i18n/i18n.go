@@ -48,9 +48,14 @@ func lookup(lang Lang, key string) (string, bool) {
 	return "", false
 }
 
-// Parse accepts "en" or "zh" (any case).
+// Parse accepts "en" or "zh" in any case, and a locale's forms of them:
+// zh-CN, zh_TW, zh-Hans, en-US, en_GB.UTF-8.
 func Parse(s string) (Lang, bool) {
-	l := Lang(strings.ToLower(strings.TrimSpace(s)))
+	s = strings.ToLower(strings.TrimSpace(s))
+	if i := strings.IndexAny(s, "-_."); i > 0 {
+		s = s[:i]
+	}
+	l := Lang(s)
 	return l, slices.Contains(Langs, l)
 }
 

@@ -23,6 +23,9 @@ var labEN = map[string]string{
 	"cli.verdict.no-expect":   "%s: the file expects no counters yet (archlab drill --file PATH --rewrite fills them in), so its %d counters are not compared; %d/%d lessons hold",
 	"cli.col.expect":          "expect",
 	"cli.verdict.file":        "%s: %d counters match the file's expect part, %d/%d lessons hold",
+	"err.flag.did-you-mean":   "%s; did you mean %s?",
+	"note.ime-dash":           "archlab: read %s as %s (a dash typed with a Chinese input method)",
+	"err.param.derived":       "%s: %s, and --%s is %d (its default): give --%s %d or less",
 	"cli.verbs.strategies":    "strategies (header line \"strategy NAME\"): %s",
 
 	"verb.8.2.message": "declares a message the broker can deliver (producer:event-id, its outbox seq, order and amount in cents); notify: its handler also calls a service outside the local store",
