@@ -391,11 +391,11 @@ STRATEGY 时， --emit 依次打印每个不安全策略的文件；要保存恰
 	"explore.err.strategy-alone":    "STRATEGY 参数用于为 --show 或 --emit 选出反例：请给出其中之一",
 	"explore.err.no-counterexample": "%s 在这个范围内没有反例：没有可输出的文件",
 	"explore.err.hint.unsafe":       "这里不安全的策略是 %s",
-	"explore.emit.comment": `“archlab explore %[1]s”（%[2]s）中违反 %[3]s 的最短故障序列：
+	"explore.emit.comment": `“archlab explore %[1]s”（%[2]s）中让 %[3]s 出错的最短故障序列：
 第 %[4]d 个故障序列，%[5]s。
-用 “archlab drill --file %[6]s.txtar” 重放：被违反的不变式对应的检查失败，
-其余检查全部通过。`,
-	"explore.emit.title":                   "违反 %s 的最短故障序列",
+用 “archlab drill --file %[6]s.txtar” 重放：
+被违反的不变式对应的要点不成立，其余要点全部成立。`,
+	"explore.emit.title":                   "让 %s 出错的最短故障序列",
 	"explore.emit.check.not-lost":          "没有消息丢失",
 	"explore.emit.check.not-doubled":       "没有消息生效两次",
 	"explore.emit.check.not-moved-back":    "订单版本从不回退",
