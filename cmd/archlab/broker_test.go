@@ -102,6 +102,10 @@ func TestBrokerRefused(t *testing.T) {
 		{[]string{"drill", "--chapter", "8.2", "--nats-url", "nats://127.0.0.1:4222"}, exitUsage, "--nats-url needs --broker nats"},
 		{[]string{"drill", "ack-lost", "--broker", "nats", "--nats-url", "nats://127.0.0.1:1"}, exitCouldNotRun, "cannot reach the nats broker at nats://127.0.0.1:1: "},
 		{[]string{"drill", "replay", "--broker", "kafka", "--kafka-brokers", "127.0.0.1:1"}, exitCouldNotRun, "cannot reach the kafka broker at 127.0.0.1:1: "},
+		// An address that may not answer at all (no route, or a dial that
+		// hangs): still one line within 3 s.
+		{[]string{"drill", "ack-lost", "--broker", "nats", "--nats-url", "nats://10.255.255.1:4222"}, exitCouldNotRun, "cannot reach the nats broker at nats://10.255.255.1:4222: "},
+		{[]string{"drill", "replay", "--broker", "kafka", "--kafka-brokers", "10.255.255.1:9092"}, exitCouldNotRun, "cannot reach the kafka broker at 10.255.255.1:9092: "},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			start := time.Now()
