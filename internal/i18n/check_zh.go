@@ -5,11 +5,11 @@ package i18n
 var checkZH = map[string]string{
 	"help.check.short": "用演练和每一种故障序列检查你在 exercises/ 中写的练习",
 	"help.check.long": `检查你在 exercises/ 中写的练习（每个练习一个 Go 文件，按书的顺序）。对每个练
-习，archlab 先以 “strategy student” 用你的代码运行本节的演练，再在同一份代码
+习，archlab 先以“strategy student”用你的代码运行本节的演练，再在同一份代码
 上运行探索器范围内的每一种故障序列，然后打印：是否完成、第一个被破坏的要点、
 破坏它的最短故障序列，以及指向书中规则的提示。
 
-修改文件后再次运行 “go run ./cmd/archlab check”：命令会把你的代码编译进来。
+修改文件后再次运行“go run ./cmd/archlab check”：命令会把你的代码编译进来。
 退出码：0 全部完成，1 有未完成的练习，2 用法错误。`,
 	"help.check.example": `  # 所有练习，以及进度
   $ go run ./cmd/archlab check
@@ -64,8 +64,8 @@ var checkZH = map[string]string{
 
 动词：
 d.Message()；d.ApplyOnce()（在同一个本地事务中写去重键和效果；重复时什么都不
-改）； d.Mark()（只写键）；d.Effect()（只写付款）；d.NaiveApply()（写付款，
-没有键）； d.Ack()（可能丢失：消息代理随后会重投）。场景中的崩溃发生之后，每
+改）；d.Mark()（只写键）；d.Effect()（只写付款）；d.NaiveApply()（写付款，
+没有键）；d.Ack()（可能丢失：消息代理随后会重投）。场景中的崩溃发生之后，每
 个动词都返回 harness.ErrCrashed。崩溃可能发生在你第一次调用之前、你的第一次
 写时（若它是一个事务则在其中，若它单独提交则紧随其后），或者确认之前。
 
@@ -108,7 +108,7 @@ reconcile，再运行加入毒消息的 explore ordering 的每一种故障序�
 
 动词：
 w.Shard()、w.Epoch()、w.Items()、w.CommitEvery()、w.Load()（已提交的偏移
-量）、 w.Apply(key)（幂等的下游：已应用过的键返回 false）、w.Commit(epoch,
+量）、w.Apply(key)（幂等的下游：已应用过的键返回 false）、w.Commit(epoch,
 offset) （纪元低于上一次提交的返回 shardjob.ErrStaleEpoch）。场景中的崩溃或
 停顿发生之后，每个动词都返回 harness.ErrCrashed；它发生在两次 Apply 调用之
 间。

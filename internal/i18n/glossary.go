@@ -140,9 +140,16 @@ func Problems(text string) []string {
 		if m := asciiPunct.FindString(prose); m != "" {
 			out = append(out, fmt.Sprintf("%q: ASCII punctuation %q in Chinese prose; use ，：；？！（）", strings.TrimSpace(line), m))
 		}
+		if m := spaceAfterPunct.FindString(prose); m != "" {
+			out = append(out, fmt.Sprintf("%q: a space after Chinese punctuation (%q): Chinese punctuation carries its own space", strings.TrimSpace(line), m))
+		}
 	}
 	return out
 }
+
+// spaceAfterPunct is a space after a full-width punctuation mark, which
+// already takes a full cell: "。 balance=2599".
+var spaceAfterPunct = regexp.MustCompile(`[，。、；：！？（）“”] +[^ ]`)
 
 // stripCode blanks what a line holds as code: a command after "$ ", a
 // text in backquotes, an indented example line with no Chinese.

@@ -65,6 +65,8 @@ func TestGlossaryProblems(t *testing.T) {
 		{"inbox.ErrAckLost 与 harness.ErrCrashed", false},
 		{"  $ archlab explore inbox --emit > fence.txtar", false},
 		{"min(订单数, 分区数)", true},
+		{"没有键）； d.Ack()", true},
+		{"而不是按时间。Ledger.Prune", false},
 	}
 	for _, tt := range tests {
 		if got := len(Problems(tt.text)) > 0; got != tt.bad {

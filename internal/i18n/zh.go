@@ -150,8 +150,8 @@ var zh = map[string]string{
 	"err.unknown-command":       "%q 不是 %q 的子命令",
 	"err.unknown-drill":         "没有名为 %q 的演练",
 	"err.hint.did-you-mean":     "你是不是想用：%s？",
-	"err.hint.help":             "运行 “%s --help” 查看用法",
-	"err.hint.list":             "运行 “archlab list” 查看全部演练",
+	"err.hint.help":             "运行“%s --help”查看用法",
+	"err.hint.list":             "运行“archlab list”查看全部演练",
 	"err.drill.nothing":         "drill 需要一个演练名、--all 或 --chapter",
 	"err.drill.args":            "演练 %s 不接受参数，却收到 %q",
 	"err.drill.name-and-all":    "演练名与 %[2]s 只能给一个（收到 %[1]s 和 %[2]s）",
@@ -356,7 +356,7 @@ ack-lost（确认丢失）或 replay（已确认的消息又被投递一次，�
 	"explore.step.crash-in-write":  "在 %s 内部崩溃：什么都没有提交",
 	"explore.step.crash-after":     "写完之后、确认之前崩溃",
 	"explore.step.effects-of":      "读取 %s，由 %v 支付",
-	"explore.step.compare-source":  "与事实来源比较，%v",
+	"explore.step.compare-source":  "与事实来源（%v）比较",
 	"explore.step.read-checkpoint": "读取 %s 的检查点",
 	"explore.res.once":             "余额 %d：生效一次",
 	"explore.res.lost":             "余额 %d：丢失，从未生效",
@@ -384,7 +384,7 @@ ack-lost（确认丢失）或 replay（已确认的消息又被投递一次，�
 	"explore.help.strategy": `STRATEGY 参数为 --show 或 --emit 选出一个策略的最短反例。--emit 不打印表格，
 而是把反例打印成演练文件：测试台的动词、这次运行得到的计数器，以及每个不变式
 一条要点；用 archlab drill --file 重放该文件，会得到同样的违反。不给
-STRATEGY 时， --emit 依次打印每个不安全策略的文件；要保存恰好一个文件，请指
+STRATEGY 时，--emit 依次打印每个不安全策略的文件；要保存恰好一个文件，请指
 定策略。`,
 	"explore.err.emit-json":         "只能选一种输出：--json 或 --emit",
 	"explore.err.strategy":          "explore %s 没有策略 %q：可选 %s",
@@ -393,7 +393,7 @@ STRATEGY 时， --emit 依次打印每个不安全策略的文件；要保存恰
 	"explore.err.hint.unsafe":       "这里不安全的策略是 %s",
 	"explore.emit.comment": `“archlab explore %[1]s”（%[2]s）中让 %[3]s 出错的最短故障序列：
 第 %[4]d 个故障序列，%[5]s。
-用 “archlab drill --file %[6]s.txtar” 重放：
+用“archlab drill --file %[6]s.txtar”重放：
 被违反的不变式对应的要点不成立，其余要点全部成立。`,
 	"explore.emit.title":                   "让 %s 出错的最短故障序列",
 	"explore.emit.check.not-lost":          "没有消息丢失",
@@ -424,7 +424,7 @@ STRATEGY 时， --emit 依次打印每个不安全策略的文件；要保存恰
 	"explore.err.interrupted":  "已中断：探索在完成前停止，没有打印结果",
 	"err.db.empty":             "--db 需要一个文件名，收到 %q；不加 --db 时每个演练使用临时数据库",
 	"err.db.dash":              "--db 需要一个文件名，收到 %q，它会被当作选项；如确有此名的文件，请写 ./%[1]s",
-	"err.db.slash":             "--db 需要一个文件名，收到 %q，以 “/” 结尾表示目录",
+	"err.db.slash":             "--db 需要一个文件名，收到 %q，以“/”结尾表示目录",
 	"err.db.nul":               "--db 需要一个文件名，收到 %q，其中含有 NUL 字节",
 	"err.db.wrong-schema":      "--db %s 带有 archlab 的标记，但表结构不是 archlab 的（%s）；文件未被修改",
 	"err.db.in-use":            "--db %s 正被另一个 archlab 运行占用（pid %d）；请等它结束，或换一个文件",
