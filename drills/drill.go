@@ -126,11 +126,18 @@ type CounterResult struct {
 	Match *bool
 }
 
+// ParamValue is one parameter of a run beside the book's default.
+type ParamValue struct {
+	Name           string
+	Value, Default int
+}
+
 // Result is one finished run of a drill.
 type Result struct {
 	Drill    *Drill
 	Values   Values
-	Compared bool // parameters were the book's, so counters were compared
+	Params   []ParamValue // every parameter, in the drill's order
+	Compared bool         // parameters were the book's, so counters were compared
 	Counters []CounterResult
 	Checks   []Check
 	Steps    []Step
@@ -161,6 +168,9 @@ func (d *Drill) RunIn(v Values, env harness.Env) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Drill: d, Values: v, Checks: rec.Checks, Steps: rec.Steps, Err: err}
+	for _, p := range d.Params {
+		res.Params = append(res.Params, ParamValue{Name: p.Name, Value: v[p.Name], Default: p.Default})
+	}
 	res.Compared = d.file.hasExpect && equalValues(v, d.Defaults())
 	res.Pass = err == nil
 	for _, c := range rec.Counters {
@@ -185,6 +195,20 @@ func (d *Drill) RunIn(v Values, env harness.Env) (*Result, error) {
 	}
 	return res, nil
 }
+
+// WhatIf lists the parameters that differ from the book's.
+func (r *Result) WhatIf() []ParamValue {
+	var out []ParamValue
+	for _, p := range r.Params {
+		if p.Value != p.Default {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// BookValue is what the book prints for a counter, if it prints it.
+func (d *Drill) BookValue(name string) (string, bool) { return d.bookValue(name) }
 
 func (d *Drill) bookValue(name string) (string, bool) {
 	for _, c := range d.Book {

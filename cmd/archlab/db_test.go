@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -94,7 +95,7 @@ func counter(t *testing.T, out []byte, name string) string {
 	}
 	for _, c := range j.Counters {
 		if c.Name == name {
-			return c.Value
+			return fmt.Sprint(c.Value)
 		}
 	}
 	t.Fatalf("no counter %s:\n%s", name, out)

@@ -65,7 +65,7 @@ func TestDecimalFlagErrors(t *testing.T) {
 // back with GetInt, as the drills do.
 func TestDecimalFlagReadsDecimal(t *testing.T) {
 	out, _, code := runCLI(t, nil, "drill", "ack-lost", "--deliveries", "10", "--json")
-	if code != exitOK || !strings.Contains(out, `"name": "deliveries",`+"\n"+`      "value": "10"`) {
+	if code != exitOK || !strings.Contains(out, `"name": "deliveries",`+"\n"+`      "value": 10`) {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 }

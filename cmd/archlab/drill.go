@@ -373,10 +373,12 @@ func drillExample(g *globalOptions, d *drills.Drill) string {
 		"  # " + g.t("help.example.source"),
 		"  $ archlab drill " + d.Name + " --source > my-drill.txtar",
 	}
-	if len(d.Params) > 0 {
-		p := d.Params[0]
-		lines = append(lines, "  # "+g.t("help.example.what-if"),
-			fmt.Sprintf("  $ archlab drill %s --%s %d", d.Name, p.Name, p.Default+1))
+	// The what-ifs that teach: the experiments the explanation's "Try
+	// next" suggests, each checked by running the drill.
+	for _, l := range strings.Split(g.t("explain."+d.Name), "\n") {
+		if cmd := strings.TrimSpace(l); strings.HasPrefix(cmd, "archlab drill "+d.Name+" --") {
+			lines = append(lines, "  # "+g.t("help.example.what-if"), "  $ "+cmd)
+		}
 	}
 	return strings.Join(lines, "\n")
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"archlab/drills"
 	"os"
 	"path/filepath"
 	"strings"
@@ -104,6 +105,31 @@ func TestReadmeVerbs(t *testing.T) {
 		out, _, code := runCLI(t, nil, "drill", "--verbs", s)
 		if code != 0 || out != block {
 			t.Fatalf("README's verbs of %s differ from archlab drill --verbs %s:\n%s", s, s, diff(out, block))
+		}
+	}
+}
+
+// TestHelpExamplesTeach: every drill with parameters shows, in its --help,
+// a what-if its explanation suggests, and that what-if runs (exit 0).
+func TestHelpExamplesTeach(t *testing.T) {
+	for _, d := range drills.All() {
+		if len(d.Params) == 0 {
+			continue
+		}
+		out, _, _ := runCLI(t, nil, "drill", d.Name, "--help")
+		found := false
+		for _, l := range strings.Split(out, "\n") {
+			cmd, ok := strings.CutPrefix(strings.TrimSpace(l), "$ archlab ")
+			if !ok || !strings.HasPrefix(cmd, "drill "+d.Name+" --") || strings.Contains(cmd, "--trace") || strings.Contains(cmd, "--source") || strings.Contains(cmd, "--store") {
+				continue
+			}
+			found = true
+			if _, errOut, code := runCLI(t, nil, strings.Fields(cmd)...); code != 0 {
+				t.Errorf("%s: the example %q exits %d: %s", d.Name, cmd, code, errOut)
+			}
+		}
+		if !found {
+			t.Errorf("%s: --help shows no what-if", d.Name)
 		}
 	}
 }

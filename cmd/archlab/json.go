@@ -3,31 +3,58 @@ package main
 import (
 	"encoding/json"
 	"io"
+	"strconv"
 	"strings"
 
 	"archlab/drills"
 	"archlab/internal/i18n"
 )
 
-// jsonDrill is one drill in --json output. Values are strings exactly as
-// the book prints them; Book and Match are null when the run was not
-// compared with the book.
+// jsonSchema is the version of the --json output; it grows when a field
+// changes meaning. 2: counters are numbers or booleans where the book
+// prints one, and params lists the run's parameters.
+const jsonSchema = 2
+
+// jsonDrill is one drill in --json output. A counter's value is a JSON
+// number or boolean when the book prints one, else the book's text; Book
+// and Match are null when the run was not compared with the book.
 type jsonDrill struct {
+	Schema   int           `json:"schema"`
 	Drill    string        `json:"drill"`
 	Section  string        `json:"section"`
 	Title    string        `json:"title"`
 	Pass     bool          `json:"pass"`
-	Expected string        `json:"expected"` // "book", or "lab" for a drill the book does not print
+	Expected string        `json:"expected"` // "book", "lab" for a drill the book does not print, "file" for a drill file's own
+	Params   []jsonParam   `json:"params"`
 	Counters []jsonCounter `json:"counters"`
 	Checks   []jsonCheck   `json:"checks"`
 	Error    string        `json:"error,omitempty"`
 }
 
 type jsonCounter struct {
-	Name  string  `json:"name"`
-	Value string  `json:"value"`
-	Book  *string `json:"book"`
-	Match *bool   `json:"match"`
+	Name  string `json:"name"`
+	Value any    `json:"value"`
+	Book  any    `json:"book"`
+	Match *bool  `json:"match"`
+}
+
+// jsonParam is one parameter of the run beside the book's default.
+type jsonParam struct {
+	Name    string `json:"name"`
+	Value   int    `json:"value"`
+	Default int    `json:"default"`
+}
+
+// typed is a counter's text as the JSON value it is: a number, a boolean,
+// or the text itself ("v2/PAID", "1/1").
+func typed(s string) any {
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil && strconv.FormatInt(n, 10) == s {
+		return n
+	}
+	if s == "true" || s == "false" {
+		return s == "true"
+	}
+	return s
 }
 
 type jsonCheck struct {
@@ -36,6 +63,7 @@ type jsonCheck struct {
 }
 
 type jsonAll struct {
+	Schema int         `json:"schema"`
 	Drills []jsonDrill `json:"drills"`
 	Passed int         `json:"passed"`
 	Failed int         `json:"failed"`
@@ -43,19 +71,31 @@ type jsonAll struct {
 
 func jsonOf(lang i18n.Lang, res *drills.Result) jsonDrill {
 	j := jsonDrill{
+		Schema:   jsonSchema,
 		Drill:    res.Drill.Name,
 		Section:  res.Drill.Section,
 		Title:    i18n.T(lang, res.Drill.TitleKey()),
 		Pass:     res.Pass,
 		Expected: "book",
+		Params:   []jsonParam{},
 		Counters: []jsonCounter{},
 		Checks:   []jsonCheck{},
 	}
-	if res.Drill.LabOnly {
+	switch {
+	case !res.Drill.Builtin:
+		j.Expected = "file"
+	case res.Drill.LabOnly:
 		j.Expected = "lab"
 	}
+	for _, p := range res.Params {
+		j.Params = append(j.Params, jsonParam(p))
+	}
 	for _, c := range res.Counters {
-		j.Counters = append(j.Counters, jsonCounter{Name: c.Name, Value: c.Value, Book: c.Book, Match: c.Match})
+		jc := jsonCounter{Name: c.Name, Value: typed(c.Value), Match: c.Match}
+		if c.Book != nil {
+			jc.Book = typed(*c.Book)
+		}
+		j.Counters = append(j.Counters, jc)
 	}
 	for _, c := range res.Checks {
 		// The check's name is its catalogue key without "check.": stable
@@ -69,7 +109,7 @@ func jsonOf(lang i18n.Lang, res *drills.Result) jsonDrill {
 }
 
 func jsonOfAll(lang i18n.Lang, results []*drills.Result) jsonAll {
-	all := jsonAll{Drills: []jsonDrill{}}
+	all := jsonAll{Schema: jsonSchema, Drills: []jsonDrill{}}
 	for _, res := range results {
 		all.Drills = append(all.Drills, jsonOf(lang, res))
 		if res.Pass {

@@ -53,6 +53,9 @@ func (r *renderer) header(d *drills.Drill) {
 // checks and a verdict line.
 func (r *renderer) drill(res *drills.Result, trace bool) error {
 	r.header(res.Drill)
+	if w := r.whatIf(res); w != "" {
+		writeHanging(r.out(), r.g.t("cli.what-if.head")+" ", "  ", w, r.g.width())
+	}
 	if trace {
 		fmt.Fprintln(r.out())
 		if err := r.trace(res.Steps); err != nil {
@@ -78,8 +81,18 @@ func (r *renderer) mark(ok bool) string {
 	return r.p.bad.Sprint("✗")
 }
 
-// counters prints counter | value | book | ✓/✗, or counter | value when the
-// run is not compared with the book.
+// whatIf names the parameters a run changed, beside the book's:
+// "--commit-every 5 (the book: 10)"; "" for the book's own run.
+func (r *renderer) whatIf(res *drills.Result) string {
+	var parts []string
+	for _, p := range res.WhatIf() {
+		parts = append(parts, r.g.t("cli.what-if.param", p.Name, p.Value, p.Default))
+	}
+	return strings.Join(parts, r.g.t("cli.what-if.sep"))
+}
+
+// counters prints counter | value | book | ✓/✗; for a "what if" run,
+// counter | value and the book's run as a greyed reference, not compared.
 func (r *renderer) counters(res *drills.Result) error {
 	expected := r.g.t("cli.col.book")
 	switch {
@@ -89,14 +102,25 @@ func (r *renderer) counters(res *drills.Result) error {
 		expected = r.g.t("cli.col.lab")
 	}
 	header := []any{r.g.t("cli.col.counter"), r.g.t("cli.col.value")}
-	if res.Compared {
+	reference := !res.Compared && res.Drill.Builtin && len(res.Drill.Book) > 0
+	switch {
+	case res.Compared:
 		header = append(header, expected, "")
+	case reference:
+		header = append(header, r.p.dim.Sprint(r.g.t("cli.col.book-run")))
 	}
 	var rows [][]string
 	for _, c := range res.Counters {
 		row := []string{c.Name, c.Value}
-		if res.Compared {
+		switch {
+		case res.Compared:
 			row = append(row, *c.Book, r.mark(*c.Match))
+		case reference:
+			book, ok := res.Drill.BookValue(c.Name)
+			if !ok {
+				book = "—"
+			}
+			row = append(row, r.p.dim.Sprint(book))
 		}
 		rows = append(rows, row)
 	}
@@ -211,6 +235,8 @@ func (r *renderer) verdict(res *drills.Result) string {
 	switch {
 	case len(res.Drill.Book) == 0:
 		key = "cli.verdict.no-expect"
+	case !res.Compared && len(res.WhatIf()) > 0:
+		return r.p.good.Sprint("PASS") + "  " + r.g.t("cli.verdict.what-if", name, len(res.Counters), held, len(res.Checks))
 	case !res.Compared:
 		key = "cli.verdict.not-compared"
 	case !res.Drill.Builtin:

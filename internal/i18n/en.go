@@ -132,7 +132,7 @@ var en = map[string]string{
 	"cli.fail.error":           "%s: the mechanism failed: %v",
 	"cli.fail.missing":         "%s: a counter the book prints was not produced",
 	"cli.summary":              "%d drills, %d pass, %d fail",
-	"cli.step.press-enter":     "press Enter for %s ",
+	"cli.step.press-enter":     "press Enter for %s, q to stop ",
 
 	// Errors: what was wrong and what is allowed.
 	"err.flag.unknown":          "unknown flag: %s",

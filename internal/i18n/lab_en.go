@@ -26,6 +26,11 @@ var labEN = map[string]string{
 	"err.flag.did-you-mean":   "%s; did you mean %s?",
 	"note.ime-dash":           "archlab: read %s as %s (a dash typed with a Chinese input method)",
 	"err.param.derived":       "%s: %s, and --%s is %d (its default): give --%s %d or less",
+	"cli.what-if.head":        "what if:",
+	"cli.what-if.param":       "--%s %d (the book: %d)",
+	"cli.what-if.sep":         ", ",
+	"cli.col.book-run":        "the book's run",
+	"cli.verdict.what-if":     "%s: a what-if, so its %d counters are not compared with the book's run; %d/%d lessons hold",
 	"cli.verbs.strategies":    "strategies (header line \"strategy NAME\"): %s",
 
 	"verb.8.2.message": "declares a message the broker can deliver (producer:event-id, its outbox seq, order and amount in cents); notify: its handler also calls a service outside the local store",

@@ -24,6 +24,11 @@ var labZH = map[string]string{
 	"err.flag.did-you-mean":   "%s；是不是想用 %s？",
 	"note.ime-dash":           "archlab：已把 %s 读作 %s（中文输入法输入的破折号）",
 	"err.param.derived":       "%s：%s，而 --%s 为默认值 %d：请给出 --%s %d 或更小的值",
+	"cli.what-if.head":        "假如：",
+	"cli.what-if.param":       "--%s %d（书中：%d）",
+	"cli.what-if.sep":         "，",
+	"cli.col.book-run":        "书中的运行",
+	"cli.verdict.what-if":     "%s：这是一次假如，%d 个计数器不与书中的运行比对；%d/%d 条要点成立",
 	"cli.verbs.strategies":    "策略（头部写 “strategy 名称”）：%s",
 
 	"verb.8.2.message": "声明一条可投递的消息（producer:event-id、发件箱序号 seq、订单与金额，单位为分）；notify：处理函数还会调用本地存储之外的服务",
