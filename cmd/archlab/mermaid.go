@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"archlab/drills"
+	"archlab/internal/view"
 )
 
 // mermaid prints a drill's steps as a Mermaid sequence diagram: the same
@@ -26,39 +27,34 @@ func (r *renderer) mermaidAll(results []*drills.Result) error {
 	return nil
 }
 
-// diagram builds the diagram text. Participants are declared in order of
-// first appearance, with ids made of safe characters and their display
-// names as aliases; a phase change is a Note across all participants.
+// diagram builds the diagram text from the shared diagram model (package
+// view, which the web page draws as SVG). Participants are declared in
+// order of first appearance, with ids made of safe characters and their
+// display names as aliases; a phase change is a Note across all
+// participants.
 func (r *renderer) diagram(res *drills.Result) string {
-	var roles []string
-	seen := map[string]bool{}
-	for _, s := range res.Steps {
-		for _, role := range []string{s.Actor, s.Target} {
-			if !seen[role] {
-				seen[role] = true
-				roles = append(roles, role)
-			}
-		}
-	}
+	d := view.DiagramOf(view.Rows(r.g.lang, res.Steps))
 	var b strings.Builder
 	b.WriteString("sequenceDiagram\n")
-	for _, role := range roles {
-		fmt.Fprintf(&b, "    participant %s as %s\n", mermaidID(role), mermaidText(r.actor(role)))
+	ids := make([]string, len(d.Participants))
+	for i, p := range d.Participants {
+		ids[i] = mermaidID(p.ID)
+		fmt.Fprintf(&b, "    participant %s as %s\n", ids[i], mermaidText(p.Name))
 	}
-	span := mermaidID(roles[0])
-	if len(roles) > 1 {
-		span += "," + mermaidID(roles[len(roles)-1])
+	span := ids[0]
+	if len(ids) > 1 {
+		span += "," + ids[len(ids)-1]
 	}
-	for i, s := range res.Steps {
-		if i == 0 || s.Phase != res.Steps[i-1].Phase {
-			fmt.Fprintf(&b, "    Note over %s: %s\n", span, mermaidText(r.g.t(s.Phase.Key())))
+	for _, it := range d.Items {
+		if it.Note != "" {
+			fmt.Fprintf(&b, "    Note over %s: %s\n", span, mermaidText(it.Note))
+			continue
 		}
 		arrow := "->>"
-		if s.Tone == drills.Bad {
+		if it.Fault {
 			arrow = "-x" // a fault: the cross shows in the diagram
 		}
-		label := fmt.Sprintf("%d. %s: %s", i+1, r.msg(s.Action), r.msg(s.Result))
-		fmt.Fprintf(&b, "    %s%s%s: %s\n", mermaidID(s.Actor), arrow, mermaidID(s.Target), mermaidText(label))
+		fmt.Fprintf(&b, "    %s%s%s: %s\n", ids[it.From], arrow, ids[it.To], mermaidText(it.Label))
 	}
 	return b.String()
 }

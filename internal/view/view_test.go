@@ -1,0 +1,56 @@
+package view_test
+
+import (
+	"strings"
+	"testing"
+
+	"archlab/drills"
+	"archlab/internal/i18n"
+	"archlab/internal/view"
+)
+
+// TestAckLost: the rows, the table and the diagram of the book's ack-lost
+// run, in both languages, come from the same recording.
+func TestAckLost(t *testing.T) {
+	d, err := drills.Lookup("ack-lost")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := d.Run(d.Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range i18n.Langs {
+		t.Run(string(lang), func(t *testing.T) {
+			rows := view.Rows(lang, res.Steps)
+			if len(rows) != len(res.Steps) || rows[0].N != 1 || !rows[0].PhaseStart {
+				t.Fatalf("rows = %+v", rows)
+			}
+			for _, r := range rows {
+				if strings.Contains(r.Action+r.Result+r.From+r.To+r.Phase, "[") {
+					t.Errorf("untranslated text in row %+v", r)
+				}
+			}
+			tab := view.Counters(lang, res)
+			if !tab.Compared || len(tab.Header) != 3 || tab.Rows[0].Name != "deliveries" || tab.Rows[0].Expected != "2" {
+				t.Errorf("table = %+v", tab)
+			}
+			if v := view.VerdictOf(lang, res); !v.Pass || v.Word != "PASS" {
+				t.Errorf("verdict = %+v", v)
+			}
+			dg := view.DiagramOf(rows)
+			msgs := 0
+			for _, it := range dg.Items {
+				if it.Note == "" {
+					msgs++
+					if it.Label != rows[it.Step-1].Label() {
+						t.Errorf("item %d label %q, row says %q", it.Step, it.Label, rows[it.Step-1].Label())
+					}
+				}
+			}
+			if msgs != len(rows) || len(dg.Participants) < 2 {
+				t.Errorf("diagram has %d messages and %d participants", msgs, len(dg.Participants))
+			}
+		})
+	}
+}
