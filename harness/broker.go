@@ -38,12 +38,12 @@ type InboxBroker interface {
 // memoryInbox is the book's broker: inbox.MemoryAck and a delivery count.
 type memoryInbox struct {
 	acks     *inbox.MemoryAck
-	attempts map[string]int
+	attempts map[inbox.Message]int // keyed by value: no String() per delivery
 }
 
 func (b *memoryInbox) Deliver(m inbox.Message, _ bool) (int, error) {
-	b.attempts[m.String()]++
-	return b.attempts[m.String()], nil
+	b.attempts[m]++
+	return b.attempts[m], nil
 }
 
 // Ack asks MemoryAck; a lost ack is MemoryAck.LoseNext (the student's
