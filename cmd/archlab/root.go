@@ -205,6 +205,7 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 	root.AddCommand(newDrillCmd(g), newListCmd(g), newExplainCmd(g), newVersionCmd(g))
 	root.AddCommand(newExploreCmd(g))
 	root.AddCommand(newCheckCmd(g))
+	root.AddCommand(newServeCmd(g))
 	// The consumer process of --crash real: archlab started by itself.
 	return root
 }

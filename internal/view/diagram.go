@@ -25,6 +25,7 @@ type Item struct {
 	Action   string
 	Result   string
 	Fault    bool // a bad tone: drawn as a lost message (a cross)
+	Tone     Tone
 	Step     int
 }
 
@@ -47,7 +48,7 @@ func DiagramOf(rows []Row) Diagram {
 		d.Items = append(d.Items, Item{
 			From: index[r.FromID], To: index[r.ToID],
 			Label: r.Label(), Action: r.Action, Result: r.Result,
-			Fault: r.Tone == Bad, Step: r.N,
+			Fault: r.Tone == Bad, Tone: r.Tone, Step: r.N,
 		})
 	}
 	return d

@@ -1,0 +1,55 @@
+package view
+
+import (
+	"fmt"
+
+	"archlab/explore"
+	"archlab/internal/i18n"
+)
+
+// StrategyRow is one strategy of an exploration in the reader's language.
+type StrategyRow struct {
+	Name       string
+	Schedules  uint64
+	Violations []string // "lost=12", in the invariants' order
+	Mark       string   // ✓ a safe design, ✗ an unsafe one or a verdict against the book, ? not found
+	Safe       bool
+	Verdict    string
+	Shortest   string // the shortest counterexample in one line; "" when none
+}
+
+// Strategies renders a report's strategy table.
+func Strategies(lang i18n.Lang, rep *explore.Report) []StrategyRow {
+	out := make([]StrategyRow, len(rep.Strategies))
+	for i, s := range rep.Strategies {
+		row := StrategyRow{Name: s.Name, Schedules: s.Schedules, Safe: s.Safe}
+		for _, v := range s.Violations {
+			row.Violations = append(row.Violations, fmt.Sprintf("%s=%d", v.Name, v.N))
+		}
+		book := i18n.T(lang, "explore.book.unsafe")
+		if s.Safe {
+			book = i18n.T(lang, "explore.book.safe")
+		}
+		switch s.Verdict {
+		case explore.AsTheBook:
+			key := "explore.verdict.as-the-book"
+			if own := "explore.verdict." + s.Name; i18n.Has(lang, own) {
+				key = own
+			}
+			row.Mark = "✓"
+			if !s.Safe {
+				row.Mark = "✗"
+			}
+			row.Verdict = i18n.T(lang, key, book)
+		case explore.NotFound:
+			row.Mark, row.Verdict = "?", i18n.T(lang, "explore.verdict.not-found", book)
+		default:
+			row.Mark, row.Verdict = "✗", i18n.T(lang, "explore.verdict.contradicts", book)
+		}
+		if s.Shortest != nil {
+			row.Shortest = s.Shortest.Line(lang)
+		}
+		out[i] = row
+	}
+	return out
+}

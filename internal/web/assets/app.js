@@ -1,0 +1,91 @@
+// archlab serve: grows the sequence diagram one step at a time. Buttons,
+// and the keys a presenter's clicker sends: Space plays or pauses, → ↓
+// PageDown go forward, ← ↑ PageUp go back, Home and End jump.
+(function () {
+  "use strict";
+  document.documentElement.classList.add("js");
+  document.addEventListener("DOMContentLoaded", function () {
+    // The language switch keeps the step the class is at.
+    var sw = document.getElementById("lang-switch");
+    if (sw) {
+      sw.addEventListener("click", function () {
+        if (sw.tagName === "A") { sw.href = sw.href.split("#")[0] + location.hash; }
+        else if (sw.form) { sw.form.action = "/file" + location.hash; }
+      });
+    }
+    var run = document.getElementById("run");
+    var total = run ? Number(run.dataset.steps) : 0;
+    if (!total) { return; }
+    var steps = Array.prototype.slice.call(document.querySelectorAll("#diagram g.step"));
+    var notes = Array.prototype.slice.call(document.querySelectorAll("#diagram g.note"));
+    var rows = Array.prototype.slice.call(document.querySelectorAll("#rows li"));
+    var caption = document.getElementById("caption");
+    var counter = document.getElementById("counter");
+    var play = document.getElementById("play");
+    var cur = 0, timer = null;
+
+    function show(n) {
+      cur = Math.max(0, Math.min(total, n));
+      steps.forEach(function (g) {
+        var s = Number(g.dataset.step);
+        g.classList.toggle("shown", s <= cur);
+        g.classList.toggle("current", s === cur);
+      });
+      notes.forEach(function (g) { g.classList.toggle("shown", Number(g.dataset.step) <= cur); });
+      caption.textContent = "";
+      if (cur === 0) {
+        caption.textContent = caption.dataset.start;
+      } else {
+        var row = rows[cur - 1];
+        Array.prototype.forEach.call(row.children, function (c) { caption.appendChild(c.cloneNode(true)); });
+        caption.className = "caption " + row.dataset.tone;
+      }
+      counter.textContent = cur + " / " + total;
+      history.replaceState(null, "", "#step=" + cur);
+      if (cur > 0) {
+        var g = steps[cur - 1];
+        var box = document.getElementById("diagram");
+        var r = g.getBoundingClientRect(), b = box.getBoundingClientRect();
+        if (r.bottom > b.bottom - 8 || r.top < b.top + 40) {
+          box.scrollTop += r.bottom - b.bottom + b.height / 3;
+        }
+      }
+      if (cur >= total) { pause(); }
+    }
+    function pause() {
+      if (timer) { clearInterval(timer); timer = null; }
+      play.textContent = "▶ " + play.dataset.play;
+      play.classList.remove("on");
+    }
+    function start() {
+      if (cur >= total) { show(0); }
+      timer = setInterval(function () { show(cur + 1); }, 1500);
+      play.textContent = "‖ " + play.dataset.pause;
+      play.classList.add("on");
+      show(cur + 1);
+    }
+    function toggle() { if (timer) { pause(); } else { start(); } }
+
+    document.getElementById("next").addEventListener("click", function () { pause(); show(cur + 1); });
+    document.getElementById("prev").addEventListener("click", function () { pause(); show(cur - 1); });
+    document.getElementById("first").addEventListener("click", function () { pause(); show(0); });
+    document.getElementById("last").addEventListener("click", function () { pause(); show(total); });
+    play.addEventListener("click", toggle);
+    document.addEventListener("keydown", function (e) {
+      var t = e.target.tagName;
+      if (t === "INPUT" || t === "TEXTAREA" || t === "SELECT" || e.altKey || e.ctrlKey || e.metaKey) { return; }
+      switch (e.key) {
+        case " ": case "Spacebar": toggle(); break;
+        case "ArrowRight": case "ArrowDown": case "PageDown": pause(); show(cur + 1); break;
+        case "ArrowLeft": case "ArrowUp": case "PageUp": pause(); show(cur - 1); break;
+        case "Home": pause(); show(0); break;
+        case "End": pause(); show(total); break;
+        default: return;
+      }
+      e.preventDefault();
+      if (document.activeElement && document.activeElement.tagName === "BUTTON") { document.activeElement.blur(); }
+    });
+    var m = /^#step=(\d+)$/.exec(location.hash);
+    show(m ? Number(m[1]) : 0);
+  });
+})();
