@@ -94,6 +94,7 @@ var Glossary = []Term{
 	{EN: "reader (the actor that reads the outcome)", ZH: "读取方", Rejected: []string{"读取者"}},
 	{EN: "janitor (the actor that prunes dedup keys)", ZH: "清理任务", Rejected: []string{"清理者"}},
 	{EN: "schedule (one run the explorer tries: an order of deliveries and faults)", ZH: "故障序列", Rejected: []string{"调度", "排程", "schedule"}},
+	{EN: "what if (a run whose parameters are not the book's)", ZH: "假如", Rejected: []string{"如果……会怎样", "what-if"}},
 	{EN: "strategy", ZH: "策略"},
 	{EN: "invariant", ZH: "不变式", Rejected: []string{"不变量", "invariant"}},
 	{EN: "counterexample", ZH: "反例", Rejected: []string{"counterexample"}},

@@ -28,7 +28,7 @@ var labZH = map[string]string{
 	"cli.what-if.param":       "--%s %d（书中：%d）",
 	"cli.what-if.sep":         "，",
 	"cli.col.book-run":        "书中的运行",
-	"cli.verdict.what-if":     "%s：这是一次假如，%d 个计数器不与书中的运行比对；%d/%d 条要点成立",
+	"cli.verdict.what-if":     "%s：这是一次“假如”，%d 个计数器不与书中的运行比对；%d/%d 条要点成立",
 	"cli.verbs.strategies":    "策略（头部写 “strategy 名称”）：%s",
 
 	"verb.8.2.message": "声明一条可投递的消息（producer:event-id、发件箱序号 seq、订单与金额，单位为分）；notify：处理函数还会调用本地存储之外的服务",

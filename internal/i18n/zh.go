@@ -190,8 +190,8 @@ var zh = map[string]string{
 
 给出演练名时，运行该演练并打印表格：计数器、值、书中打印的值和标记。使用
 --all（或 --chapter 8.2|8.3|11.2）时，以书中的参数运行全部（或该节的）演练并
-打印汇总。演练参数会改变场景（“如果……会怎样”）；这样的运行不与书比对，但要点
-仍会检查。`,
+打印汇总。改变演练参数就是一次“假如”：场景随之改变，这样的运行不与书比对，
+但要点仍会检查。`,
 	"help.drill.example": `  # 全部演练，即回归检查
   $ archlab drill --all
   # 某一节
@@ -204,10 +204,10 @@ var zh = map[string]string{
   $ archlab drill --all --json`,
 	"help.drill.book-counters": "书中打印：%s",
 	"help.drill.lab-counters":  "书中代码隐含了这个演练，但日志没有打印；以下计数器是实验室的，不是书中的：%s",
-	"help.drill.params":        "把参数改成非默认值就是一次“如果……会怎样”：计数器不与书比对，要点仍会检查。",
+	"help.drill.params":        "把参数改成非默认值就是一次“假如”：计数器不与书比对，要点仍会检查。",
 	"help.example.book":        "书中的场景",
 	"help.example.trace":       "附带每一步的时间线",
-	"help.example.what-if":     "如果……会怎样：改变场景",
+	"help.example.what-if":     "假如：改变场景",
 	"help.flag.all":            "按书中顺序运行全部演练",
 	"help.flag.chapter":        "运行某一节的演练（%s）",
 	"help.flag.json":           "输出 JSON 而不是表格",
