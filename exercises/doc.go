@@ -9,8 +9,8 @@
 // exercises are done. No solution ships here: the checker's tests pass the
 // book's logic in as a value, from their own _test.go files.
 //
-// 本包是学生写书中代码的地方：每个练习一个 Go 文件，按书的顺序排列。每个文件
-// 里有一个能编译、返回 ErrNotImplemented 的桩函数；学生改写它的函数体，然后运行
+// 本包是学生写书中代码的地方：每个练习一个 Go 文件，按书的顺序排列。每个文件里
+// 有一个能编译、返回 ErrNotImplemented 的桩函数；学生改写它的函数体，然后运行
 // go run ./cmd/archlab check：它把本包编译进来，在学生的代码上运行本节的演练和
 // 探索器范围内的每一种故障序列，并告诉你哪些练习已经完成。这里不附带答案。
 //
