@@ -23,6 +23,18 @@
     var counter = document.getElementById("counter");
     var play = document.getElementById("play");
     var cur = 0, timer = null;
+    var box = document.getElementById("diagram");
+    var svg = box.querySelector("svg");
+
+    // A wide run shrinks to the panel, but not below 80%: past that the
+    // panel scrolls sideways and follows the current step.
+    function fit() {
+      var natural = Number(svg.getAttribute("width"));
+      var room = box.clientWidth - 2;
+      svg.style.width = Math.round(natural * Math.min(1, Math.max(room / natural, 0.8))) + "px";
+    }
+    fit();
+    window.addEventListener("resize", fit);
 
     function show(n) {
       cur = Math.max(0, Math.min(total, n));
@@ -44,10 +56,12 @@
       history.replaceState(null, "", "#step=" + cur);
       if (cur > 0) {
         var g = steps[cur - 1];
-        var box = document.getElementById("diagram");
         var r = g.getBoundingClientRect(), b = box.getBoundingClientRect();
         if (r.bottom > b.bottom - 8 || r.top < b.top + 40) {
           box.scrollTop += r.bottom - b.bottom + b.height / 3;
+        }
+        if (r.right > b.right - 8 || r.left < b.left + 8) {
+          box.scrollLeft += (r.left + r.right) / 2 - (b.left + b.right) / 2;
         }
       }
       if (cur >= total) { pause(); }
