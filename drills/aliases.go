@@ -23,6 +23,8 @@ const (
 	Neutral  = harness.Neutral
 	Good     = harness.Good
 	Bad      = harness.Bad
+	Harm     = harness.Harm
+	Zombie   = harness.Zombie
 )
 
 // Phases lists the phases in order.

@@ -92,9 +92,10 @@ type counterSpec struct {
 }
 
 type checkSpec struct {
-	line int
-	name string
-	x    expr
+	line  int
+	name  string
+	x     expr
+	shows bool // "shows NAME: EXPR": the check demonstrates a failure
 }
 
 type expectLine struct {
@@ -435,7 +436,8 @@ func (s *parseScope) nameList() string {
 	return "the " + s.f.section.Harness + " harness reports " + strings.Join(ns, ", ")
 }
 
-var phaseNames = map[string]harness.Phase{"[setup]": harness.Setup, "[fault]": harness.Fault, "[recovery]": harness.Recovery, "[verdict]": harness.Verdict}
+var phaseNames = map[string]harness.Phase{"[setup]": harness.Setup, "[fault]": harness.Fault, "[recovery]": harness.Recovery,
+	"[zombie]": harness.Zombie, "[verdict]": harness.Verdict}
 
 func (f *file) parseSteps(s *parseScope, data []byte, start int, fail func(int, string, ...any) error) error {
 	for i, raw := range lines(data) {
@@ -447,7 +449,7 @@ func (f *file) parseSteps(s *parseScope, data []byte, start int, fail func(int, 
 		if strings.HasPrefix(l, "[") {
 			p, ok := phaseNames[l]
 			if !ok {
-				return fail(n, "unknown phase %s; the phases are [setup], [fault], [recovery] and [verdict]", l)
+				return fail(n, "unknown phase %s; the phases are [setup], [fault], [recovery], [zombie] and [verdict]", l)
 			}
 			f.steps = append(f.steps, stmt{line: n, phase: &p})
 			continue
@@ -691,8 +693,12 @@ func (f *file) parseChecks(s *parseScope, data []byte, start int, fail func(int,
 		}
 		nm, src, ok := strings.Cut(l, ":")
 		nm = strings.TrimSpace(nm)
+		shows := false
+		if rest, found := strings.CutPrefix(nm, "shows "); found {
+			nm, shows = strings.TrimSpace(rest), true
+		}
 		if !ok || !nameRE.MatchString(nm) {
-			return fail(n, "a check is NAME: EXPR, with a name of lowercase letters, digits and dashes")
+			return fail(n, "a check is NAME: EXPR, or shows NAME: EXPR for one that demonstrates a failure, with a name of lowercase letters, digits and dashes")
 		}
 		if slices.ContainsFunc(f.checks, func(c checkSpec) bool { return c.name == nm }) {
 			return fail(n, "check %s appears twice", nm)
@@ -701,7 +707,7 @@ func (f *file) parseChecks(s *parseScope, data []byte, start int, fail func(int,
 		if err != nil {
 			return fail(n, "check %s: %v", nm, err)
 		}
-		f.checks = append(f.checks, checkSpec{line: n, name: nm, x: x})
+		f.checks = append(f.checks, checkSpec{line: n, name: nm, x: x, shows: shows})
 	}
 	return nil
 }

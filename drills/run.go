@@ -116,7 +116,11 @@ func (f *file) run(v Values, hEnv harness.Env, rec *harness.Recorder) (err error
 		if !isBool {
 			return f.fail(c.line, "check %s is %v, not true or false", c.name, val)
 		}
-		rec.Check("check."+f.name+"."+c.name, ok)
+		if c.shows {
+			rec.Shows("check."+f.name+"."+c.name, ok)
+		} else {
+			rec.Check("check."+f.name+"."+c.name, ok)
+		}
 	}
 	return nil
 }

@@ -67,7 +67,7 @@ type Counterexample struct {
 	Index  uint64 // the schedule's number in the enumeration or the sample
 	Length int    // its steps: deliveries, events, or crash point plus zombie step
 	// Schedule is the schedule's canonical text form: identifiers only
-	// (m1, crash-mid, evt-2(pay v2), commit-every=3), the same in every
+	// (m1, crash-mid, evt-2(o-1 pay v2), commit-every=3), the same in every
 	// language.
 	Schedule string
 	// Outcome says what the schedule broke, as catalogue keys

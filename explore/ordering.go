@@ -91,7 +91,7 @@ type orderingSchedule struct {
 }
 
 // String is the schedule's canonical one-line form:
-// "max-attempts=1: evt-1(reserve v1), evt-3(fulfill v3), evt-2(pay v2)".
+// "max-attempts=1: evt-1(o-1 reserve v1), evt-3(o-1 fulfill v3), evt-2(o-1 pay v2)".
 func (s *orderingSchedule) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "max-attempts=%d: ", s.budget)

@@ -344,9 +344,9 @@ func (h *Inbox) CheckOnce(i int) {
 	res, tone := M("explore.res.once", balance), Good
 	switch {
 	case n == 0:
-		res, tone = M("explore.res.lost", balance), Bad
+		res, tone = M("explore.res.lost", balance), Harm
 	case n > 1:
-		res, tone = M("explore.res.doubled", balance, n), Bad
+		res, tone = M("explore.res.doubled", balance, n), Harm
 	}
 	h.step("reader", "ledger", M("explore.step.effects-of", m.OrderID, m), res, tone)
 }
@@ -403,10 +403,9 @@ func (h *Inbox) ack(m inbox.Message, lost, killed bool, out Handled) error {
 	case errors.Is(err, inbox.ErrAckLost):
 		if killed && h.rec != nil {
 			// One fault, two steps: the kill, and the ack it swallowed.
-			h.rec.Phase(Fault)
-			h.rec.Step("broker", "consumer", M("step.kill."+string(BeforeAck), out.Pid), M("res.killed", out.Exit), Bad)
-			h.rec.Step("consumer", "broker", M("step.ack", m), M("res.ack-never-sent"), Bad)
-			h.rec.Phase(Recovery)
+			h.rec.FaultSteps(
+				Step{Actor: "broker", Target: "consumer", Action: M("step.kill."+string(BeforeAck), out.Pid), Result: M("res.killed", out.Exit), Tone: Bad},
+				Step{Actor: "consumer", Target: "broker", Action: M("step.ack", m), Result: M("res.ack-never-sent"), Tone: Bad})
 		} else if !killed {
 			h.fault("consumer", "broker", M("step.ack", m), M("res.ack-lost"))
 		}
@@ -474,7 +473,14 @@ func (h *Inbox) recordHandler(i int, f FaultKind, out Handled) {
 			}
 			return
 		}
-		h.recordWrite(i, M("step.mark-then-apply", m), out.Applied)
+		// The same two writes, named the same way, at every delivery:
+		// the key (a duplicate stops here) and then the effect.
+		if !out.Marked {
+			h.recordWrite(i, M("step.mark", m), false)
+			break
+		}
+		h.step("consumer", "ledger", M("step.mark", m), M("res.marked"), Neutral)
+		h.recordWrite(i, M("step.effect", m), out.Applied)
 	}
 	if out.Crashed == BeforeAck && f != AckLost {
 		h.crash(out, M("explore.step.crash-after"))
@@ -491,11 +497,11 @@ func (h *Inbox) recordWrite(i int, action Msg, applied bool) {
 	tone := Good
 	switch {
 	case !applied && h.applied[i] == 0:
-		res, tone = M("res.taken-for-duplicate"), Bad
+		res, tone = M("res.taken-for-duplicate"), Harm
 	case !applied:
 		res = M("res.duplicate")
 	case h.applied[i] > 1:
-		res, tone = M("res.applied-again", 1, bal), Bad
+		res, tone = M("res.applied-again", 1, bal), Harm
 	case h.strategy == Naive:
 		res, tone = M("res.applied", bal), Neutral
 	default:

@@ -3,6 +3,7 @@ package harness
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -154,14 +155,38 @@ func (o *Ordering) recordDelivery(e ordering.Event, attempt int, out ordering.Ou
 	o.step("broker", "consumer", M("step.deliver", e, attempt), M("res.received"), Neutral)
 	switch out {
 	case ordering.OutcomeApplied:
-		o.step("consumer", "projection", M("step.project", e), M("res.outcome.applied", st), toneIf(o.applied[e.ID] > 1, Bad, Good))
+		o.step("consumer", "projection", M("step.project", e), M("res.outcome.applied", st), toneIf(o.applied[e.ID] > 1, Harm, Good))
 	case ordering.OutcomeDuplicate:
 		o.step("consumer", "projection", M("step.project", e), M("res.outcome.duplicate", st), Good)
 	case ordering.OutcomeRetry:
-		o.fault("consumer", "projection", M("step.project", e), M("res.outcome.retry", st))
+		o.fault("consumer", "projection", M("step.project", e), M("res.outcome.conflict", e.OrderID, st, st.Version+1, e.Version))
 	case ordering.OutcomeDead:
-		o.fault("consumer", "dlq", M("step.dead-letter", e), M("res.outcome.dead", attempt))
+		o.fault("consumer", "dlq", M("step.dead-letter", e), o.deadReason(e, attempt))
 	}
+}
+
+var expectsVersion = regexp.MustCompile(`expects v(\d+), got v(\d+)`)
+
+// deadReason says why an event was dead-lettered: poison (a type the
+// order's state machine does not know, or a version its type never has),
+// which no retry can fix, or a conflict whose retry budget is spent.
+func (o *Ordering) deadReason(e ordering.Event, attempt int) Msg {
+	dlq := o.DLQ()
+	reason := ""
+	if len(dlq) > 0 {
+		reason = dlq[len(dlq)-1].Reason
+	}
+	switch m := expectsVersion.FindStringSubmatch(reason); {
+	case strings.Contains(reason, ordering.ErrPoison.Error()) && m != nil:
+		return M("res.outcome.dead-poison-version", attempt, e.Type, m[1], m[2])
+	case strings.Contains(reason, ordering.ErrPoison.Error()):
+		return M("res.outcome.dead-poison-type", attempt, e.Type)
+	case strings.Contains(reason, ordering.ErrConflict.Error()) && o.consumer != nil && o.consumer.MaxAttempts == 1:
+		return M("res.outcome.dead-no-retry", attempt)
+	case strings.Contains(reason, ordering.ErrConflict.Error()) && o.consumer != nil:
+		return M("res.outcome.dead-budget", attempt, o.consumer.MaxAttempts)
+	}
+	return M("res.outcome.dead", attempt)
 }
 
 // observe reads an order's row and notes whether its version moved back.
@@ -216,7 +241,7 @@ func (o *Ordering) Compare(orderID string) bool {
 		o.step("reader", "projection", M("explore.step.compare-source", want), M("explore.res.matches"), Good)
 		return true
 	}
-	o.step("reader", "projection", M("explore.step.compare-source", want), M("explore.res.diverged", st), Bad)
+	o.step("reader", "projection", M("explore.step.compare-source", want), M("explore.res.diverged", st), Harm)
 	return false
 }
 

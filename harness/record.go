@@ -6,24 +6,29 @@ import "fmt"
 // phases.
 type Phase int
 
-// The four phases of every drill.
+// The phases of a drill. Setup, fault, recovery and verdict are every
+// drill's; a story that needs one more says so with its marker: [zombie]
+// for a worker that wakes after it lost its lease.
 const (
 	Setup    Phase = iota // build the mechanism, deliver the first messages
 	Fault                 // the injected failure and what it does
 	Recovery              // redelivery, retry, rerun, reconciliation
+	Zombie                // an old owner wakes and acts on a lease it lost
 	Verdict               // read the state back
 )
 
 // Phases lists the phases in order.
-var Phases = []Phase{Setup, Fault, Recovery, Verdict}
+var Phases = []Phase{Setup, Fault, Recovery, Zombie, Verdict}
 
 // Key is the phase's catalogue key.
 func (p Phase) Key() string {
-	return [...]string{"phase.setup", "phase.fault", "phase.recovery", "phase.verdict"}[p]
+	return [...]string{"phase.setup", "phase.fault", "phase.recovery", "phase.zombie", "phase.verdict"}[p]
 }
 
 // Tone says how a step's result should look: neutral, good (the mechanism
-// protected something) or bad (a fault, a loss, a rejection).
+// protected something), bad (a fault, a rejection) or harm (the damage the
+// lesson is about: a message lost, a payment doubled, a zombie's commit
+// accepted, a row left diverged), which the trace names as the harm.
 type Tone int
 
 // Step tones.
@@ -31,6 +36,7 @@ const (
 	Neutral Tone = iota
 	Good
 	Bad
+	Harm
 )
 
 // Msg is a catalogue key with its arguments, rendered in the reader's
@@ -62,10 +68,13 @@ type Counter struct {
 }
 
 // Check is a lesson that must hold for any parameters; Key names it in the
-// catalogue ("check.<drill>.<lesson>").
+// catalogue ("check.<drill>.<lesson>"). A check that Shows demonstrates a
+// failure (the message is lost): it holds when the harm happens, and reads
+// as "shows: …", never as a green tick beside a loss.
 type Check struct {
-	Key string
-	OK  bool
+	Key   string
+	OK    bool
+	Shows bool
 }
 
 // Recorder collects one drill run: its steps, counters and checks. The
@@ -78,9 +87,8 @@ type Recorder struct {
 	Checks   []Check
 }
 
-// Phase starts a new phase; later steps belong to it. Phases only move
-// forward: a fault that strikes again during recovery (a second lost ack, a
-// retry that conflicts again) stays in recovery, with its bad tone.
+// Phase starts a new phase; later steps belong to it. Phases move forward,
+// except that a new fault opens a new fault phase (Fault).
 func (r *Recorder) Phase(p Phase) { r.phase = max(r.phase, p) }
 
 // Step records a step in the current phase.
@@ -88,11 +96,24 @@ func (r *Recorder) Step(actor, target string, action, result Msg, tone Tone) {
 	r.Steps = append(r.Steps, Step{Phase: r.phase, Actor: actor, Target: target, Action: action, Result: result, Tone: tone})
 }
 
-// Fault records the fault itself: the step moves the run into the fault
-// phase, with the bad tone, and whatever follows is recovery.
+// Fault records the fault itself: the step opens a fault phase, with the
+// bad tone, and whatever follows is recovery. A fault that strikes again
+// during recovery (a second lost ack, a second poison event) opens a fault
+// phase of its own, so the trace tells the story as it happened; after a
+// zombie woke or the verdict began, it stays where it is.
 func (r *Recorder) Fault(actor, target string, action, result Msg) {
-	r.Phase(Fault)
-	r.Step(actor, target, action, result, Bad)
+	r.FaultSteps(Step{Actor: actor, Target: target, Action: action, Result: result, Tone: Bad})
+}
+
+// FaultSteps records one fault that takes several steps (a kill, and the
+// ack it swallowed) in one fault phase.
+func (r *Recorder) FaultSteps(steps ...Step) {
+	if r.phase <= Recovery {
+		r.phase = Fault
+	}
+	for _, s := range steps {
+		r.Step(s.Actor, s.Target, s.Action, s.Result, s.Tone)
+	}
 	r.Phase(Recovery)
 }
 
@@ -105,6 +126,11 @@ func (r *Recorder) Count(name string, value any) {
 // Check records a lesson check.
 func (r *Recorder) Check(key string, ok bool) {
 	r.Checks = append(r.Checks, Check{Key: key, OK: ok})
+}
+
+// Shows records a check that demonstrates a failure.
+func (r *Recorder) Shows(key string, ok bool) {
+	r.Checks = append(r.Checks, Check{Key: key, OK: ok, Shows: true})
 }
 
 // Format prints a value the way the book's logs do: booleans as true/false,

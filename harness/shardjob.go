@@ -238,7 +238,11 @@ func (s *Shardjob) Commit(shard string, epoch uint64, offset int) error {
 	case err != nil:
 		s.step(actor, "checkpoint", action, M("res.err", err), Bad)
 	default:
-		s.step(actor, "checkpoint", action, M("res.committed"), toneIf(zombie, Bad, Good))
+		if zombie {
+			s.step(actor, "checkpoint", action, M("res.zombie-accepted", s.maxEpoch), Harm)
+		} else {
+			s.step(actor, "checkpoint", action, M("res.committed"), Good)
+		}
 	}
 	if zombie {
 		s.zombieCommits++
@@ -254,7 +258,7 @@ func (s *Shardjob) Commit(shard string, epoch uint64, offset int) error {
 // Count is the reader counting the sink's effects.
 func (s *Shardjob) Count() {
 	applied, suppressed := s.sink.Counts()
-	s.step("reader", "sink", M("step.count-effects"), M("res.effects", applied, suppressed), toneIf(applied == s.keys, Neutral, Bad))
+	s.step("reader", "sink", M("step.count-effects"), M("res.effects", applied, suppressed), toneIf(applied == s.keys, Neutral, Harm))
 }
 
 // ReadCheckpoint is the reader looking at a shard's checkpoint.

@@ -58,8 +58,9 @@ func typed(s string) any {
 }
 
 type jsonCheck struct {
-	Name string `json:"name"`
-	OK   bool   `json:"ok"`
+	Name  string `json:"name"`
+	OK    bool   `json:"ok"`
+	Shows bool   `json:"shows"` // the check demonstrates a failure: ok means the harm happened
 }
 
 type jsonAll struct {
@@ -100,7 +101,7 @@ func jsonOf(lang i18n.Lang, res *drills.Result) jsonDrill {
 	for _, c := range res.Checks {
 		// The check's name is its catalogue key without "check.": stable
 		// across languages.
-		j.Checks = append(j.Checks, jsonCheck{Name: strings.TrimPrefix(c.Key, "check."), OK: c.OK})
+		j.Checks = append(j.Checks, jsonCheck{Name: strings.TrimPrefix(c.Key, "check."), OK: c.OK, Shows: c.Shows})
 	}
 	if res.Err != nil {
 		j.Error = res.Err.Error()

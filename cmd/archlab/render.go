@@ -67,7 +67,15 @@ func (r *renderer) drill(res *drills.Result, trace bool) error {
 		return err
 	}
 	for _, c := range res.Checks {
-		writeHanging(r.out(), "  "+r.mark(c.OK)+" ", "    ", r.g.t(c.Key), r.g.width())
+		text, mark := r.g.t(c.Key), r.mark(c.OK)
+		if c.Shows {
+			// A demonstrated failure: no green tick beside a loss.
+			text = r.g.t("cli.shows", text)
+			if c.OK {
+				mark = r.p.bad.Sprint("◆")
+			}
+		}
+		writeHanging(r.out(), "  "+mark+" ", "    ", text, r.g.width())
 	}
 	word, rest, _ := strings.Cut(r.verdict(res), "  ")
 	writeHanging(r.out(), word+"  ", "      ", rest, r.g.width())
@@ -304,11 +312,14 @@ func (r *renderer) trace(steps []drills.Step) error {
 			fmt.Fprintln(r.out(), r.p.bold.Sprint("["+r.g.t(s.Phase.Key())+"]"))
 		}
 		result := r.msg(s.Result)
+		if s.Tone == drills.Harm {
+			result = r.g.t("cli.harm", result) // named as the harm
+		}
 		tone := func(l string) string {
 			switch s.Tone {
 			case drills.Good:
 				return r.p.good.Sprint(l)
-			case drills.Bad:
+			case drills.Bad, drills.Harm:
 				return r.p.bad.Sprint(l)
 			}
 			return l

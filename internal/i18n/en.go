@@ -44,9 +44,9 @@ var en = map[string]string{
 	// Timeline actions.
 	"step.deliver":             "delivers %v (attempt %d)",
 	"step.ack":                 "acks %v",
-	"step.apply-once":          "ApplyOnce %v",
+	"step.apply-once":          "ApplyOnce %v: key + effect, one local transaction",
 	"step.naive-apply":         "NaiveApply %v",
-	"step.mark":                "marks the dedup key of %v",
+	"step.mark":                "Mark %v: write 1 of 2, the key",
 	"step.crash-before-effect": "crashes before the effect",
 	"step.mark-then-apply":     "MarkBeforeEffect %v",
 	"step.read-balance":        "reads the balance of %s",

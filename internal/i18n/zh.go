@@ -51,9 +51,9 @@ var zh = map[string]string{
 	// Timeline actions.
 	"step.deliver":             "投递 %v（第 %d 次）",
 	"step.ack":                 "确认 %v",
-	"step.apply-once":          "ApplyOnce %v",
+	"step.apply-once":          "ApplyOnce %v：键与效果，同一本地事务",
 	"step.naive-apply":         "NaiveApply %v",
-	"step.mark":                "写入 %v 的去重键",
+	"step.mark":                "Mark %v：两次写入之一，去重键",
 	"step.crash-before-effect": "在生效之前崩溃",
 	"step.mark-then-apply":     "MarkBeforeEffect %v",
 	"step.read-balance":        "读取 %s 的余额",

@@ -29,9 +29,9 @@ func Example() {
 	res, err = ordering.Replay(log, fresh, 0, 10)
 	fmt.Printf("replay again:  %+v %v\n", res, err)
 	// Output:
-	// evt-2(pay v2) attempt 1: retry
-	// evt-1(reserve v1) attempt 1: applied
-	// evt-2(pay v2) attempt 2: applied
+	// evt-2(o-1 pay v2) attempt 1: retry
+	// evt-1(o-1 reserve v1) attempt 1: applied
+	// evt-2(o-1 pay v2) attempt 2: applied
 	// projection: v2/PAID
 	// replay from 0: {Applied:2 Duplicates:0 Offset:2} <nil> -> v2/PAID
 	// replay again:  {Applied:0 Duplicates:2 Offset:2} <nil>

@@ -36,9 +36,10 @@ type Event struct {
 	Type    string
 }
 
-// String is the event's canonical text form: "evt-2(pay v2)".
+// String is the event's canonical text form, with the order it belongs
+// to: "evt-2(o-1 pay v2)".
 func (e Event) String() string {
-	return fmt.Sprintf("%s(%s v%d)", e.ID, e.Type, e.Version)
+	return fmt.Sprintf("%s(%s %s v%d)", e.ID, e.OrderID, e.Type, e.Version)
 }
 
 // OrderState is the projection row of one order.
