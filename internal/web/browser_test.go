@@ -360,5 +360,7 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("what-if line %q", msg)
 		}
 		shot(t, ctx, dir, "crash-resume-what-if-en.png")
+		key(t, ctx, kb.End)
+		shot(t, ctx, dir, "crash-resume-what-if-en-end.png")
 	})
 }

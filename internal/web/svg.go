@@ -16,8 +16,8 @@ import (
 const (
 	cell      = 8.6 // px per terminal cell at the label's 16px font
 	headH     = 44  // participant boxes
-	noteH     = 34
-	msgH      = 62 // two lines of label and the arrow
+	noteH     = 30
+	msgH      = 56 // two lines of label and the arrow
 	margin    = 16
 	minGap    = 150 // between lifelines
 	maxLabel  = 46  // cells of a label line before it is cut (the caption shows it all)
@@ -102,11 +102,18 @@ func SVG(d view.Diagram) template.HTML {
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="seq" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" role="img">`, width, height, width, height)
 	b.WriteString(`<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="head"/></marker></defs>`)
 	top := float64(margin)
-	for i, p := range d.Participants {
+	for i := range d.Participants {
 		fmt.Fprintf(&b, `<line class="life" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, x[i], top+headH, x[i], height-margin)
-		fmt.Fprintf(&b, `<g class="actor" data-actor="%s"><rect x="%.1f" y="%.1f" width="%.1f" height="%d" rx="6"/><text x="%.1f" y="%.1f">%s</text></g>`,
+	}
+	// The participants are drawn last, over a band of background, so the
+	// page can keep them at the top while a long run scrolls under them.
+	var heads strings.Builder
+	fmt.Fprintf(&heads, `<g class="heads"><rect class="band" x="0" y="0" width="%.0f" height="%.0f"/>`, width, top+headH-4)
+	for i, p := range d.Participants {
+		fmt.Fprintf(&heads, `<g class="actor" data-actor="%s"><rect x="%.1f" y="%.1f" width="%.1f" height="%d" rx="6"/><text x="%.1f" y="%.1f">%s</text></g>`,
 			esc(p.ID), x[i]-boxW[i]/2, top, boxW[i], headH-8, x[i], top+(headH-8)/2+6, esc(p.Name))
 	}
+	heads.WriteString(`</g>`)
 	y := top + headH
 	for _, it := range d.Items {
 		if it.Note != "" {
@@ -120,7 +127,7 @@ func SVG(d view.Diagram) template.HTML {
 			cls += " fault"
 		}
 		fmt.Fprintf(&b, `<g class="%s" data-step="%d"><title>%s</title>`, cls, it.Step, esc(it.Label))
-		ay := y + 34 // the arrow, between the action above and the result below
+		ay := y + 30 // the arrow, between the action above and the result below
 		x1, x2 := x[it.From], x[it.To]
 		var tx float64
 		anchor := "middle"
@@ -149,6 +156,7 @@ func SVG(d view.Diagram) template.HTML {
 		b.WriteString(`</g>`)
 		y += msgH
 	}
+	b.WriteString(heads.String())
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
 }

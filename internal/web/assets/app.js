@@ -35,6 +35,12 @@
     }
     fit();
     window.addEventListener("resize", fit);
+    // The participants stay at the top while the run scrolls under them.
+    var heads = svg.querySelector("g.heads");
+    box.addEventListener("scroll", function () {
+      var scale = Number(svg.getAttribute("width")) / svg.getBoundingClientRect().width;
+      heads.setAttribute("transform", "translate(0," + (box.scrollTop * scale) + ")");
+    });
 
     function show(n) {
       cur = Math.max(0, Math.min(total, n));
@@ -57,8 +63,11 @@
       if (cur > 0) {
         var g = steps[cur - 1];
         var r = g.getBoundingClientRect(), b = box.getBoundingClientRect();
-        if (r.bottom > b.bottom - 8 || r.top < b.top + 40) {
-          box.scrollTop += r.bottom - b.bottom + b.height / 3;
+        var hh = heads.getBoundingClientRect().height;
+        if (r.bottom > b.bottom - 8) {
+          box.scrollTop += r.bottom - b.bottom + 16;
+        } else if (r.top < b.top + hh) {
+          box.scrollTop -= b.top + hh - r.top + 16;
         }
         if (r.right > b.right - 8 || r.left < b.left + 8) {
           box.scrollLeft += (r.left + r.right) / 2 - (b.left + b.right) / 2;
