@@ -14,13 +14,13 @@ import (
 // The diagram's geometry, in SVG user units (CSS pixels at full size). A
 // cell is half an em: a Latin letter takes one, a Chinese character two.
 const (
-	cell      = 8.6 // px per terminal cell at the label's 16px font
+	cell      = 7.9 // px per terminal cell at the label's 16px font (Latin averages under half an em)
 	headH     = 44  // participant boxes
 	noteH     = 30
 	msgH      = 56 // two lines of label and the arrow
 	margin    = 16
 	minGap    = 150 // between lifelines
-	maxLabel  = 46  // cells of a label line before it is cut (the caption shows it all)
+	maxLabel  = 44  // cells of a label line before it is cut (the caption shows it all)
 	selfLoopW = 34
 )
 
