@@ -314,20 +314,49 @@ func (s *Server) file(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, p, http.StatusBadRequest, p.T("web.err.empty"))
 		return
 	}
-	name := "pasted.txtar"
-	d, err := drills.Parse(name, []byte(src))
+	run, err := s.runPasted(p.Lang, []byte(src))
 	if err != nil {
 		s.fail(w, p, http.StatusBadRequest, err.Error())
 		return
 	}
-	res, err := s.runDrill(d, d.Defaults())
-	if err != nil {
-		s.fail(w, p, http.StatusBadRequest, err.Error())
-		return
-	}
-	p.Run = s.layout(p.Lang, res, nil)
-	p.Title = d.Name + " — archlab"
+	p.Run = run
+	p.Title = run.Name + " — archlab"
 	s.render(w, http.StatusOK, "drill.html", p)
+}
+
+// runPasted parses, runs and lays out a pasted drill file. A file
+// registers its words in the shared catalogue when it is parsed; one that
+// takes a built-in drill's name (archlab drill ack-lost --source, edited)
+// would leave its words on the built-in's page, so the built-in's words
+// are put back once the page's texts are taken. An unchanged copy of a
+// built-in file is that drill, compared with the book, as with --file.
+func (s *Server) runPasted(lang i18n.Lang, src []byte) (*run, error) {
+	s.runMu.Lock()
+	defer s.runMu.Unlock()
+	d, err := drills.Parse("pasted.txtar", src)
+	if b, lerr := drills.Lookup(nameOf(d)); lerr == nil {
+		if orig, serr := drills.Source(b); serr == nil {
+			defer drills.Parse(b.Path, orig) // restores b's words
+			if bytes.Equal(orig, src) {
+				d, err = b, nil
+			}
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	res, err := d.RunIn(d.Defaults(), harness.Env{})
+	if err != nil {
+		return nil, err
+	}
+	return s.layout(lang, res, nil), nil
+}
+
+func nameOf(d *drills.Drill) string {
+	if d == nil {
+		return ""
+	}
+	return d.Name
 }
 
 // report explores a mechanism's default scope once; the result does not

@@ -156,3 +156,29 @@ func TestAssets(t *testing.T) {
 		}
 	}
 }
+
+// TestPasteKeepsBuiltinWords: a teacher's edited copy of ack-lost shows
+// its own title, and ack-lost's page still shows the book's afterwards.
+func TestPasteKeepsBuiltinWords(t *testing.T) {
+	h := web.New(i18n.EN)
+	d, _ := drills.Lookup("ack-lost")
+	src, err := drills.Source(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	title := i18n.T(i18n.EN, d.TitleKey())
+	edited := strings.Replace(string(src), title, "MY OWN TITLE", 1)
+	if edited == string(src) {
+		t.Fatalf("the title %q is not in ack-lost's file", title)
+	}
+	if code, body := post(t, h, edited); code != 200 || !strings.Contains(body, "MY OWN TITLE") {
+		t.Fatalf("the edited copy: status %d, own title shown: %v", code, strings.Contains(body, "MY OWN TITLE"))
+	}
+	if _, body := get(t, h, "/drill/ack-lost"); strings.Contains(body, "MY OWN TITLE") {
+		t.Error("ack-lost's page shows the pasted file's title")
+	}
+	// An unchanged copy is the built-in drill: compared with the book.
+	if code, body := post(t, h, string(src)); code != 200 || !strings.Contains(body, "match the book") {
+		t.Errorf("an unchanged copy: status %d, compared with the book: %v", code, strings.Contains(body, "match the book"))
+	}
+}
