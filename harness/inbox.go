@@ -327,7 +327,7 @@ func (h *Inbox) Prune(seq int64) int {
 	if h.rec == nil {
 		return n
 	}
-	h.step("janitor", "ledger", M("step.prune", seq), M("res.pruned", n), toneIf(n > 0 && h.strategy != EarlyPrune, Bad, Neutral))
+	h.step("janitor", "ledger", M("step.prune", seq), M(Plural("res.pruned", n), n), toneIf(n > 0 && h.strategy != EarlyPrune, Bad, Neutral))
 	return n
 }
 

@@ -284,7 +284,7 @@ func (o *Ordering) LoseOffset(offset int) error {
 	if err != nil {
 		return err
 	}
-	o.fault("consumer", "log", M("step.resume-from", offset), M("res.offset-behind", n-offset))
+	o.fault("consumer", "log", M("step.resume-from", offset), M(Plural("res.offset-behind", n-offset), n-offset))
 	return nil
 }
 
@@ -308,7 +308,7 @@ func (o *Ordering) ReadLog(offset, size int) error {
 		o.drained++
 		o.step("consumer", "log", action, M("res.drained", next), Good)
 	default:
-		o.step("consumer", "log", action, M("res.batch", len(events), next), Good)
+		o.step("consumer", "log", action, M(Plural("res.batch", len(events)), len(events), next), Good)
 	}
 	return nil
 }

@@ -49,6 +49,15 @@ type Msg struct {
 // M builds a Msg.
 func M(key string, args ...any) Msg { return Msg{Key: key, Args: args} }
 
+// Plural picks the catalogue's singular form, key.one, when n is 1: "1 key
+// forgotten", not "1 key(s) forgotten".
+func Plural(key string, n int) string {
+	if n == 1 {
+		return key + ".one"
+	}
+	return key
+}
+
 // Step is one thing that happened in a drill: Actor did Action to Target and
 // got Result. Actor and Target are role names ("broker", "ledger"); their
 // display names are the catalogue's "actor.<role>".

@@ -64,7 +64,7 @@ func (s *Shardjob) Split(keys, shards int) error {
 	}
 	s.keys, s.shards = keys, out
 	for i, items := range out {
-		s.step("splitter", ShardName(i), M("step.assign"), M("res.keys", len(items)), Neutral)
+		s.step("splitter", ShardName(i), M("step.assign"), M(Plural("res.keys", len(items)), len(items)), Neutral)
 	}
 	return nil
 }

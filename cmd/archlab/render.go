@@ -11,6 +11,7 @@ import (
 	"github.com/olekukonko/tablewriter/tw"
 
 	"archlab/drills"
+	"archlab/harness"
 )
 
 // renderer prints drill results for people: header, trace, table, verdict.
@@ -252,7 +253,7 @@ func (r *renderer) verdict(res *drills.Result) string {
 	case res.Drill.LabOnly:
 		key = "cli.verdict.lab"
 	}
-	return r.p.good.Sprint("PASS") + "  " + r.g.t(key, name, len(res.Counters), held, len(res.Checks))
+	return r.p.good.Sprint("PASS") + "  " + r.g.t(harness.Plural(key, len(res.Checks)), name, len(res.Counters), held, len(res.Checks))
 }
 
 // summary prints section | drill | result | counters for many drills and
@@ -273,7 +274,7 @@ func (r *renderer) summary(results []*drills.Result) error {
 	if err := r.table(header, rows, true); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintln(r.out(), r.g.t("cli.summary", len(results), pass, len(results)-pass))
+	_, err := fmt.Fprintln(r.out(), r.g.t(harness.Plural("cli.summary", len(results)), len(results), pass, len(results)-pass))
 	return err
 }
 

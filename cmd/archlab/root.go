@@ -178,6 +178,7 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 	cobra.EnableCaseInsensitive = true
 	if g.lang == i18n.ZH {
 		cobra.AddTemplateFunc("zhDefaults", zhDefaults)
+		cobra.AddTemplateFunc("zhFlags", func(s string) string { return strings.ReplaceAll(s, "[flags]", "[选项]") })
 		root.SetUsageTemplate(zhUsageTemplate)
 	}
 	// No default in pflag's sense: the help text says where it comes from,
@@ -302,7 +303,7 @@ var pflagDefault = regexp.MustCompile(` \(default ([^)\n]*)\)`)
 // zhUsageTemplate is cobra's default usage template with its headings in
 // Chinese.
 const zhUsageTemplate = `用法：{{if .Runnable}}
-  {{.UseLine}}{{end}}{{if .HasAvailableSubCommands}}
+  {{.UseLine | zhFlags}}{{end}}{{if .HasAvailableSubCommands}}
   {{.CommandPath}} [命令]{{end}}{{if gt (len .Aliases) 0}}
 
 别名：

@@ -72,11 +72,14 @@ type token struct {
 	space bool // a space came before it
 }
 
-// tokens splits s into words and single CJK characters.
+// tokens splits s into words and single CJK characters. A closing
+// punctuation mark sticks to what comes before it and an opening one to
+// what comes after it, so no line starts with "，" or ends with "（".
 func tokens(s string) []token {
 	var out []token
 	var cur strings.Builder
 	space := false
+	opening := ""
 	flush := func() {
 		if cur.Len() > 0 {
 			out = append(out, token{text: cur.String(), space: space})
@@ -89,19 +92,38 @@ func tokens(s string) []token {
 		case r == ' ' || r == '\t' || r == '\n':
 			flush()
 			space = true
-		case isClosingPunct(r) && len(out) > 0 && cur.Len() == 0 && !space:
+		case isClosingPunct(r) && cur.Len() > 0:
+			cur.WriteRune(r)
+			if isCJK(r) {
+				flush()
+			}
+		case isClosingPunct(r) && len(out) > 0 && !space:
 			out[len(out)-1].text += string(r) // never starts a line
+		case isOpeningPunct(r):
+			flush()
+			opening += string(r) // never ends a line
 		case isCJK(r):
 			flush()
+			cur.WriteString(opening)
+			opening = ""
 			cur.WriteRune(r)
 			flush()
 		default:
+			if opening != "" {
+				cur.WriteString(opening)
+				opening = ""
+			}
 			cur.WriteRune(r)
 		}
+	}
+	if opening != "" {
+		cur.WriteString(opening)
 	}
 	flush()
 	return out
 }
+
+func isOpeningPunct(r rune) bool { return strings.ContainsRune("（「『【《“‘", r) }
 
 func isCJK(r rune) bool {
 	return unicode.Is(unicode.Han, r) || runewidth.RuneWidth(r) == 2
@@ -169,7 +191,11 @@ func joinLines(lines []string) string {
 		if i > 0 {
 			prev := []rune(lines[i-1])
 			next := []rune(l)
-			if !(len(prev) > 0 && len(next) > 0 && isCJK(prev[len(prev)-1]) && isCJK(next[0])) {
+			// No space between two CJK characters, nor after Chinese
+			// punctuation: Chinese needs none.
+			cjkJoin := len(prev) > 0 && len(next) > 0 && isCJK(prev[len(prev)-1]) && isCJK(next[0])
+			afterPunct := len(prev) > 0 && isClosingPunct(prev[len(prev)-1]) && isCJK(prev[len(prev)-1])
+			if !cjkJoin && !afterPunct {
 				b.WriteByte(' ')
 			}
 		}
