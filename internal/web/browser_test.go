@@ -200,6 +200,26 @@ func TestBrowser(t *testing.T) {
 		shot(t, ctx, dir, "ack-lost-en.png")
 	})
 
+	t.Run("play", func(t *testing.T) {
+		key(t, ctx, kb.Home)
+		key(t, ctx, " ") // plays: the first step at once, then one every 1.5 s
+		if err := chromedp.Do(ctx, chromedp.Sleep(1800*time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
+		key(t, ctx, " ") // pauses
+		s := read(t, ctx)
+		if s.Shown < 2 { // 2 on time; more on a loaded machine
+			t.Errorf("Space, 1.8 s, Space: %d steps shown, want at least 2", s.Shown)
+		}
+		if err := chromedp.Do(ctx, chromedp.Sleep(1700*time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
+		if again := read(t, ctx); again.Shown != s.Shown {
+			t.Errorf("paused, yet the diagram moved from %d to %d steps", s.Shown, again.Shown)
+		}
+		key(t, ctx, kb.End)
+	})
+
 	t.Run("counters", func(t *testing.T) {
 		cells, err := chromedp.Run(ctx, chromedp.Evaluate[[][]string](`Array.from(document.querySelectorAll('#counters tbody tr')).map(tr => Array.from(tr.cells).map(td => td.textContent.trim()))`))
 		if err != nil {
