@@ -214,7 +214,14 @@ func (r *renderer) table(header []any, rows [][]string, wrapLast bool) error {
 		for i, c := range row {
 			cells[i] = strings.ReplaceAll(c, "\n", " ")
 		}
-		writeHanging(r.out(), "", "    ", strings.Join(cells, "  "), width)
+		// The row's first cells on a line of their own, the last one
+		// (the widest: counters, a verdict) wrapped below them.
+		if head := strings.Join(cells[:len(cells)-1], "  "); displayWidth(stripANSI(head)) <= width {
+			fmt.Fprintln(r.out(), head)
+		} else {
+			writeHanging(r.out(), "", "  ", head, width)
+		}
+		writeHanging(r.out(), "    ", "    ", cells[len(cells)-1], width)
 	}
 	return nil
 }
@@ -299,11 +306,19 @@ func (r *renderer) trace(steps []drills.Step) error {
 		who[i] = r.actor(s.Actor) + " -> " + r.actor(s.Target)
 		what[i] = r.msg(s.Action)
 		whoW = max(whoW, runewidth.StringWidth(who[i]))
-		if w := runewidth.StringWidth(what[i]); w <= wideAction {
+	}
+	numW := len(fmt.Sprint(len(steps)))
+	// The action column is as wide as the widest action that still leaves
+	// room for its result beside it; a longer action (a SQL statement, a
+	// long write) wraps with its result below, rather than pushing every
+	// other step's result onto a line of its own.
+	room := r.g.width() - (numW + 2 + whoW + 2) - 2
+	for i, s := range steps {
+		w := runewidth.StringWidth(what[i])
+		if w <= wideAction && w+runewidth.StringWidth(r.msg(s.Result)) <= room {
 			whatW = max(whatW, w)
 		}
 	}
-	numW := len(fmt.Sprint(len(steps)))
 	in := bufio.NewReader(r.g.io.In)
 	for i, s := range steps {
 		if i == 0 || s.Phase != steps[i-1].Phase {
