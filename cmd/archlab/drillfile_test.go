@@ -133,3 +133,54 @@ func TestHelpExamplesTeach(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeSamples: every README block marked <!-- sample: ARGS --> is
+// what archlab ARGS prints at 80 columns (after "$ archlab ARGS" when the
+// block starts with it); -update rewrites them.
+func TestReadmeSamples(t *testing.T) {
+	path := "../../README.md"
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	var out []string
+	for i := 0; i < len(lines); i++ {
+		out = append(out, lines[i])
+		args, ok := strings.CutPrefix(lines[i], "<!-- sample: ")
+		if !ok {
+			continue
+		}
+		args = strings.TrimSuffix(args, " -->")
+		if i+1 >= len(lines) || lines[i+1] != "```" {
+			t.Fatalf("README line %d: a sample marker must sit right above a ``` block", i+1)
+		}
+		end := i + 2
+		for end < len(lines) && lines[end] != "```" {
+			end++
+		}
+		old := lines[i+2 : end]
+		got, _, _ := runWide(80, "", strings.Fields(args)...)
+		block := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
+		if len(old) > 0 && strings.HasPrefix(old[0], "$ archlab ") {
+			block = append([]string{"$ archlab " + args}, block...)
+		}
+		if *update {
+			out = append(out, "```")
+			out = append(out, block...)
+			i = end - 1
+			continue
+		}
+		if strings.Join(old, "\n") != strings.Join(block, "\n") {
+			t.Errorf("README's sample of archlab %s is stale (go test ./cmd/archlab -run TestReadmeSamples -update):\n%s",
+				args, diff(strings.Join(old, "\n"), strings.Join(block, "\n")))
+		}
+		out = append(out, old...)
+		i = end - 1
+	}
+	if *update {
+		if err := os.WriteFile(path, []byte(strings.Join(out, "\n")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
