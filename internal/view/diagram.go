@@ -48,7 +48,7 @@ func DiagramOf(rows []Row) Diagram {
 		d.Items = append(d.Items, Item{
 			From: index[r.FromID], To: index[r.ToID],
 			Label: r.Label(), Action: r.Action, Result: r.Result,
-			Fault: r.Tone == Bad, Tone: r.Tone, Step: r.N,
+			Fault: r.Tone.IsBad(), Tone: r.Tone, Step: r.N,
 		})
 	}
 	return d

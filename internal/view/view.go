@@ -17,14 +17,20 @@ const (
 	Neutral Tone = "neutral"
 	Good    Tone = "good"
 	Bad     Tone = "bad"
+	Harm    Tone = "harm" // the damage the lesson is about: bad, and named as the harm
 )
+
+// IsBad reports whether a row is a fault or the harm: drawn as a cross.
+func (t Tone) IsBad() bool { return t == Bad || t == Harm }
 
 func toneOf(t harness.Tone) Tone {
 	switch t {
 	case harness.Good:
 		return Good
-	case harness.Bad, harness.Harm: // the harm is bad too; the terminal also names it
+	case harness.Bad:
 		return Bad
+	case harness.Harm:
+		return Harm
 	}
 	return Neutral
 }
@@ -39,7 +45,10 @@ type Row struct {
 	ToID       string
 	Action     string
 	Result     string
-	Tone       Tone
+	// Named is the result as the trace prints it: "harm: …" for the
+	// damage the lesson is about, else the result.
+	Named string
+	Tone  Tone
 }
 
 // Label is the row as one diagram message: "3. ack pay:evt-1: lost".
@@ -69,6 +78,10 @@ func Rows(lang i18n.Lang, steps []harness.Step) []Row {
 			Action:     i18n.T(lang, s.Action.Key, s.Action.Args...),
 			Result:     i18n.T(lang, s.Result.Key, s.Result.Args...),
 			Tone:       toneOf(s.Tone),
+		}
+		rows[i].Named = rows[i].Result
+		if rows[i].Tone == Harm {
+			rows[i].Named = i18n.T(lang, "cli.harm", rows[i].Result)
 		}
 	}
 	return rows
@@ -128,17 +141,31 @@ func Counters(lang i18n.Lang, res *drills.Result) Table {
 	return tab
 }
 
-// CheckRow is one lesson check in the reader's language.
+// CheckRow is one lesson check in the reader's language. A check that
+// Shows a failure (the message is lost) reads "shows: …" and holds with a
+// ◆, never a green tick beside a loss.
 type CheckRow struct {
-	Text string
-	OK   bool
+	Text  string
+	OK    bool
+	Shows bool
+	Mark  string // ✓, ✗ or ◆
 }
 
 // Checks renders a run's lesson checks.
 func Checks(lang i18n.Lang, res *drills.Result) []CheckRow {
 	out := make([]CheckRow, len(res.Checks))
 	for i, c := range res.Checks {
-		out[i] = CheckRow{Text: i18n.T(lang, c.Key), OK: c.OK}
+		row := CheckRow{Text: i18n.T(lang, c.Key), OK: c.OK, Shows: c.Shows, Mark: "✗"}
+		if c.OK {
+			row.Mark = "✓"
+		}
+		if c.Shows {
+			row.Text = i18n.T(lang, "cli.shows", row.Text)
+			if c.OK {
+				row.Mark = "◆"
+			}
+		}
+		out[i] = row
 	}
 	return out
 }
