@@ -268,6 +268,12 @@ func TestBrowser(t *testing.T) {
 		shot(t, ctx, dir, "ack-lost-zh-step3.png")
 		key(t, ctx, kb.End)
 		shot(t, ctx, dir, "ack-lost-zh.png")
+		for _, page := range []string{"/?lang=zh", "/explore/ordering?lang=zh"} {
+			if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+page), chromedp.WaitVisible(chromedp.CSS(`html[lang="zh-CN"] main`))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		shot(t, ctx, dir, "explore-ordering-zh.png")
 	})
 
 	t.Run("pasted-file", func(t *testing.T) {
