@@ -433,7 +433,7 @@ K 项后崩溃（或不崩溃）。新的持有者在纪元 2 下接管租约，
 	"explore.err.interrupted":  "已中断：探索在完成前停止，没有打印结果",
 	"err.db.empty":             "--db 需要一个文件名，收到 %q；不加 --db 时每个演练使用临时数据库",
 	"err.db.dash":              "--db 需要一个文件名，收到 %q，它会被当作选项；如确有此名的文件，请写 %q",
-	"err.db.slash":             "--db 需要一个文件名，收到 %q，以 '/' 结尾表示目录",
+	"err.db.slash":             "--db 需要一个文件名，收到 %q，以 “/” 结尾表示目录",
 	"err.db.nul":               "--db 需要一个文件名，收到 %q，其中含有 NUL 字节",
 	"err.db.wrong-schema":      "--db %s 带有 archlab 的标记，但表结构不是 archlab 的（%s）；文件未被修改",
 	"err.db.in-use":            "--db %s 正被另一个 archlab 运行占用（pid %d）；请等它结束，或换一个文件",
