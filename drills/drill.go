@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
+
+	"archlab/harness"
 )
 
 // Section is one section of the book that archlab follows.
@@ -23,6 +26,10 @@ type Param struct {
 	Default int
 	Min     int
 	Max     int // 0: no fixed upper bound
+	// maxExpr, when set, computes the upper bound from the other values
+	// (crash-after lies inside shard 0, whose size depends on --keys and
+	// --shards).
+	maxExpr expr
 }
 
 // UsageKey is the catalogue key of the flag's help text.
@@ -31,24 +38,26 @@ func (p Param) UsageKey(drill string) string { return "param." + drill + "." + p
 // Values holds one value per Param, by flag name.
 type Values map[string]int
 
-// Drill is one scenario of the book.
+// Drill is one scenario: a drill file, parsed. The built-in drills are the
+// files under drills/testdata... no: under drills/files, embedded.
 type Drill struct {
 	Name    string // the book's log prefix, "ack-lost"
 	Section string // "8.2"
 	Params  []Param
-	// Book holds what the book prints for the default parameters. For a
-	// drill the book implies but does not print (LabOnly), it is what the
-	// lab expects, and the command says so.
+	// Book holds what the book prints for the default parameters: the
+	// file's expect part. For a drill the book implies but does not print
+	// (LabOnly), it is what the lab expects, and the command says so.
 	Book    []Counter
 	LabOnly bool
-	// Validate, when set, checks limits that depend on several values
-	// (crash-after must lie inside the crashing shard).
-	Validate func(Values) error
-	// run drives the mechanism and records steps, counters and checks.
-	run func(Values, *Recorder) error
-	// runIn replaces run for a drill whose consumer can run on another
-	// store or in another process (the 8.2 drills); see Env.
-	runIn func(Values, Env, *Recorder) error
+	// Strategy is the §8.2 handler the file picks.
+	Strategy string
+	// Builtin is a drill shipped in the binary; any other file's expect
+	// part is the file's expectation, not the book's.
+	Builtin bool
+	// Path is where the file came from: "drills/files/ack-lost.txtar" for
+	// a built-in one.
+	Path string
+	file *file
 }
 
 // TitleKey is the catalogue key of the drill's one-line title.
@@ -88,8 +97,21 @@ func (d *Drill) check(v Values) error {
 			return &ParamError{Flag: p.Name, Value: x, Min: p.Min, Max: p.Max, Bounded: p.Max > 0}
 		}
 	}
-	if d.Validate != nil {
-		return d.Validate(v)
+	for _, p := range d.Params {
+		if p.maxExpr == nil {
+			continue
+		}
+		m, err := p.maxExpr.eval(&env{params: v})
+		if err != nil {
+			return &FileError{File: d.Path, Msg: fmt.Sprintf("param %s's maximum: %v", p.Name, err)}
+		}
+		n, ok := m.(int)
+		if !ok {
+			return &FileError{File: d.Path, Msg: fmt.Sprintf("param %s's maximum is %v, not a number", p.Name, m)}
+		}
+		if x := v[p.Name]; x > n {
+			return &ParamError{Flag: p.Name, Value: x, Min: p.Min, Max: n, Bounded: true, Why: "why." + d.Name + "." + p.Name}
+		}
 	}
 	return nil
 }
@@ -117,32 +139,29 @@ type Result struct {
 }
 
 // Run validates v, runs the drill and compares its counters with the book
-// when v are the book's parameters. A *ParamError means bad input; any other
-// failure is reported in Result.Err and makes the drill fail.
-func (d *Drill) Run(v Values) (*Result, error) { return d.RunIn(v, Env{}) }
+// when v are the book's parameters. A *ParamError means bad input, a
+// *FileError a drill file that asks the impossible (a message it never
+// declared); any other failure is reported in Result.Err and makes the
+// drill fail.
+func (d *Drill) Run(v Values) (*Result, error) { return d.RunIn(v, harness.Env{}) }
 
 // HasEnv reports whether the drill's consumer can run in an Env other than
-// the book's (the 8.2 drills: --store, --crash).
-func (d *Drill) HasEnv() bool { return d.runIn != nil }
+// the book's (the §8.2 drills: --store, --crash).
+func (d *Drill) HasEnv() bool { return d.Section == "8.2" }
 
-// RunIn is Run with the consumer in env. The zero Env is Run. A drill
-// without HasEnv refuses any other Env.
-func (d *Drill) RunIn(v Values, env Env) (*Result, error) {
+// RunIn is Run with the consumer in env. The zero Env is Run.
+func (d *Drill) RunIn(v Values, env harness.Env) (*Result, error) {
 	if err := d.check(v); err != nil {
 		return nil, err
 	}
-	rec := &Recorder{}
-	var err error
-	switch {
-	case d.runIn != nil:
-		err = d.runIn(v, env, rec)
-	case !env.book():
-		return nil, fmt.Errorf("drill %s has no consumer store to swap", d.Name)
-	default:
-		err = d.run(v, rec)
+	rec := &harness.Recorder{}
+	err := d.file.run(v, env, rec)
+	var fe *FileError
+	if errors.As(err, &fe) {
+		return nil, err
 	}
 	res := &Result{Drill: d, Values: v, Checks: rec.Checks, Steps: rec.Steps, Err: err}
-	res.Compared = equalValues(v, d.Defaults())
+	res.Compared = d.file.hasExpect && equalValues(v, d.Defaults())
 	res.Pass = err == nil
 	for _, c := range rec.Counters {
 		cr := CounterResult{Name: c.Name, Value: c.Value}
@@ -195,12 +214,12 @@ var ErrUnknownDrill = errors.New("unknown drill")
 var ErrUnknownSection = errors.New("unknown section")
 
 // All returns every drill in book order.
-func All() []*Drill { return slices.Clone(registry) }
+func All() []*Drill { return slices.Clone(builtin()) }
 
 // Lookup finds a drill by name.
 func Lookup(name string) (*Drill, error) {
-	for _, d := range registry {
-		if d.Name == name {
+	for _, d := range builtin() {
+		if strings.EqualFold(d.Name, name) { // ACK-LOST is ack-lost
 			return d, nil
 		}
 	}
@@ -210,7 +229,7 @@ func Lookup(name string) (*Drill, error) {
 // InSection returns the drills of one section in book order.
 func InSection(id string) ([]*Drill, error) {
 	var out []*Drill
-	for _, d := range registry {
+	for _, d := range builtin() {
 		if d.Section == id {
 			out = append(out, d)
 		}

@@ -48,6 +48,18 @@ func TestBookDrillsMatchTheBook(t *testing.T) {
 func TestLessonsHoldForAnyParameters(t *testing.T) {
 	for _, d := range All() {
 		if len(d.Params) == 0 {
+			// One point in its range: the book's run, checked in full.
+			t.Run(d.Name, func(t *testing.T) {
+				res, err := d.Run(d.Defaults())
+				if err != nil || res.Err != nil {
+					t.Fatalf("%v %v", err, res.Err)
+				}
+				for _, c := range res.Checks {
+					if !c.OK {
+						t.Fatalf("lesson does not hold: %s", c.Key)
+					}
+				}
+			})
 			continue
 		}
 		t.Run(d.Name, func(t *testing.T) {
@@ -196,8 +208,12 @@ func TestEveryRecordedKeyIsTranslated(t *testing.T) {
 // TestWrongBookFails: a drill whose counters disagree with its expected
 // values must fail, so drill --all can catch a drifting mechanism.
 func TestWrongBookFails(t *testing.T) {
-	d := ackLost // a copy: the registry entry is untouched
-	d.Book = book("deliveries", "2", "effects", "2", "balance", "2599", "acks", "2")
+	ackLost, err := Lookup("ack-lost")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := *ackLost // a copy: the registry entry is untouched
+	d.Book = []Counter{{Name: "deliveries", Value: "2"}, {Name: "effects", Value: "2"}, {Name: "balance", Value: "2599"}, {Name: "acks", Value: "2"}}
 	res, err := d.Run(d.Defaults())
 	if err != nil {
 		t.Fatal(err)
@@ -209,8 +225,8 @@ func TestWrongBookFails(t *testing.T) {
 		t.Fatalf("effects should be marked as a mismatch: %+v", m)
 	}
 
-	missing := ackLost
-	missing.Book = append(book(), ackLost.Book...)
+	missing := *ackLost
+	missing.Book = append([]Counter(nil), ackLost.Book...)
 	missing.Book = append(missing.Book, Counter{Name: "extra", Value: "1"})
 	if res, _ := missing.Run(missing.Defaults()); res.Pass {
 		t.Fatal("a counter the book prints but the run lacks must fail the drill")
@@ -232,6 +248,10 @@ func TestParamBounds(t *testing.T) {
 		{"partition-affinity", "partitions", 0},
 		{"retry-budget", "max-attempts", 0},
 		{"stale-epoch", "lease-expires-after", 101},
+		{"zombie-window", "lease-expires-after", 101},
+		{"rerun-commit", "behind", 100},
+		{"reconcile-gaps", "max-attempts", 0},
+		{"exactly-once-boundary", "deliveries", 0},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%s --%s %d", tt.drill, tt.flag, tt.value), func(t *testing.T) {

@@ -1,6 +1,14 @@
 package drills
 
-import "fmt"
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+)
 
 // Sections are the book's sections archlab follows, in book order.
 var Sections = []Section{
@@ -9,22 +17,91 @@ var Sections = []Section{
 	{ID: "11.2", Chapter: 11, Package: "internal/shardjob"},
 }
 
-// registry lists every drill in book order. It is a plain slice of values
-// built at compile time: no init work, no reflection.
-var registry = []*Drill{
-	&ackLost, &naiveRedelivery, &dedupScope, &pruneWindow, &markBeforeEffect,
-	&partitionAffinity, &outOfOrder, &poison, &retryBudget, &reconcile, &replay, &seekBounds,
-	&crashResume, &staleEpoch,
+// files holds the built-in drills: one drill file each, in a folder per
+// section, numbered in the book's order.
+//
+//go:embed files
+var files embed.FS
+
+var (
+	loadOnce sync.Once
+	registry []*Drill
+)
+
+// builtin parses the embedded drill files once, in book order. A file that
+// does not parse is a bug of this repository; the tests read every one.
+func builtin() []*Drill {
+	loadOnce.Do(func() {
+		for _, s := range Sections {
+			dir := path.Join("files", s.ID)
+			entries, err := fs.ReadDir(files, dir)
+			if err != nil {
+				panic(fmt.Sprintf("drills: no folder %s: %v", dir, err))
+			}
+			for _, e := range entries {
+				p := path.Join(dir, e.Name())
+				data, err := files.ReadFile(p)
+				if err != nil {
+					panic(err)
+				}
+				d, err := Parse("drills/"+p, data)
+				if err != nil {
+					panic(fmt.Sprintf("drills: built-in drill: %v", err))
+				}
+				if d.Section != s.ID {
+					panic(fmt.Sprintf("drills: %s is in folder %s but says section %s", p, s.ID, d.Section))
+				}
+				d.Builtin = true
+				registry = append(registry, d)
+			}
+		}
+	})
+	return registry
 }
 
-func sprint(v any) string { return fmt.Sprint(v) }
+// Source returns the text of a built-in drill's file.
+func Source(d *Drill) ([]byte, error) {
+	return files.ReadFile(strings.TrimPrefix(d.Path, "drills/"))
+}
 
-// book turns alternating name, value pairs into counters, so a drill's
-// expected values read like the book's log line.
-func book(pairs ...string) []Counter {
-	out := make([]Counter, 0, len(pairs)/2)
-	for i := 0; i+1 < len(pairs); i += 2 {
-		out = append(out, Counter{Name: pairs[i], Value: pairs[i+1]})
+// Nearest returns up to n names within a small edit distance of name (or
+// that contain it), closest first, ties in the given order.
+func Nearest(name string, names []string, n int) []string {
+	type cand struct {
+		name string
+		dist int
+	}
+	var cands []cand
+	for _, s := range names {
+		d := levenshtein(name, s)
+		if d <= max(2, len(name)/3) || (len(name) >= 3 && strings.Contains(s, name)) {
+			cands = append(cands, cand{s, d})
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b cand) int { return a.dist - b.dist })
+	var out []string
+	for _, c := range cands[:min(n, len(cands))] {
+		out = append(out, c.name)
 	}
 	return out
+}
+
+func levenshtein(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }

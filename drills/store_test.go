@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"archlab/harness"
 	"archlab/internal/inbox"
 	"archlab/internal/inbox/consumerproc"
 	"archlab/internal/inbox/sqlstore"
@@ -21,25 +22,26 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// storeDrills are the drills whose consumer can run elsewhere: the five of 8.2.
+// storeDrills are the drills whose consumer can run elsewhere: every one of
+// 8.2, and no other.
 func storeDrills(t *testing.T) []*Drill {
 	var out []*Drill
 	for _, d := range All() {
+		if d.HasEnv() != (d.Section == "8.2") {
+			t.Fatalf("%s (§%s): takes a store = %v, want it exactly for §8.2", d.Name, d.Section, d.HasEnv())
+		}
 		if d.HasEnv() {
 			out = append(out, d)
 		}
-	}
-	if len(out) != 5 {
-		t.Fatalf("%d drills take a store, want the five of 8.2", len(out))
 	}
 	return out
 }
 
 // sqliteEnv opens a fresh SQLite file for a run; with real, every delivery
 // goes to a consumer process (this test binary) killed for real.
-func sqliteEnv(t *testing.T, real bool) (Env, string) {
+func sqliteEnv(t *testing.T, real bool) (harness.Env, string) {
 	path := filepath.Join(t.TempDir(), "inbox.db")
-	env := Env{Open: func(onSQL func(sqlstore.Statement)) (inbox.Store, error) {
+	env := harness.InboxEnv{Open: func(onSQL func(harness.Statement)) (inbox.Store, error) {
 		return sqlstore.Open(path, sqlstore.Options{OnStatement: onSQL})
 	}}
 	if real {
@@ -47,9 +49,11 @@ func sqliteEnv(t *testing.T, real bool) (Env, string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		env.Processes = &consumerproc.Spawner{Context: t.Context(), Command: []string{exe}, DB: path}
+		env.Consumer = func() harness.Consumer {
+			return &consumerproc.Spawner{Context: t.Context(), Command: []string{exe}, DB: path}
+		}
 	}
-	return env, path
+	return harness.Env{Inbox: env}, path
 }
 
 // TestBookCountersOnSQLite: the five 8.2 drills print the book's counters
@@ -117,16 +121,6 @@ func readFile(t *testing.T, path string) fileState {
 	return fileState{keys, b, s.Applies()}
 }
 
-// TestStoreEnvRefusedByOtherDrills: a drill with nothing to swap refuses a
-// store rather than silently running in memory.
-func TestStoreEnvRefusedByOtherDrills(t *testing.T) {
-	d, _ := Lookup("crash-resume")
-	env, _ := sqliteEnv(t, false)
-	if _, err := d.RunIn(d.Defaults(), env); err == nil {
-		t.Fatal("crash-resume must refuse a store")
-	}
-}
-
 // tee is a Store that sends every call to the book's Ledger and to a SQL
 // store and records any answer on which they differ, plus every message it
 // saw (for the key comparison afterwards).
@@ -163,11 +157,19 @@ func (s *tee) NaiveApply(m inbox.Message) {
 	s.sql.NaiveApply(m)
 }
 
-func (s *tee) MarkBeforeEffect(m inbox.Message, crash bool) error {
+func (s *tee) Mark(m inbox.Message) (bool, error) {
 	s.saw(m)
-	a := s.mem.MarkBeforeEffect(m, crash)
-	b := s.sql.MarkBeforeEffect(m, crash)
-	s.differ("MarkBeforeEffect "+m.String(), a, b)
+	a, _ := s.mem.Mark(m)
+	b, err := s.sql.Mark(m)
+	s.differ("Mark "+m.String(), a, b)
+	return a, err
+}
+
+func (s *tee) Effect(m inbox.Message) error {
+	s.saw(m)
+	a := s.mem.Effect(m)
+	b := s.sql.Effect(m)
+	s.differ("Effect "+m.String(), a, b)
 	return a
 }
 
@@ -216,7 +218,7 @@ func TestSQLStoreEqualsLedger(t *testing.T) {
 				}
 				defer sql.Close()
 				s := &tee{mem: inbox.NewLedger(), sql: sql}
-				res, err := d.RunIn(v, Env{Open: func(func(sqlstore.Statement)) (inbox.Store, error) { return s, nil }})
+				res, err := d.RunIn(v, harness.Env{Inbox: harness.InboxEnv{Open: func(func(harness.Statement)) (inbox.Store, error) { return s, nil }}})
 				if err != nil || res.Err != nil {
 					t.Fatal(err, res.Err)
 				}

@@ -21,6 +21,11 @@ type drillOptions struct {
 	trace   bool
 	mermaid bool
 	step    bool
+	file    string       // --file: a drill file, or a directory of them
+	rewrite bool         // --rewrite: fill in the files' expected counters
+	verbs   string       // --verbs SECTION: the harness's verbs
+	source  bool         // --source: print a drill's file
+	given   []string     // the drill's parameters the reader gave: "--keys 3"
 	stores  storeOptions // --store, --db, --crash: the §8.2 drills only
 }
 
@@ -40,6 +45,25 @@ func newDrillCmd(g *globalOptions) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.validate(""); err != nil {
 				return err
+			}
+			if o.verbs != "" {
+				return o.printVerbs(o.verbs)
+			}
+			if o.file != "" {
+				list, err := o.loadFiles()
+				if err != nil {
+					return err
+				}
+				if o.rewrite {
+					return o.rewriteFiles(list)
+				}
+				if len(list) == 1 {
+					return o.runOne(list[0], list[0].Defaults())
+				}
+				return o.runMany(list)
+			}
+			if o.rewrite {
+				return &usageError{msg: g.t("err.rewrite-needs-file")}
 			}
 			if !o.all && o.chapter == "" {
 				return &usageError{msg: g.t("err.drill.nothing"), hint: g.t("err.hint.list")}
@@ -61,7 +85,11 @@ func newDrillCmd(g *globalOptions) *cobra.Command {
 	f.BoolVar(&o.trace, "trace", false, g.t("help.flag.trace"))
 	f.BoolVar(&o.mermaid, "mermaid", false, g.t("help.flag.mermaid"))
 	f.BoolVar(&o.step, "step", false, g.t("help.flag.step"))
+	cmd.Flags().StringVar(&o.file, "file", "", g.t("help.flag.file"))
+	cmd.Flags().BoolVar(&o.rewrite, "rewrite", false, g.t("help.flag.rewrite"))
+	cmd.Flags().StringVar(&o.verbs, "verbs", "", g.t("help.flag.verbs"))
 	addStoreFlags(cmd.Flags(), g, &o.stores)
+	addBrokerFlags(cmd.Flags(), g, &o.stores.broker, nil)
 	for _, d := range drills.All() {
 		cmd.AddCommand(newDrillSubcommand(o, d))
 	}
@@ -88,8 +116,19 @@ func newDrillSubcommand(o *drillOptions, d *drills.Drill) *cobra.Command {
 			if err := o.validate(d.Name); err != nil {
 				return err
 			}
+			if o.source {
+				src, err := drills.Source(d)
+				if err != nil {
+					return err
+				}
+				_, err = g.io.Out.Write(src)
+				return err
+			}
 			for _, p := range d.Params {
 				values[p.Name], _ = cmd.Flags().GetInt(p.Name)
+				if cmd.Flags().Changed(p.Name) {
+					o.given = append(o.given, fmt.Sprintf("--%s %d", p.Name, values[p.Name]))
+				}
 			}
 			return o.runOne(d, values)
 		},
@@ -97,6 +136,8 @@ func newDrillSubcommand(o *drillOptions, d *drills.Drill) *cobra.Command {
 	for _, p := range d.Params {
 		intFlag(cmd.Flags(), p.Name, p.Default, g.t(p.UsageKey(d.Name)))
 	}
+	cmd.Flags().BoolVar(&o.source, "source", false, g.t("help.flag.source"))
+	addBrokerFlags(cmd.Flags(), g, &o.stores.broker, d)
 	if d.HasEnv() {
 		addStoreFlags(cmd.Flags(), g, &o.stores)
 		cmd.Example += storeExample(g, d)
@@ -113,6 +154,9 @@ func (o *drillOptions) validate(name string) error {
 	}
 	if o.all && o.chapter != "" {
 		return &usageError{msg: g.t("err.drill.all-and-chapter")}
+	}
+	if o.file != "" && (o.all || o.chapter != "" || o.verbs != "") {
+		return &usageError{msg: g.t("err.drill.file-and-many")}
 	}
 	if o.json && (o.trace || o.mermaid || o.step) || o.mermaid && (o.trace || o.step) {
 		return &usageError{msg: g.t("err.drill.formats")}
@@ -170,7 +214,7 @@ func (o *drillOptions) runMany(list []*drills.Drill) (err error) {
 			return err
 		}
 		if err != nil {
-			return err // the book's own parameters are always valid
+			return o.paramError(err) // a drill file that asks the impossible
 		}
 		results = append(results, res)
 	}
@@ -211,6 +255,9 @@ func (o *drillOptions) renderer() *renderer {
 func (o *drillOptions) paramError(err error) error {
 	g := o.g
 	var pe *drills.ParamError
+	if ownError(err) {
+		return err // a broker that stopped the drill: could not run
+	}
 	if !errors.As(err, &pe) {
 		return &usageError{msg: err.Error()}
 	}
@@ -222,6 +269,11 @@ func (o *drillOptions) paramError(err error) error {
 	}
 	if pe.Why != "" {
 		msg = g.t("err.param.why", msg, g.t(pe.Why, pe.Max))
+		// A bound that moved because of another flag: name the flag the
+		// reader gave, not only the one they left at its default.
+		if !slices.ContainsFunc(o.given, func(s string) bool { return strings.HasPrefix(s, "--"+pe.Flag+" ") }) && len(o.given) > 0 {
+			msg = g.t("err.param.derived", strings.Join(o.given, " "), g.t(pe.Why, pe.Max), pe.Flag, pe.Value, pe.Flag, pe.Max)
+		}
 	}
 	return &usageError{msg: msg}
 }
@@ -271,54 +323,12 @@ func unknownDrill(g *globalOptions, name string) error {
 		names = append(names, d.Name)
 	}
 	e := &usageError{msg: g.t("err.unknown-drill", name)}
-	if near := nearest(name, names, 3); len(near) > 0 {
+	if near := drills.Nearest(name, names, 3); len(near) > 0 {
 		e.hint = g.t("err.hint.did-you-mean", strings.Join(near, ", "))
 	} else {
 		e.hint = g.t("err.hint.list")
 	}
 	return e
-}
-
-// nearest returns up to n names within a small edit distance of name (or
-// that contain it), closest first, ties in registry order.
-func nearest(name string, names []string, n int) []string {
-	type cand struct {
-		name string
-		dist int
-	}
-	var cands []cand
-	for _, s := range names {
-		d := levenshtein(name, s)
-		if d <= max(2, len(name)/3) || (len(name) >= 3 && strings.Contains(s, name)) {
-			cands = append(cands, cand{s, d})
-		}
-	}
-	slices.SortStableFunc(cands, func(a, b cand) int { return a.dist - b.dist })
-	var out []string
-	for _, c := range cands[:min(n, len(cands))] {
-		out = append(out, c.name)
-	}
-	return out
-}
-
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 func sectionIDs() string {
@@ -360,6 +370,8 @@ func drillExample(g *globalOptions, d *drills.Drill) string {
 		"  $ archlab drill " + d.Name,
 		"  # " + g.t("help.example.trace"),
 		"  $ archlab drill " + d.Name + " --trace",
+		"  # " + g.t("help.example.source"),
+		"  $ archlab drill " + d.Name + " --source > my-drill.txtar",
 	}
 	if len(d.Params) > 0 {
 		p := d.Params[0]

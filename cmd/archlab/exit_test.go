@@ -85,22 +85,6 @@ func TestNoInputPanics(t *testing.T) {
 	}
 }
 
-// TestTraceFitsEightyColumns: the class reads the timeline on a projector.
-func TestTraceFitsEightyColumns(t *testing.T) {
-	for _, d := range drills.All() {
-		for _, lang := range []string{"en", "zh"} {
-			out, _, _ := runCLI(t, nil, "drill", d.Name, "--trace", "--lang", lang)
-			timeline, _, _ := strings.Cut(out, "┌")
-			lines := strings.Split(timeline, "\n")
-			for _, line := range lines[2:] { // after the header: section and title
-				if w := displayWidth(line); w > traceWidth {
-					t.Errorf("%s (%s): %d columns: %s", d.Name, lang, w, line)
-				}
-			}
-		}
-	}
-}
-
 // TestStepWaitsBetweenPhases: on a terminal, --step shows one phase, then
 // asks for Enter before each of the next ones; if stdin closes it stops.
 func TestStepWaitsBetweenPhases(t *testing.T) {

@@ -2,11 +2,26 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"archlab/check"
 	"archlab/drills"
 )
+
+// explainExercise prints an exercise's section, title and explanation:
+// the task, the verbs, what is checked.
+func explainExercise(g *globalOptions, e *check.Exercise) error {
+	r := &renderer{g: g, p: newPalette(g.colour())}
+	sec, _ := drills.SectionByID(e.Section)
+	for _, l := range wrapText(g.t(sec.TitleKey()), g.width()) {
+		fmt.Fprintln(g.io.Out, r.p.dim.Sprint(l))
+	}
+	writeHanging(g.io.Out, r.p.bold.Sprint(e.Name)+" — ", strings.Repeat(" ", len(e.Name)+3), g.t(e.TitleKey()), g.width())
+	_, err := fmt.Fprintf(g.io.Out, "\n%s\n", reflow(g.t(e.ExplainKey()), g.width()))
+	return err
+}
 
 func newExplainCmd(g *globalOptions) *cobra.Command {
 	return &cobra.Command{
@@ -22,11 +37,14 @@ func newExplainCmd(g *globalOptions) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			d, err := drills.Lookup(args[0])
 			if err != nil {
+				if e, err := check.Lookup(args[0]); err == nil {
+					return explainExercise(g, e)
+				}
 				return unknownDrill(g, args[0])
 			}
 			r := &renderer{g: g, p: newPalette(g.colour())}
 			r.header(d)
-			_, err = fmt.Fprintf(g.io.Out, "\n%s\n", g.t("explain."+d.Name))
+			_, err = fmt.Fprintf(g.io.Out, "\n%s\n", reflow(g.t("explain."+d.Name), g.width()))
 			return err
 		},
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,18 +18,21 @@ import (
 	"golang.org/x/term"
 
 	"archlab/drills"
-	"archlab/drills/explore"
+	"archlab/explore"
 )
 
 // exploreOptions are the flags of `archlab explore` and its three
 // subcommands.
 type exploreOptions struct {
-	g       *globalOptions
-	json    bool
-	show    bool
-	random  int
-	seed    uint64
-	workers int
+	g        *globalOptions
+	json     bool
+	show     bool
+	emit     bool
+	strategy string // the STRATEGY argument: --show and --emit print only its counterexample
+	random   int
+	seed     uint64
+	workers  int
+	engine   string
 }
 
 // Bounds of explore's own flags.
@@ -50,7 +54,7 @@ func newExploreCmd(g *globalOptions) *cobra.Command {
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				e := &usageError{msg: g.t("explore.err.unknown", args[0], exploreMechanisms)}
-				if near := nearest(args[0], strings.Split(exploreMechanisms, ", "), 1); len(near) > 0 {
+				if near := drills.Nearest(args[0], strings.Split(exploreMechanisms, ", "), 1); len(near) > 0 {
 					e.hint = g.t("err.hint.did-you-mean", near[0])
 				}
 				return e
@@ -64,20 +68,22 @@ func newExploreCmd(g *globalOptions) *cobra.Command {
 	f := cmd.PersistentFlags()
 	f.BoolVar(&o.json, "json", false, g.t("help.flag.json"))
 	f.BoolVar(&o.show, "show", false, g.t("explore.flag.show"))
+	f.BoolVar(&o.emit, "emit", false, g.t("explore.flag.emit"))
 	intVar(f, &o.random, "random", 0, g.t("explore.flag.random"))
 	uint64Var(f, &o.seed, "seed", 1, g.t("explore.flag.seed"))
 	intVar(f, &o.workers, "workers", 0, g.t("explore.flag.workers"))
+	f.StringVar(&o.engine, "engine", string(explore.EngineStates), g.t("explore.flag.engine"))
 
 	inbox := explore.DefaultInbox
 	inboxCmd := o.subcommand("inbox", func(ctx context.Context, opts explore.Options) (*explore.Report, error) {
-		return explore.ExploreInbox(ctx, inbox, opts)
+		return explore.Inbox(ctx, inbox, opts)
 	})
 	intVar(inboxCmd.Flags(), &inbox.Messages, "messages", inbox.Messages, g.t("explore.flag.messages"))
 	intVar(inboxCmd.Flags(), &inbox.Faults, "faults", inbox.Faults, g.t("explore.flag.faults"))
 
 	ord := explore.DefaultOrdering
 	orderingCmd := o.subcommand("ordering", func(ctx context.Context, opts explore.Options) (*explore.Report, error) {
-		return explore.ExploreOrdering(ctx, ord, opts)
+		return explore.Ordering(ctx, ord, opts)
 	})
 	intVar(orderingCmd.Flags(), &ord.Duplicates, "duplicates", ord.Duplicates, g.t("explore.flag.duplicates"))
 	orderingCmd.Flags().BoolVar(&ord.Poison, "poison", ord.Poison, g.t("explore.flag.poison"))
@@ -85,7 +91,7 @@ func newExploreCmd(g *globalOptions) *cobra.Command {
 
 	shard := explore.DefaultShardjob
 	shardCmd := o.subcommand("shardjob", func(ctx context.Context, opts explore.Options) (*explore.Report, error) {
-		return explore.ExploreShardjob(ctx, shard, opts)
+		return explore.Shardjob(ctx, shard, opts)
 	})
 	intVar(shardCmd.Flags(), &shard.Keys, "keys", shard.Keys, g.t("explore.flag.keys"))
 
@@ -93,18 +99,32 @@ func newExploreCmd(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
-// subcommand builds `archlab explore NAME`; run explores the scope its
-// flags have filled in.
+// subcommand builds `archlab explore NAME [STRATEGY]`; run explores the
+// scope its flags have filled in. STRATEGY, one of the mechanism's
+// strategies, picks the counterexample --show and --emit print.
 func (o *exploreOptions) subcommand(name string, run func(context.Context, explore.Options) (*explore.Report, error)) *cobra.Command {
 	g := o.g
+	strategies := explore.Strategies(name)
 	return &cobra.Command{
-		Use:     name + " [flags]",
-		Short:   g.t("explore.help." + name + ".short"),
-		Long:    g.t("explore.help." + name + ".long"),
-		Example: g.t("explore.help." + name + ".example"),
+		Use:       name + " [STRATEGY] [flags]",
+		Short:     g.t("explore.help." + name + ".short"),
+		Long:      g.t("explore.help."+name+".long") + "\n\n" + g.t("explore.help.strategy"),
+		Example:   g.t("explore.help." + name + ".example"),
+		ValidArgs: strategies,
 		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 0 {
+			if len(args) > 1 {
 				return &usageError{msg: g.t("explore.err.args", name, strings.Join(args, " ")), hint: g.t("err.hint.help", cmd.CommandPath())}
+			}
+			if len(args) == 1 && !slices.Contains(strategies, args[0]) {
+				e := &usageError{msg: g.t("explore.err.strategy", name, args[0], strings.Join(strategies, ", "))}
+				if near := drills.Nearest(args[0], strategies, 2); len(near) > 0 {
+					e.hint = g.t("err.hint.did-you-mean", near[0])
+				}
+				return e
+			}
+			o.strategy = ""
+			if len(args) == 1 {
+				o.strategy = args[0]
 			}
 			return nil
 		},
@@ -126,11 +146,23 @@ func (o *exploreOptions) options(cmd *cobra.Command) (explore.Options, error) {
 	if o.json && o.show {
 		return explore.Options{}, &usageError{msg: g.t("explore.err.formats")}
 	}
+	if o.json && o.emit {
+		return explore.Options{}, &usageError{msg: g.t("explore.err.emit-json")}
+	}
+	if o.strategy != "" && !o.show && !o.emit {
+		return explore.Options{}, &usageError{msg: g.t("explore.err.strategy-alone"), hint: g.t("err.hint.help", cmd.CommandPath())}
+	}
 	if o.random < 0 || o.random > maxExploreSamples {
 		return explore.Options{}, &usageError{msg: g.t("err.param.range", "random", 0, maxExploreSamples, o.random)}
 	}
 	if o.workers < 0 || o.workers > maxExploreWorkers {
 		return explore.Options{}, &usageError{msg: g.t("err.param.range", "workers", 0, maxExploreWorkers, o.workers)}
+	}
+	if !slices.Contains(explore.Engines, explore.Engine(o.engine)) {
+		return explore.Options{}, &usageError{msg: g.t("explore.err.engine", o.engine)}
+	}
+	if o.random > 0 && cmd.Flags().Changed("engine") && explore.Engine(o.engine) == explore.EngineStates {
+		return explore.Options{}, &usageError{msg: g.t("explore.err.engine-random")}
 	}
 	seedSet := cmd.Flags().Changed("seed")
 	if seedSet && o.random == 0 {
@@ -138,7 +170,12 @@ func (o *exploreOptions) options(cmd *cobra.Command) (explore.Options, error) {
 	}
 	// The seed has a fixed default, so the same command prints the same
 	// bytes; another sample is one --seed away.
-	return explore.Options{Workers: o.workers, Samples: uint64(o.random), Seed: o.seed}, nil
+	// Left unset, the engine is each mechanism's default.
+	var engine explore.Engine
+	if cmd.Flags().Changed("engine") {
+		engine = explore.Engine(o.engine)
+	}
+	return explore.Options{Workers: o.workers, Samples: uint64(o.random), Seed: o.seed, Engine: engine}, nil
 }
 
 // run explores, reports the rate on stderr and renders the report on
@@ -168,12 +205,19 @@ func (o *exploreOptions) run(ctx context.Context, name string, opts explore.Opti
 		return o.scopeError(name, err)
 	}
 	o.rate(rep, elapsed, workers)
-	if o.json {
-		if err := writeJSON(o.g.io.Out, rep.json()); err != nil {
+	switch {
+	case o.json:
+		if err := writeJSON(o.g.io.Out, rep.json(o.g)); err != nil {
 			return err
 		}
-	} else if err := o.render(rep); err != nil {
-		return err
+	case o.emit:
+		if err := o.emitFiles(rep); err != nil {
+			return err
+		}
+	default:
+		if err := o.render(rep); err != nil {
+			return err
+		}
 	}
 	return o.verdicts(rep)
 }
@@ -196,6 +240,12 @@ func (o *exploreOptions) withProgress(name string, opts *explore.Options, fn fun
 		total.Store(all)
 		done.Add(uint64(n))
 	}
+	// The state engine counts states, and cannot know how many there are
+	// until it has seen them all: a spinner with the count.
+	unit, size := "schedules", func() int64 { return int64(total.Load()) }
+	if !opts.Sampled() && opts.Engine != explore.EngineEnumerate {
+		unit, size = "states", func() int64 { return -1 }
+	}
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
@@ -204,10 +254,10 @@ func (o *exploreOptions) withProgress(name string, opts *explore.Options, fn fun
 			return
 		case <-time.After(time.Second):
 		}
-		bar := progressbar.NewOptions64(int64(total.Load()),
+		bar := progressbar.NewOptions64(size(),
 			progressbar.OptionSetWriter(o.g.io.Err),
 			progressbar.OptionSetDescription(o.g.t("explore.progress", name)),
-			progressbar.OptionSetItsString("schedules"),
+			progressbar.OptionSetItsString(unit),
 			progressbar.OptionShowIts(),
 			progressbar.OptionShowCount(),
 			progressbar.OptionThrottle(100*time.Millisecond),
@@ -236,6 +286,11 @@ func (o *exploreOptions) rate(rep *exploreReport, elapsed time.Duration, workers
 	if s := elapsed.Seconds(); s > 0 {
 		perSec = groupDigits(uint64(float64(rep.Schedules) / s))
 	}
+	if rep.Engine == explore.EngineStates {
+		fmt.Fprintln(o.g.io.Err, o.g.t("explore.rate.states", rep.Mechanism, groupDigits(rep.Schedules), len(rep.Strategies),
+			groupDigits(rep.States), elapsed.Round(10*time.Microsecond), workers))
+		return
+	}
 	fmt.Fprintln(o.g.io.Err, o.g.t("explore.rate", rep.Mechanism, groupDigits(rep.Schedules), len(rep.Strategies),
 		elapsed.Round(10*time.Microsecond), workers, perSec))
 }
@@ -243,11 +298,19 @@ func (o *exploreOptions) rate(rep *exploreReport, elapsed time.Duration, workers
 // scopeError turns the engine's refusal into one usage line.
 func (o *exploreOptions) scopeError(name string, err error) error {
 	g := o.g
-	var pe *drills.ParamError
-	if errors.As(err, &pe) {
-		return &usageError{msg: g.t("err.param.range", pe.Flag, pe.Min, pe.Max, pe.Value)}
-	}
 	var se *explore.ScopeError
+	if errors.As(err, &se) && errors.Is(err, explore.ErrRange) {
+		return &usageError{msg: g.t("err.param.range", se.Flag, se.Min, se.Max, se.Value)}
+	}
+	if errors.As(err, &se) && errors.Is(err, explore.ErrTooManyStates) {
+		return &usageError{msg: g.t("explore.err.too-many-states", name, groupDigits(se.Limit)), hint: g.t("explore.err.hint.random")}
+	}
+	if errors.Is(err, explore.ErrNoStateGraph) {
+		return &usageError{msg: g.t("explore.err.no-states", name)}
+	}
+	if errors.Is(err, explore.ErrOverflow) {
+		return &usageError{msg: g.t("explore.err.overflow", name), hint: g.t("explore.err.hint.random")}
+	}
 	if errors.As(err, &se) && errors.Is(err, explore.ErrTooLarge) {
 		return &usageError{msg: g.t("explore.err.too-large", name, groupDigits(se.Schedules), groupDigits(se.Limit)), hint: g.t("explore.err.hint.random")}
 	}

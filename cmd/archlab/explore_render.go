@@ -7,7 +7,8 @@ import (
 	"strings"
 
 	"archlab/drills"
-	"archlab/drills/explore"
+	"archlab/explore"
+	"archlab/internal/i18n"
 )
 
 // render prints a report for people: where it is in the book, the scope,
@@ -18,33 +19,46 @@ func (o *exploreOptions) render(rep *exploreReport) error {
 	r := &renderer{g: g, p: newPalette(g.colour())}
 	out := g.io.Out
 	s, _ := drills.SectionByID(rep.Section)
-	fmt.Fprintln(out, r.p.dim.Sprint(g.t(s.TitleKey())))
+	w := g.width()
+	for _, l := range wrapText(g.t(s.TitleKey()), w) {
+		fmt.Fprintln(out, r.p.dim.Sprint(l))
+	}
 	var scope string
 	if rep.Sampled {
 		scope = g.t("explore.header.sampled", groupDigits(rep.Schedules), groupDigits(rep.Space), rep.scopeLine(), rep.Seed)
 	} else {
 		scope = g.t("explore.header.exhaustive", groupDigits(rep.Schedules), rep.scopeLine())
 	}
-	fmt.Fprintf(out, "%s — %s\n", r.p.bold.Sprint("explore "+rep.Mechanism), scope)
+	name := "explore " + rep.Mechanism
+	writeHanging(out, r.p.bold.Sprint(name)+" — ", strings.Repeat(" ", len(name)+3), scope, w)
 	if rep.Sampled {
-		fmt.Fprintln(out, g.t("explore.rerun", rep.rerun()))
+		rerun, _, _ := strings.Cut(g.t("explore.rerun", "\x00"), "\x00")
+		writeCommand(out, rerun, strings.Repeat(" ", displayWidth(rerun)+2), rep.rerun(), w)
 		// Counts of a sample are of draws, not of distinct schedules: say
 		// so, above all when the sample is larger than the scope.
-		fmt.Fprintln(out, r.p.dim.Sprint(g.t("explore.note.replacement", groupDigits(rep.Space))))
+		for _, l := range wrapText(g.t("explore.note.replacement", groupDigits(rep.Space)), w) {
+			fmt.Fprintln(out, r.p.dim.Sprint(l))
+		}
 	}
 	if len(rep.Legend) > 0 {
-		fmt.Fprintln(out, g.t("explore.legend.messages", strings.Join(rep.Legend, " ")))
+		writeHanging(out, "", "  ", g.t("explore.legend.messages", strings.Join(rep.Legend, " ")), w)
 	}
 	fmt.Fprintln(out)
 	if err := o.strategyTable(r, rep); err != nil {
 		return err
 	}
-	// What the fault and invariant names in the table mean.
-	fmt.Fprintln(out, r.p.dim.Sprint(g.t("explore.legend."+rep.Mechanism)))
+	// What the fault and invariant names in the table mean, then the
+	// shortest counterexamples, below the table so that it stays narrow.
+	for _, l := range legendLines(g.t("explore.legend."+rep.Mechanism), w) {
+		fmt.Fprintln(out, r.p.dim.Sprint(l))
+	}
+	o.counterexamples(r, rep)
 	switch {
 	case len(rep.Budgets) > 0:
 		fmt.Fprintln(out)
-		fmt.Fprintln(out, g.t("explore.budget.title"))
+		for _, l := range wrapText(g.t("explore.budget.title"), w) {
+			fmt.Fprintln(out, l)
+		}
 		if err := o.budgetTable(r, rep); err != nil {
 			return err
 		}
@@ -52,29 +66,77 @@ func (o *exploreOptions) render(rep *exploreReport) error {
 		fmt.Fprintln(out)
 		o.replayChart(r, rep)
 	}
-	fmt.Fprintln(out, o.summary(r, rep))
+	word, rest, _ := strings.Cut(o.summary(r, rep), "  ")
+	writeHanging(out, word+"  ", "      ", rest, w)
 	if o.show {
 		return o.traces(r, rep)
 	}
 	return nil
 }
 
-// strategyTable is strategy | schedules | violations | verdict | shortest
-// counterexample, one row per strategy in the book's order.
+// strategyTable is strategy | schedules | violations | verdict, one row
+// per strategy in the book's order.
 func (o *exploreOptions) strategyTable(r *renderer, rep *exploreReport) error {
 	g := o.g
 	header := []any{g.t("explore.col.strategy"), g.t("explore.col.schedules"), g.t("explore.col.violations"),
-		g.t("explore.col.verdict"), g.t("explore.col.shortest")}
+		g.t("explore.col.verdict")}
 	var rows [][]string
 	for _, s := range rep.Strategies {
-		line := "—"
-		if s.Shortest != nil {
-			line = s.Shortest.Line
-		}
-		rows = append(rows, []string{s.Name, groupDigits(s.Schedules), violationsLine(s.Violations), o.verdict(r, s), line})
+		rows = append(rows, []string{s.Name, groupDigits(s.Schedules), violationsLine(s.Violations), o.verdict(r, s)})
 	}
-	// The counterexample wraps so the table fits a projector.
-	return r.table(header, rows, 36)
+	// The verdict wraps so the table fits a projector.
+	return r.table(header, rows, true)
+}
+
+// counterexamples lists each strategy's shortest counterexample in one
+// line, wrapped under its name.
+func (o *exploreOptions) counterexamples(r *renderer, rep *exploreReport) {
+	g := o.g
+	any := false
+	for _, s := range rep.Strategies {
+		if s.Shortest == nil {
+			continue
+		}
+		if !any {
+			fmt.Fprintln(g.io.Out)
+			fmt.Fprintln(g.io.Out, g.t("explore.col.shortest"))
+			any = true
+		}
+		writeHanging(g.io.Out, "  "+r.p.bold.Sprint(s.Name)+": ", "      ", s.Shortest.Line(g.lang), g.width())
+	}
+}
+
+// legendLines lays out a legend's "name: meaning · name: meaning" items
+// in lines of at most width columns.
+func legendLines(legend string, width int) []string {
+	var items []string
+	for _, l := range strings.Split(legend, "\n") {
+		items = append(items, strings.Split(l, " · ")...)
+	}
+	var out []string
+	line := ""
+	for _, it := range items {
+		switch {
+		case line == "":
+			line = it
+		case displayWidth(line)+3+displayWidth(it) <= width:
+			line += " · " + it
+		default:
+			out = append(out, line)
+			line = it
+		}
+	}
+	out = append(out, line)
+	var wrapped []string
+	for _, l := range out {
+		for i, wl := range wrapText(l, width-2) {
+			if i > 0 {
+				wl = "  " + wl
+			}
+			wrapped = append(wrapped, wl)
+		}
+	}
+	return wrapped
 }
 
 // violationsLine is "lost=0", "doubled=3018", one invariant per line of
@@ -97,7 +159,19 @@ func (o *exploreOptions) verdict(r *renderer, s explore.Strategy) string {
 	}
 	switch s.Verdict {
 	case explore.AsTheBook:
-		return r.p.good.Sprint("✓") + " " + g.t("explore.verdict.as-the-book", book)
+		// A strategy the book does not name (the lab's takeover fence, or
+		// the book's own loop that the lab found a window in) says so.
+		key := "explore.verdict.as-the-book"
+		if own := "explore.verdict." + s.Name; i18n.Has(g.lang, own) {
+			key = own
+		}
+		// The mark is the design's: a strategy the book calls unsafe gets
+		// a red ✗ even though finding it so is what the lab expects.
+		mark := r.p.good.Sprint("✓")
+		if !s.Safe {
+			mark = r.p.bad.Sprint("✗")
+		}
+		return mark + " " + g.t(key, book)
 	case explore.NotFound:
 		return r.p.bad.Sprint("?") + " " + g.t("explore.verdict.not-found", book)
 	}
@@ -120,7 +194,7 @@ func (o *exploreOptions) budgetTable(r *renderer, rep *exploreReport) error {
 		rows = append(rows, []string{fmt.Sprint(b.MaxAttempts), groupDigits(b.Schedules), groupDigits(b.ByRetry),
 			groupDigits(b.Reconciled), mean})
 	}
-	return r.table(header, rows, 0)
+	return r.table(header, rows, false)
 }
 
 // chartWidth is the longest bar of the replay chart, in cells.
@@ -140,33 +214,52 @@ func (o *exploreOptions) replayChart(r *renderer, rep *exploreReport) {
 			maxReplay = max(maxReplay, float64(p.ReplaySum)/float64(p.Crashes))
 		}
 	}
-	fmt.Fprintln(out, g.t("explore.chart.title"))
+	for _, l := range wrapText(g.t("explore.chart.title"), g.width()) {
+		fmt.Fprintln(out, l)
+	}
 	colC, colCommits, colReplay := g.t("explore.chart.col.interval"), g.t("explore.chart.col.commits"), g.t("explore.chart.col.replay")
 	wC := max(displayWidth(colC), len(fmt.Sprint(len(points))))
-	wCommits := max(displayWidth(colCommits), chartWidth+1+len(fmt.Sprint(maxCommits)))
-	fmt.Fprintf(out, "%s  %s  %s\n", padLeft(colC, wC), padRight(colCommits, wCommits), colReplay)
 	step := max(1, (len(points)+29)/30)
-	for i, p := range points {
-		if i%step != 0 && i != len(points)-1 {
-			continue
+	// The bars shrink until every line fits the width.
+	var lines []string
+	for barW := chartWidth; barW >= 4; barW-- {
+		wCommits := max(displayWidth(colCommits), barW+1+len(fmt.Sprint(maxCommits)))
+		lines = []string{fmt.Sprintf("%s  %s  %s", padLeft(colC, wC), padRight(colCommits, wCommits), colReplay)}
+		for i, p := range points {
+			if i%step != 0 && i != len(points)-1 {
+				continue
+			}
+			commits := "—"
+			if p.Commits >= 0 {
+				commits = bar(float64(p.Commits), float64(maxCommits), barW) + " " + fmt.Sprint(p.Commits)
+			}
+			replay := "—"
+			if p.Crashes > 0 {
+				mean := float64(p.ReplaySum) / float64(p.Crashes)
+				replay = bar(mean, maxReplay, barW) + " " + g.t("explore.chart.replay", mean, p.ReplayMax)
+			}
+			lines = append(lines, fmt.Sprintf("%s  %s  %s", padLeft(fmt.Sprint(p.CommitEvery), wC), padRight(commits, wCommits), replay))
 		}
-		commits := "—"
-		if p.Commits >= 0 {
-			commits = bar(float64(p.Commits), float64(maxCommits)) + " " + fmt.Sprint(p.Commits)
+		if fits(strings.Join(lines[1:], "\n"), g.width()) {
+			break
 		}
-		replay := "—"
-		if p.Crashes > 0 {
-			mean := float64(p.ReplaySum) / float64(p.Crashes)
-			replay = bar(mean, maxReplay) + " " + g.t("explore.chart.replay", mean, p.ReplayMax)
+	}
+	if !fits(lines[0], g.width()) {
+		// Too narrow for the column titles: name the columns first.
+		for _, l := range legendLines(strings.Join([]string{colC, colCommits, colReplay}, " · "), g.width()) {
+			fmt.Fprintln(out, l)
 		}
-		fmt.Fprintf(out, "%s  %s  %s\n", padLeft(fmt.Sprint(p.CommitEvery), wC), padRight(commits, wCommits), replay)
+		lines = lines[1:]
+	}
+	for _, l := range lines {
+		fmt.Fprintln(out, l)
 	}
 }
 
-// bar draws v out of full in at most chartWidth cells, with eighths, and
-// at least a sliver for any v above zero.
-func bar(v, full float64) string {
-	eighths := int(v/full*chartWidth*8 + 0.5)
+// bar draws v out of full in at most cells cells, with eighths, and at
+// least a sliver for any v above zero.
+func bar(v, full float64, cells int) string {
+	eighths := int(v/full*float64(cells)*8 + 0.5)
 	if v > 0 && eighths == 0 {
 		eighths = 1
 	}
@@ -189,18 +282,26 @@ func (o *exploreOptions) summary(r *renderer, rep *exploreReport) string {
 		}
 	}
 	if wrong == 0 {
-		return r.p.good.Sprint("PASS") + "  " + o.g.t("explore.summary.pass", len(rep.Strategies))
+		key := "explore.summary.pass"
+		if own := key + "." + rep.Mechanism; i18n.Has(o.g.lang, own) {
+			key = own
+		}
+		return r.p.good.Sprint("PASS") + "  " + o.g.t(key, len(rep.Strategies))
 	}
 	return r.p.bad.Sprint("FAIL") + "  " + o.g.t("explore.summary.fail", wrong, len(rep.Strategies))
 }
 
-// traces prints each strategy's shortest counterexample again, run step by
-// step on the real mechanism, with the drills' trace renderer.
+// traces prints each strategy's shortest counterexample (or only the
+// STRATEGY argument's) again, run step by step through the section's
+// harness, with the drills' trace renderer.
 func (o *exploreOptions) traces(r *renderer, rep *exploreReport) error {
 	g := o.g
+	if _, err := o.picked(rep); err != nil {
+		return err
+	}
 	for _, s := range rep.Strategies {
 		ce := s.Shortest
-		if ce == nil {
+		if ce == nil || (o.strategy != "" && s.Name != o.strategy) {
 			continue
 		}
 		steps, err := ce.Trace()
@@ -208,8 +309,9 @@ func (o *exploreOptions) traces(r *renderer, rep *exploreReport) error {
 			return err
 		}
 		fmt.Fprintln(g.io.Out)
-		fmt.Fprintf(g.io.Out, "%s — %s\n", r.p.bold.Sprint(s.Name), g.t("explore.show.title", ce.Index+1, strings.Join(ce.Broken, ", ")))
-		fmt.Fprintln(g.io.Out, ce.Line)
+		writeHanging(g.io.Out, r.p.bold.Sprint(s.Name)+" — ", strings.Repeat(" ", len(s.Name)+3),
+			g.t("explore.show.title", ce.Index+1, strings.Join(ce.Broken, ", ")), g.width())
+		writeHanging(g.io.Out, "", "  ", ce.Line(g.lang), g.width())
 		fmt.Fprintln(g.io.Out)
 		if err := r.trace(steps); err != nil {
 			return err
@@ -218,12 +320,60 @@ func (o *exploreOptions) traces(r *renderer, rep *exploreReport) error {
 	return nil
 }
 
+// picked is the counterexamples --show and --emit print: every unsafe
+// strategy's, or the STRATEGY argument's. A STRATEGY with no counterexample
+// in the scope is an error naming the ones that have one.
+func (o *exploreOptions) picked(rep *exploreReport) ([]*explore.Counterexample, error) {
+	var out []*explore.Counterexample
+	var unsafe []string
+	for _, s := range rep.Strategies {
+		if s.Shortest == nil {
+			continue
+		}
+		unsafe = append(unsafe, s.Name)
+		if o.strategy == "" || s.Name == o.strategy {
+			out = append(out, s.Shortest)
+		}
+	}
+	if o.strategy != "" && len(out) == 0 {
+		e := &usageError{msg: o.g.t("explore.err.no-counterexample", o.strategy)}
+		if len(unsafe) > 0 {
+			e.hint = o.g.t("explore.err.hint.unsafe", strings.Join(unsafe, ", "))
+		}
+		return nil, e
+	}
+	return out, nil
+}
+
+// emitFiles prints the picked counterexamples as drill files, and nothing
+// else, so that `archlab explore inbox naive --emit > naive.txtar` saves a
+// file `archlab drill --file` replays. Several files are separated by a
+// blank line.
+func (o *exploreOptions) emitFiles(rep *exploreReport) error {
+	ces, err := o.picked(rep)
+	if err != nil {
+		return err
+	}
+	for i, ce := range ces {
+		text, err := ce.Emit(o.g.lang)
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			fmt.Fprintln(o.g.io.Out)
+		}
+		fmt.Fprint(o.g.io.Out, text)
+	}
+	return nil
+}
+
 // jsonExplore is `archlab explore --json`; the README documents it.
 type jsonExplore struct {
 	Mechanism   string          `json:"mechanism"`
 	Section     string          `json:"section"`
-	Mode        string          `json:"mode"` // "exhaustive" or "random"
-	Seed        *uint64         `json:"seed"` // null when exhaustive
+	Mode        string          `json:"mode"`   // "exhaustive" or "random"
+	Engine      explore.Engine  `json:"engine"` // "states" or "enumerate"
+	Seed        *uint64         `json:"seed"`   // null when exhaustive
 	Scope       orderedInts     `json:"scope"`
 	Space       uint64          `json:"space"`     // schedules in the whole scope
 	Schedules   uint64          `json:"schedules"` // schedules run per strategy
@@ -293,8 +443,8 @@ func (o orderedInts) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func (r *exploreReport) json() jsonExplore {
-	j := jsonExplore{Mechanism: r.Mechanism, Section: r.Section, Mode: "exhaustive", Space: r.Space,
+func (r *exploreReport) json(g *globalOptions) jsonExplore {
+	j := jsonExplore{Mechanism: r.Mechanism, Section: r.Section, Mode: "exhaustive", Engine: r.Engine, Space: r.Space,
 		Schedules: r.Schedules, Messages: r.Legend, Pass: (*explore.Report)(r).Pass(), Strategies: []jsonStrategy{}}
 	if r.Sampled {
 		seed := r.Seed
@@ -312,7 +462,7 @@ func (r *exploreReport) json() jsonExplore {
 			js.Violations = append(js.Violations, namedInt{v.Name, v.N})
 		}
 		if ce := s.Shortest; ce != nil {
-			js.Shortest = &jsonCounterexample{Index: ce.Index + 1, Length: ce.Length, Schedule: ce.Line, Broken: ce.Broken}
+			js.Shortest = &jsonCounterexample{Index: ce.Index + 1, Length: ce.Length, Schedule: ce.Line(g.lang), Broken: ce.Broken}
 		}
 		j.Strategies = append(j.Strategies, js)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fatih/color"
 
+	"archlab/harness"
 	"archlab/internal/i18n"
 )
 
@@ -19,6 +20,12 @@ type IO struct {
 	Getenv        func(string) string
 	OutIsTerminal bool
 	InIsTerminal  bool
+	// Width is the columns output may take: the terminal's when stdout is
+	// one, else 0, which means 80 (see width.go).
+	Width int
+	// Students is the student's code that check and "strategy student"
+	// run; nil is package exercises, compiled in. Tests plug in others.
+	Students *harness.Students
 }
 
 // Exit codes.

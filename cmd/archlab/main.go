@@ -11,11 +11,24 @@ package main
 
 import (
 	"os"
+	"os/signal"
 
 	"golang.org/x/term"
+
+	"archlab/internal/inbox/consumerproc"
 )
 
 func main() {
+	// A consumer process of --crash real serves its one delivery before
+	// any command tree is built: the Spawner marks it with ChildEnv, and
+	// it starts in milliseconds, not in the time the CLI takes to build.
+	// The broker decides when a consumer dies: Ctrl-C at the terminal
+	// reaches the whole process group, so the consumer ignores it and its
+	// parent kills it and waits for it.
+	if os.Getenv(consumerproc.ChildEnv) == "1" {
+		signal.Ignore(os.Interrupt)
+		os.Exit(consumerproc.Main())
+	}
 	os.Exit(run(newIO(), os.Args[1:]))
 }
 
@@ -29,5 +42,6 @@ func newIO() *IO {
 		Getenv:        os.Getenv,
 		OutIsTerminal: term.IsTerminal(int(os.Stdout.Fd())),
 		InIsTerminal:  term.IsTerminal(int(os.Stdin.Fd())),
+		Width:         terminalWidth(),
 	}
 }

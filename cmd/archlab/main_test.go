@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -15,7 +16,7 @@ func TestMain(m *testing.M) {
 	// A consumer process of --crash real started by an in-process test
 	// (os.Executable is then this test binary) acts as archlab.
 	if os.Getenv(consumerproc.ChildEnv) == "1" {
-		os.Exit(run(newIO(), os.Args[1:]))
+		os.Exit(consumerproc.Main())
 	}
 	// A Go test that needs archlab as a real process (its stdout on
 	// /dev/full, a signal, a second run on one database) starts this
@@ -39,7 +40,11 @@ func TestScripts(t *testing.T) {
 			for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG", "NO_COLOR"} {
 				env.Setenv(k, "")
 			}
-			return nil
+			// Drill files live in testdata/files: a drill file's parts
+			// would read as the script's own files if it held them.
+			files, err := filepath.Abs("../../testdata/files")
+			env.Setenv("FILES", files)
+			return err
 		},
 	})
 }

@@ -37,8 +37,16 @@ func (r *renderer) actor(role string) string {
 // header names the drill's place in the book and its title.
 func (r *renderer) header(d *drills.Drill) {
 	s, _ := drills.SectionByID(d.Section)
-	fmt.Fprintln(r.out(), r.p.dim.Sprint(r.g.t(s.TitleKey())))
-	fmt.Fprintf(r.out(), "%s — %s\n", r.p.bold.Sprint(d.Name), r.g.t(d.TitleKey()))
+	w := r.g.width()
+	for _, l := range wrapText(r.g.t(s.TitleKey()), w) {
+		fmt.Fprintln(r.out(), r.p.dim.Sprint(l))
+	}
+	name := d.Name + " — "
+	lines := wrapText(r.g.t(d.TitleKey()), w-displayWidth(name))
+	fmt.Fprintf(r.out(), "%s — %s\n", r.p.bold.Sprint(d.Name), lines[0])
+	for _, l := range lines[1:] {
+		fmt.Fprintln(r.out(), strings.Repeat(" ", displayWidth(name))+l)
+	}
 }
 
 // drill prints one drill: header, optional trace, counter table, lesson
@@ -56,9 +64,10 @@ func (r *renderer) drill(res *drills.Result, trace bool) error {
 		return err
 	}
 	for _, c := range res.Checks {
-		fmt.Fprintf(r.out(), "  %s %s\n", r.mark(c.OK), r.g.t(c.Key))
+		writeHanging(r.out(), "  "+r.mark(c.OK)+" ", "    ", r.g.t(c.Key), r.g.width())
 	}
-	fmt.Fprintln(r.out(), r.verdict(res))
+	word, rest, _ := strings.Cut(r.verdict(res), "  ")
+	writeHanging(r.out(), word+"  ", "      ", rest, r.g.width())
 	return nil
 }
 
@@ -73,7 +82,10 @@ func (r *renderer) mark(ok bool) string {
 // run is not compared with the book.
 func (r *renderer) counters(res *drills.Result) error {
 	expected := r.g.t("cli.col.book")
-	if res.Drill.LabOnly {
+	switch {
+	case !res.Drill.Builtin:
+		expected = r.g.t("cli.col.expect")
+	case res.Drill.LabOnly:
 		expected = r.g.t("cli.col.lab")
 	}
 	header := []any{r.g.t("cli.col.counter"), r.g.t("cli.col.value")}
@@ -88,31 +100,99 @@ func (r *renderer) counters(res *drills.Result) error {
 		}
 		rows = append(rows, row)
 	}
-	return r.table(header, rows, 0)
+	return r.table(header, rows, false)
 }
 
 // table renders rows with tablewriter's v1 API: box borders, headers as
-// written (no upper-casing: counter names are the book's).
-// With wrapLast > 0 the last column wraps at spaces past that width.
-func (r *renderer) table(header []any, rows [][]string, wrapLast int) error {
+// written (no upper-casing: counter names are the book's). With wrapLast
+// the last column wraps at spaces to what the width leaves it. A table
+// that cannot fit the width even so is printed as a list instead: one row
+// a line, its last cell wrapped under it.
+func (r *renderer) table(header []any, rows [][]string, wrapLast bool) error {
+	width := r.g.width()
+	last := 0
+	if wrapLast {
+		// Borders and padding: "│ " before each column, " │" after the last.
+		used := 1 + 3*len(header)
+		for c := 0; c < len(header)-1; c++ {
+			col := cellWidth(fmt.Sprint(header[c]))
+			for _, row := range rows {
+				col = max(col, cellWidth(row[c]))
+			}
+			used += col
+		}
+		last = width - used
+	}
+	var buf strings.Builder
 	opts := []tablewriter.Option{
 		tablewriter.WithHeaderAutoFormat(tw.Off),
 		tablewriter.WithHeaderAlignment(tw.AlignLeft),
 		tablewriter.WithRowAlignment(tw.AlignLeft),
 		tablewriter.WithRowAutoWrap(tw.WrapNone),
 	}
-	t := tablewriter.NewTable(r.out(), opts...)
-	if wrapLast > 0 {
-		t.Configure(func(cfg *tablewriter.Config) {
-			cfg.Row.Formatting.AutoWrap = tw.WrapNormal
-			cfg.Row.ColMaxWidths.PerColumn = tw.Mapper[int, int]{len(header) - 1: wrapLast}
-		})
+	if !wrapLast || last >= 16 {
+		t := tablewriter.NewTable(&buf, opts...)
+		if wrapLast {
+			t.Configure(func(cfg *tablewriter.Config) {
+				cfg.Row.Formatting.AutoWrap = tw.WrapNormal
+				cfg.Row.ColMaxWidths.PerColumn = tw.Mapper[int, int]{len(header) - 1: last}
+			})
+		}
+		t.Header(header...)
+		if err := t.Bulk(rows); err != nil {
+			return err
+		}
+		if err := t.Render(); err != nil {
+			return err
+		}
+		if fits(buf.String(), width) {
+			_, err := io.WriteString(r.out(), buf.String())
+			return err
+		}
+		if !wrapLast {
+			// Long column titles over short numbers: wrap the titles to
+			// their column's widest cell, then try again.
+			narrow := make([]any, len(header))
+			changed := false
+			for c, h := range header {
+				col := 8
+				for _, row := range rows {
+					col = max(col, cellWidth(row[c]))
+				}
+				narrow[c] = strings.Join(wrapText(fmt.Sprint(h), col), "\n")
+				changed = changed || narrow[c] != h
+			}
+			if changed {
+				var again strings.Builder
+				t := tablewriter.NewTable(&again, opts...)
+				t.Header(narrow...)
+				if err := t.Bulk(rows); err != nil {
+					return err
+				}
+				if err := t.Render(); err == nil && fits(again.String(), width) {
+					_, err := io.WriteString(r.out(), again.String())
+					return err
+				}
+			}
+		}
 	}
-	t.Header(header...)
-	if err := t.Bulk(rows); err != nil {
-		return err
+	for _, row := range rows {
+		cells := make([]string, len(row))
+		for i, c := range row {
+			cells[i] = strings.ReplaceAll(c, "\n", " ")
+		}
+		writeHanging(r.out(), "", "    ", strings.Join(cells, "  "), width)
 	}
-	return t.Render()
+	return nil
+}
+
+// cellWidth is the width of a table cell: its widest line.
+func cellWidth(s string) int {
+	w := 0
+	for _, l := range strings.Split(stripANSI(s), "\n") {
+		w = max(w, displayWidth(l))
+	}
+	return w
 }
 
 // verdict is the drill's one-line verdict.
@@ -129,8 +209,12 @@ func (r *renderer) verdict(res *drills.Result) string {
 	}
 	key := "cli.verdict.book"
 	switch {
+	case len(res.Drill.Book) == 0:
+		key = "cli.verdict.no-expect"
 	case !res.Compared:
 		key = "cli.verdict.not-compared"
+	case !res.Drill.Builtin:
+		key = "cli.verdict.file"
 	case res.Drill.LabOnly:
 		key = "cli.verdict.lab"
 	}
@@ -152,7 +236,7 @@ func (r *renderer) summary(results []*drills.Result) error {
 	}
 	header := []any{r.g.t("cli.col.section"), r.g.t("cli.col.drill"), r.g.t("cli.col.result"), r.g.t("cli.col.counters")}
 	// The counters column wraps so the summary fits a projector.
-	if err := r.table(header, rows, 48); err != nil {
+	if err := r.table(header, rows, true); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintln(r.out(), r.g.t("cli.summary", len(results), pass, len(results)-pass))
@@ -194,64 +278,50 @@ func (r *renderer) trace(steps []drills.Step) error {
 			fmt.Fprintln(r.out(), r.p.bold.Sprint("["+r.g.t(s.Phase.Key())+"]"))
 		}
 		result := r.msg(s.Result)
-		switch s.Tone {
-		case drills.Good:
-			result = r.p.good.Sprint(result)
-		case drills.Bad:
-			result = r.p.bad.Sprint(result)
+		tone := func(l string) string {
+			switch s.Tone {
+			case drills.Good:
+				return r.p.good.Sprint(l)
+			case drills.Bad:
+				return r.p.bad.Sprint(l)
+			}
+			return l
 		}
-		if runewidth.StringWidth(what[i]) > wideAction {
-			// A SQL statement: it does not widen the column for the other
-			// steps; it wraps at spaces under itself, its result below it.
-			indent := strings.Repeat(" ", numW+2+whoW+2)
-			lines := wrapWords(what[i], traceWidth-len(indent))
-			fmt.Fprintf(r.out(), "%*d  %s  %s\n", numW, i+1, runewidth.FillRight(who[i], whoW), strings.Join(lines, "\n"+indent))
-			fmt.Fprintf(r.out(), "%s%s\n", indent, result)
+		width := r.g.width()
+		num := fmt.Sprintf("%*d  %s  ", numW, i+1, runewidth.FillRight(who[i], whoW))
+		indent := strings.Repeat(" ", numW+2+whoW+2)
+		if displayWidth(num)+whatW+2+displayWidth(result) <= width && displayWidth(what[i]) <= whatW {
+			fmt.Fprintf(r.out(), "%s%s  %s\n", num, runewidth.FillRight(what[i], whatW), tone(result))
 			continue
 		}
-		line := fmt.Sprintf("%*d  %s  %s", numW, i+1, runewidth.FillRight(who[i], whoW), runewidth.FillRight(what[i], whatW))
-		if width := runewidth.StringWidth(line) + 2 + runewidth.StringWidth(r.msg(s.Result)); width > traceWidth {
-			// Too wide for a projector: the result goes on its own line,
-			// under the action it belongs to.
-			line = strings.TrimRight(line, " ") + "\n" + strings.Repeat(" ", numW+2+whoW)
+		// Too wide for a projector: the action wraps under itself (a SQL
+		// statement does not widen the column for the other steps), and
+		// the result goes on its own line, under the action it belongs to.
+		room := max(width-len(indent), 20)
+		for j, l := range wrapText(what[i], room) {
+			if j == 0 {
+				fmt.Fprintln(r.out(), strings.TrimRight(num+l, " "))
+			} else {
+				fmt.Fprintln(r.out(), indent+l)
+			}
 		}
-		fmt.Fprintf(r.out(), "%s  %s\n", line, result)
+		for _, l := range wrapText(result, room) {
+			fmt.Fprintln(r.out(), indent+tone(l))
+		}
 	}
 	return nil
 }
-
-// traceWidth is the width a timeline line may take before its result wraps:
-// a classroom terminal or projector.
-const traceWidth = 80
 
 // wideAction is the widest action that sets the width of the action column;
 // a wider one (a SQL statement, with --store sqlite) wraps instead.
 const wideAction = 48
 
-// wrapWords breaks s at spaces into lines of at most width columns (a word
-// longer than width gets a line of its own).
-func wrapWords(s string, width int) []string {
-	var lines []string
-	line := ""
-	for _, w := range strings.Fields(s) {
-		if line != "" && runewidth.StringWidth(line)+1+runewidth.StringWidth(w) > width {
-			lines = append(lines, line)
-			line = ""
-		}
-		if line != "" {
-			line += " "
-		}
-		line += w
-	}
-	return append(lines, line)
-}
-
-// displayWidth is the terminal width of s: CJK characters take two columns.
-func displayWidth(s string) int { return runewidth.StringWidth(s) }
-
-// waitEnter asks for Enter before the next phase; false means stdin closed.
+// waitEnter asks for Enter before the next phase; false means stop: stdin
+// closed (Ctrl-D) or the reader typed q. On a terminal the prompt erases
+// itself once answered, so the screen holds only the drill.
 func (r *renderer) waitEnter(in *bufio.Reader, next drills.Phase) bool {
 	fmt.Fprint(r.g.io.Err, r.p.dim.Sprint(r.g.t("cli.step.press-enter", r.g.t(next.Key()))))
-	_, err := in.ReadString('\n')
-	return err == nil
+	line, err := in.ReadString('\n')
+	fmt.Fprint(r.g.io.Err, "\r\x1b[1A\x1b[2K")
+	return err == nil && strings.TrimSpace(strings.ToLower(line)) != "q"
 }

@@ -26,7 +26,7 @@ func (g *globalOptions) t(key string, args ...any) string { return i18n.T(g.lang
 
 // colour reports whether output may be coloured.
 func (g *globalOptions) colour() bool {
-	return !g.noColor && g.io.Getenv("NO_COLOR") == "" && g.io.OutIsTerminal
+	return !g.noColor && g.io.Getenv("NO_COLOR") == "" && g.io.Getenv("TERM") != "dumb" && g.io.OutIsTerminal
 }
 
 // run builds the command tree in the reader's language and executes it,
@@ -34,6 +34,7 @@ func (g *globalOptions) colour() bool {
 // outWriter, checked once at the end: a result that could not be written
 // is never an exit 0 (see exitstatus.go).
 func run(io *IO, args []string) int {
+	args = typedArgs(io.Err, args)
 	out := &outWriter{w: io.Out}
 	cio := *io
 	cio.Out = out
@@ -167,17 +168,26 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 	root.SetErr(g.io.Err)
 	root.SetIn(g.io.In)
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
-		return &usageError{msg: flagError(g, err), hint: g.t("err.hint.help", cmd.CommandPath())}
+		msg := flagError(g, err)
+		if near := flagSuggestion(cmd, err); near != "" {
+			msg = g.t("err.flag.did-you-mean", msg, near)
+		}
+		return &usageError{msg: msg, hint: g.t("err.hint.help", cmd.CommandPath())}
 	})
+	// Drill and command names ignore case: ACK-LOST is ack-lost.
+	cobra.EnableCaseInsensitive = true
 	if g.lang == i18n.ZH {
 		cobra.AddTemplateFunc("zhDefaults", zhDefaults)
 		root.SetUsageTemplate(zhUsageTemplate)
 	}
-	root.PersistentFlags().String("lang", string(g.lang), g.t("help.flag.lang"))
+	// No default in pflag's sense: the help text says where it comes from,
+	// and pflag would add a second "(default …)".
+	root.PersistentFlags().String("lang", "", g.t("help.flag.lang"))
 	root.PersistentFlags().BoolVar(&g.noColor, "no-color", false, g.t("help.flag.no-color"))
 	root.Flags().BoolP("version", "v", false, g.t("help.flag.version"))
 	root.PersistentFlags().BoolP("help", "h", false, g.t("help.flag.help"))
-	root.CompletionOptions.DisableDefaultCmd = true
+	// archlab completion bash|zsh|fish|powershell, cobra's own.
+	root.CompletionOptions.HiddenDefaultCmd = false
 
 	// cobra's own help command, with its one-line help in the reader's
 	// language.
@@ -194,8 +204,8 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 	})
 	root.AddCommand(newDrillCmd(g), newListCmd(g), newExplainCmd(g), newVersionCmd(g))
 	root.AddCommand(newExploreCmd(g))
+	root.AddCommand(newCheckCmd(g))
 	// The consumer process of --crash real: archlab started by itself.
-	root.AddCommand(newConsumerCmd())
 	return root
 }
 
@@ -265,8 +275,11 @@ func version() string {
 		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
 			v += " " + s.Value[:12]
 		}
+		if s.Key == "vcs.modified" && s.Value == "true" {
+			v += "+dirty"
+		}
 	}
-	return v
+	return v + " " + info.GoVersion
 }
 
 func newVersionCmd(g *globalOptions) *cobra.Command {

@@ -5,13 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 
-	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"archlab/drills"
+	"archlab/harness"
 	"archlab/internal/inbox"
 	"archlab/internal/inbox/consumerproc"
 	"archlab/internal/inbox/sqlstore"
@@ -20,14 +19,11 @@ import (
 // storeOptions are the flags of the §8.2 drills that say where the consumer
 // runs: --store memory|sqlite, --db PATH, --crash model|real.
 type storeOptions struct {
-	store string
-	db    string
-	crash string
+	store  string
+	db     string
+	crash  string
+	broker brokerOptions // --broker, --nats-url, --kafka-brokers (broker.go)
 }
-
-// consumerCommand is the hidden subcommand a --crash real parent starts as
-// its consumer process.
-const consumerCommand = "__consumer"
 
 // addStoreFlags registers the store flags on the drill command (for --all
 // and --chapter) and on each §8.2 drill; all are bound to the same options.
@@ -35,24 +31,6 @@ func addStoreFlags(f *pflag.FlagSet, g *globalOptions, o *storeOptions) {
 	f.StringVar(&o.store, "store", "memory", g.t("help.flag.store"))
 	dbVar(f, &o.db, g.t("help.flag.db"))
 	f.StringVar(&o.crash, "crash", "model", g.t("help.flag.crash"))
-}
-
-// newConsumerCmd is the consumer process of --crash real: archlab started by
-// itself, with the delivery on stdin and its reports on descriptor 3. It is
-// hidden: nobody runs it by hand.
-func newConsumerCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:    consumerCommand,
-		Hidden: true,
-		Args:   cobra.NoArgs,
-		Run: func(*cobra.Command, []string) {
-			// The broker decides when a consumer dies. Ctrl-C at the
-			// terminal reaches the whole process group; the consumer
-			// ignores it and its parent kills it and waits for it.
-			signal.Ignore(os.Interrupt)
-			os.Exit(consumerproc.Main())
-		},
-	}
 }
 
 // stores is one invocation's databases: a temporary directory removed at
@@ -66,6 +44,10 @@ type stores struct {
 	exe    string
 	lock   *sqlstore.RunLock // --db, held for the whole run
 	closed bool
+	// students is the code a file with "strategy student" runs
+	students *harness.Students
+	brokers  *brokers // the real broker, when --broker chose one
+	g        *globalOptions
 }
 
 // openStores checks the store flags against the drills about to run (many:
@@ -73,7 +55,7 @@ type stores struct {
 // does nothing and runs drills as the book does.
 func (o *drillOptions) openStores(list []*drills.Drill, many bool) (*stores, error) {
 	g, so := o.g, o.stores
-	s := &stores{o: so}
+	s := &stores{o: so, students: g.students(), g: g}
 	switch {
 	case so.store != "memory" && so.store != "sqlite":
 		return nil, &usageError{msg: g.t("err.store", so.store)}
@@ -86,8 +68,11 @@ func (o *drillOptions) openStores(list []*drills.Drill, many bool) (*stores, err
 	case so.db != "" && many:
 		return nil, &usageError{msg: g.t("err.db-one-drill", manyFlag(o))}
 	}
+	if err := checkBroker(g, so.broker, list); err != nil {
+		return nil, err
+	}
 	if so.store == "memory" {
-		return s, nil
+		return s.openBroker()
 	}
 	if !anyHasEnv(list) {
 		return nil, &usageError{msg: g.t("err.store-no-drill", o.chapter)}
@@ -129,25 +114,31 @@ func (o *drillOptions) openStores(list []*drills.Drill, many bool) (*stores, err
 		}
 		s.tmpDir = dir
 	}
-	return s, nil
+	return s.openBroker()
 }
 
 // run runs one drill, in its Env when the drill has one.
 func (s *stores) run(d *drills.Drill, v drills.Values) (*drills.Result, error) {
-	if s.ctx == nil || !d.HasEnv() {
-		return d.Run(v)
+	env := harness.Env{Student: s.students}
+	if s.o.store == "sqlite" && d.HasEnv() {
+		env.Inbox = s.env(d)
 	}
-	return d.RunIn(v, s.env(d))
+	s.brokers.env(d, &env)
+	res, err := d.RunIn(v, env)
+	if err == nil && (s.ctx == nil || s.ctx.Err() == nil) {
+		err = brokerFailure(s.g, res)
+	}
+	return res, err
 }
 
 // env is where drill d's consumer runs: a database of its own (a drill
 // starts from empty tables), consumer processes when the crash is real.
-func (s *stores) env(d *drills.Drill) drills.Env {
+func (s *stores) env(d *drills.Drill) harness.InboxEnv {
 	path := s.o.db
 	if path == "" {
 		path = filepath.Join(s.tmpDir, d.Name+".db")
 	}
-	env := drills.Env{Open: func(onSQL func(sqlstore.Statement)) (inbox.Store, error) {
+	env := harness.InboxEnv{Open: func(onSQL func(harness.Statement)) (inbox.Store, error) {
 		st, err := sqlstore.Open(path, sqlstore.Options{OnStatement: onSQL})
 		if err != nil {
 			return nil, err
@@ -159,7 +150,9 @@ func (s *stores) env(d *drills.Drill) drills.Env {
 		return st, nil
 	}}
 	if s.o.crash == "real" {
-		env.Processes = &consumerproc.Spawner{Context: s.ctx, Command: []string{s.exe, consumerCommand}, DB: path}
+		env.Consumer = func() harness.Consumer {
+			return &consumerproc.Spawner{Context: s.ctx, Command: []string{s.exe}, DB: path}
+		}
 	}
 	return env
 }
@@ -183,12 +176,13 @@ func (s *stores) close(g *globalOptions, err *error) {
 	}
 	s.closed = true
 	s.stop()
+	s.brokers.close()
 	defer func() { *err = errors.Join(*err, s.lock.Release()) }()
 	if s.tmpDir != "" {
 		*err = errors.Join(*err, os.RemoveAll(s.tmpDir))
 		return
 	}
-	if *err == nil {
+	if *err == nil && s.o.db != "" {
 		fmt.Fprintln(g.io.Err, g.t("cli.db-kept", s.o.db, s.o.db))
 	}
 }

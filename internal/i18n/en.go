@@ -9,43 +9,8 @@ var en = map[string]string{
 	"section.11.2": "Chapter 11 §11.2 Job sharding, idempotent reruns and progress checkpoints",
 
 	// Drill titles (one line each).
-	"drill.ack-lost.title":           "the ack is lost after the commit; the redelivery is deduplicated",
-	"drill.naive-redelivery.title":   "without a dedup key, a redelivery charges the order twice",
-	"drill.dedup-scope.title":        "two producers reuse one event ID; the key is scoped by producer",
-	"drill.prune-window.title":       "a pruned dedup key lets an old replay apply again",
-	"drill.mark-before-effect.title": "marking before the effect loses the message on a crash",
-	"drill.partition-affinity.title": "events of one order always land on the same partition",
-	"drill.out-of-order.title":       "an early event is retried until its predecessor arrives",
-	"drill.poison.title":             "poison events go straight to the dead-letter queue",
-	"drill.retry-budget.title":       "a conflict that never resolves is dead-lettered after the budget",
-	"drill.reconcile.title":          "reconciliation repairs what the dead-letter queue holds",
-	"drill.replay.title":             "a projection rebuilt by replay; re-read events are duplicates",
-	"drill.seek-bounds.title":        "reading a log by offset: out of range, empty batch, drained",
-	"drill.crash-resume.title":       "a shard crashes between checkpoints; the rerun replays, the sink suppresses",
-	"drill.stale-epoch.title":        "a zombie worker with an expired lease cannot move the checkpoint",
 
 	// Flag help for drill parameters.
-	"param.ack-lost.deliveries":             "deliveries until the ack gets through (every earlier ack is lost)",
-	"param.naive-redelivery.deliveries":     "deliveries until the ack gets through (every earlier ack is lost)",
-	"param.dedup-scope.producers":           "producers that all emit an event called evt-1",
-	"param.prune-window.prune-through":      "prune dedup keys with producer seq <= this (the message has seq 7)",
-	"param.mark-before-effect.deliveries":   "deliveries, the first of which crashes between mark and effect",
-	"param.partition-affinity.orders":       "orders to route (order-1 … order-N)",
-	"param.partition-affinity.partitions":   "partitions of the topic",
-	"param.out-of-order.max-attempts":       "retry budget: deliveries of one event before it is dead-lettered",
-	"param.poison.max-attempts":             "retry budget: deliveries of one event before it is dead-lettered",
-	"param.retry-budget.max-attempts":       "retry budget: deliveries of one event before it is dead-lettered",
-	"param.replay.resume-from":              "the older offset the consumer resumes from (the log holds 5 events)",
-	"param.replay.batch":                    "events per NextBatch read",
-	"param.crash-resume.keys":               "how many business keys: order-0 … order-(N-1)",
-	"param.crash-resume.shards":             "shards to split the keys into",
-	"param.crash-resume.commit-every":       "commit the checkpoint every N items",
-	"param.crash-resume.crash-after":        "shard 0 crashes after this many items (0: no crash)",
-	"param.stale-epoch.keys":                "items in the shard",
-	"param.stale-epoch.commit-every":        "commit the checkpoint every N items",
-	"param.stale-epoch.lease-expires-after": "items the first worker processes before its lease expires",
-	"why.crash-after":                       "shard 0 has %d keys",
-	"why.lease-expires-after":               "the shard has %d keys",
 
 	// Phases of a drill, as --step shows them.
 	"phase.setup":    "setup",
@@ -149,37 +114,6 @@ var en = map[string]string{
 	"res.lease-expired":       "lease expired (checkpoint %d)",
 
 	// Lesson checks: each holds for any parameters.
-	"check.ack-lost.effects-once":                   "the effect lands once, however many deliveries",
-	"check.ack-lost.balance-once":                   "the balance is one payment",
-	"check.ack-lost.acked-last":                     "the last delivery is acked; one ack attempt per delivery",
-	"check.naive-redelivery.every-delivery-applies": "every delivery is an effect",
-	"check.naive-redelivery.balance-multiplied":     "the balance is one payment per delivery",
-	"check.dedup-scope.one-effect-per-producer":     "one effect per producer despite the shared event ID",
-	"check.dedup-scope.redelivery-suppressed":       "a real redelivery is still suppressed",
-	"check.prune-window.replay-iff-pruned":          "the replay applies again exactly when its key was pruned",
-	"check.prune-window.balance":                    "the balance counts every applied effect",
-	"check.mark-before-effect.message-lost":         "the message is lost: no effect, no balance",
-	"check.partition-affinity.stable":               "every order keeps its partition across a restart",
-	"check.partition-affinity.within-range":         "orders spread over at most min(orders, partitions) partitions",
-	"check.out-of-order.applied-or-dead":            "each event is applied or dead-lettered, never lost",
-	"check.out-of-order.converges-with-budget":      "with a budget of 2 or more the order converges to v2/PAID",
-	"check.poison.all-dead":                         "every poison event is dead-lettered, none applied",
-	"check.poison.first-attempt":                    "poison dies on its first attempt, whatever the budget",
-	"check.retry-budget.spent-exactly":              "the conflict is delivered exactly max-attempts times",
-	"check.retry-budget.dead-not-applied":           "then it is dead-lettered, not applied",
-	"check.reconcile.matches-source":                "after reconciliation the row equals the source of truth",
-	"check.reconcile.one-fix-per-dead-order":        "one fix per dead-lettered event",
-	"check.replay.rebuild-applies-all":              "a rebuild from offset 0 applies every event",
-	"check.replay.tail-is-duplicates":               "every re-read event is a duplicate",
-	"check.replay.rows-unchanged":                   "duplicates do not move any row",
-	"check.seek-bounds.end-is-not-error":            "reading at the end is a drained read, not an error",
-	"check.seek-bounds.errors-classified":           "out of range and zero size are told apart",
-	"check.crash-resume.each-key-once":              "every key is applied exactly once",
-	"check.crash-resume.suppressed-is-replay":       "the sink suppresses exactly the replayed items",
-	"check.crash-resume.replay-since-checkpoint":    "the replay is the items between the checkpoint and the crash",
-	"check.stale-epoch.zombie-fenced":               "every zombie commit is rejected with ErrStaleEpoch",
-	"check.stale-epoch.never-back":                  "the checkpoint never moves back",
-	"check.stale-epoch.each-key-once":               "every key is applied exactly once",
 
 	// The command: table columns, verdicts, summaries.
 	"cli.col.counter":          "counter",
@@ -307,6 +241,8 @@ usage error.`,
   $ archlab explore inbox
   # the same, with each shortest counterexample step by step
   $ archlab explore inbox --show
+  # naive's shortest counterexample as a drill file, replayed by drill --file
+  $ archlab explore inbox naive --emit > naive.txtar
   # every delivery order of one order's events, with a poison event
   $ archlab explore ordering --poison
   # replay cost against commit interval, and the zombie worker
@@ -321,12 +257,18 @@ first write), crash-mid (between its writes; a handler whose writes are one
 transaction rolls back), crash-after (after its writes, before the ack),
 ack-lost, or replay (an acked message delivered again, as after an offset
 rewind). A schedule holds at most --faults faults. Every strategy runs every
-schedule on internal/inbox; afterwards each message must have been applied
-exactly once: not lost, not doubled.`,
+schedule through the §8.2 harness, the drills' own verbs on internal/inbox;
+afterwards each message must have been applied exactly once: not lost, not
+doubled.`,
 	"explore.help.inbox.example": `  # the default scope: 3 messages, up to 2 faults
   $ archlab explore inbox
   # why mark-before-effect loses a message, step by step
-  $ archlab explore inbox --show
+  $ archlab explore inbox mark-before-effect --show
+  # the same schedule as a drill file, and its replay
+  $ archlab explore inbox mark-before-effect --emit > mbe.txtar
+  $ archlab drill --file mbe.txtar
+  # every unsafe strategy's drill file, one after another
+  $ archlab explore inbox --emit
   # a wider scope
   $ archlab explore inbox --messages 4 --faults 3`,
 	"explore.help.ordering.short": "§8.3: every delivery order of an order's events, per retry budget",
@@ -340,7 +282,9 @@ and the ones that need the DLQ and Reconcile.`,
 	"explore.help.ordering.example": `  # the default scope: up to 2 duplicates, budgets 1 to 3
   $ archlab explore ordering
   # with a poison event, budgets up to 5
-  $ archlab explore ordering --poison --max-attempts 5`,
+  $ archlab explore ordering --poison --max-attempts 5
+  # retry-only's shortest counterexample as a drill file
+  $ archlab explore ordering retry-only --emit > retry-only.txtar`,
 	"explore.help.shardjob.short": "§11.2: every crash point, commit interval and zombie commit of one shard",
 	"explore.help.shardjob.long": `One shard of --keys items is worked under lease epoch 1, committing every C
 items, and crashes after K items (or not at all). A new owner takes the lease
@@ -353,7 +297,9 @@ costs: commits per run against items replayed after a crash.`,
 	"explore.help.shardjob.example": `  # the default scope: 30 keys
   $ archlab explore shardjob
   # the zombie's window, step by step
-  $ archlab explore shardjob --show`,
+  $ archlab explore shardjob --show
+  # the zombie's window as a drill file
+  $ archlab explore shardjob fence-at-first-commit --emit > zombie.txtar`,
 	"explore.flag.show":         "print each shortest counterexample as a step-by-step trace",
 	"explore.flag.random":       "sample this many schedules at random instead of enumerating (0: every schedule)",
 	"explore.flag.seed":         "seed of --random: the same seed draws the same sample",
@@ -367,7 +313,7 @@ costs: commits per run against items replayed after a crash.`,
 
 	"explore.err.unknown":             "unknown mechanism %q: explore knows %s",
 	"explore.err.nothing":             "explore needs a mechanism: %s",
-	"explore.err.args":                "explore %s takes no arguments, got %q",
+	"explore.err.args":                "explore %s takes at most one STRATEGY, got %q",
 	"explore.err.formats":             "choose one output: --json, or the tables (with --show)",
 	"explore.err.seed-without-random": "--seed only applies to a sample: give --random too",
 	"explore.err.hint.random":         "sample the scope instead, e.g. --random 100000 --seed 1",
@@ -415,21 +361,62 @@ costs: commits per run against items replayed after a crash.`,
 	"explore.step.crash-after":     "crashes after its writes, before the ack",
 	"explore.step.effects-of":      "reads %s, paid by %v",
 	"explore.step.compare-source":  "compares with the source of truth, %v",
-	"explore.step.fence":           "raises the fence: commits %s at %d under epoch %d",
-	"explore.step.finish":          "finishes the shard",
-	"explore.step.replay-check":    "replay = crash at %d − checkpoint %d?",
 	"explore.step.read-checkpoint": "reads the checkpoint of %s",
 	"explore.res.once":             "balance %d: applied once",
 	"explore.res.lost":             "balance %d: lost, never applied",
 	"explore.res.doubled":          "balance %d: applied %d times",
-	"explore.res.applied-again":    "applied again (%d times), balance %d",
 	"explore.res.no-repair":        "nothing to repair",
 	"explore.res.matches":          "equal",
 	"explore.res.diverged":         "diverged: still %v",
-	"explore.res.lease-taken":      "lease granted",
-	"explore.res.replayed":         "replayed %d",
 	"explore.res.checkpoint":       "offset %d, epoch %d",
 
+	// explore's counterexamples in one line, and as drill files (--emit).
+	"explore.line":                     "%s ⇒ %s",
+	"explore.line.sep":                 ", ",
+	"explore.outcome.lost":             "m%d lost",
+	"explore.outcome.doubled":          "m%d applied %d×",
+	"explore.outcome.diverged":         "%v, source %v",
+	"explore.outcome.moved-back":       "version moved back",
+	"explore.outcome.applied-twice":    "an event applied twice",
+	"explore.outcome.dlq":              "dlq %d",
+	"explore.outcome.zombie-accepted":  "zombie commit %d accepted",
+	"explore.outcome.replay-mismatch":  "replayed %d, not %d−%d",
+	"explore.outcome.checkpoint-back":  "checkpoint moved back",
+	"explore.outcome.not-exactly-once": "applied %d of %d keys",
+	"explore.outcome.ok":               "ok",
+	"explore.flag.emit":                "print the shortest counterexample(s) as drill files (txtar) for archlab drill --file, and nothing else",
+	"explore.help.strategy": `A STRATEGY argument picks one strategy's shortest counterexample for
+--show or --emit. --emit prints counterexamples as drill files instead of the
+tables: the harness's verbs, the counters the run gave and one check per
+invariant, so that archlab drill --file replays the file to the same
+violation. Without a STRATEGY --emit prints every unsafe strategy's file, one
+after another; name a strategy to save exactly one.`,
+	"explore.err.emit-json":         "choose one output: --json or --emit",
+	"explore.err.strategy":          "explore %s has no strategy %q: it has %s",
+	"explore.err.strategy-alone":    "a STRATEGY argument picks a counterexample for --show or --emit: give one of them",
+	"explore.err.no-counterexample": "%s has no counterexample in this scope: nothing to emit",
+	"explore.err.hint.unsafe":       "the unsafe strategies here are %s",
+	"explore.emit.comment": `The shortest schedule of "archlab explore %[1]s" (%[2]s) that breaks %[3]s:
+schedule #%[4]d, %[5]s.
+Replay it with "archlab drill --file %[6]s.txtar": the checks of the broken
+invariants fail, every other check passes.`,
+	"explore.emit.title":                   "the shortest schedule that breaks %s",
+	"explore.emit.check.not-lost":          "no message is lost",
+	"explore.emit.check.not-doubled":       "no message is applied twice",
+	"explore.emit.check.not-moved-back":    "the order's version never moves back",
+	"explore.emit.check.not-applied-twice": "no event is applied twice",
+	"explore.emit.check.not-diverged":      "the projection ends equal to the source of truth",
+	"explore.emit.check.exactly-once":      "every key is applied exactly once",
+	"explore.emit.check.replay-matches":    "the rerun replays the crash point minus the checkpoint",
+	"explore.emit.check.never-back":        "the checkpoint never moves back",
+	"explore.emit.check.zombie-rejected":   "every zombie commit is rejected",
+	"explore.flag.engine":                  "how to walk the scope: states (count schedules through the states they share) or enumerate (run every schedule); the report is the same",
+	"explore.err.engine":                   "--engine must be states or enumerate, got %q",
+	"explore.err.engine-random":            "--random draws schedules one by one: it runs with --engine enumerate, not states",
+	"explore.err.too-many-states":          "explore %s: the scope has more than %s states, the most the state engine keeps",
+	"explore.err.overflow":                 "explore %s: the scope has more than 2^64 schedules: its counts do not fit",
+	"explore.rate.states":                  "explore %s: %s schedules × %d strategies through %s states in %v, workers=%d",
+	"explore.err.no-states":                "explore %s has no state graph yet: run it with --engine enumerate",
 	// Issue 11: decimal numbers, exit status 3, the database checks and lock.
 	"err.flag.decimal":         "%s takes a whole number in decimal digits, such as 10 (no leading zero, no 0x), got %q",
 	"err.flag.decimal-range":   "%s takes a whole number from %d to %d, got %q",

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Lang is a supported language.
@@ -25,13 +26,20 @@ const (
 // Langs lists the supported languages in the order help text names them.
 var Langs = []Lang{ZH, EN}
 
-// catalogues holds each language's maps: the short messages (en.go, zh.go),
-// the longer explanations of `archlab explain` (explain_en.go,
-// explain_zh.go) and the words of the 8.2 drills on a real database
-// (realdb_en.go, realdb_zh.go).
-var catalogues = map[Lang][]map[string]string{EN: {en, explainEN, realdbEN}, ZH: {zh, explainZH, realdbZH}}
+// catalogues holds each language's maps: the short messages (en.go,
+// zh.go), the words of the 8.2 drills on a real database (realdb_en.go,
+// realdb_zh.go) and of drill files and their verbs (lab_en.go, lab_zh.go).
+// A drill's own words (title, checks, explanation) live in its drill file
+// and are added at run time with Register.
+var catalogues = map[Lang][]map[string]string{EN: {en, realdbEN, labEN, checkEN, lessonsEN, brokerEN}, ZH: {zh, realdbZH, labZH, checkZH, lessonsZH, brokerZH}}
 
 func lookup(lang Lang, key string) (string, bool) {
+	overlayMu.RLock()
+	s, ok := overlay[lang][key]
+	overlayMu.RUnlock()
+	if ok {
+		return s, true
+	}
 	for _, m := range catalogues[lang] {
 		if s, ok := m[key]; ok {
 			return s, true
@@ -40,9 +48,14 @@ func lookup(lang Lang, key string) (string, bool) {
 	return "", false
 }
 
-// Parse accepts "en" or "zh" (any case).
+// Parse accepts "en" or "zh" in any case, and a locale's forms of them:
+// zh-CN, zh_TW, zh-Hans, en-US, en_GB.UTF-8.
 func Parse(s string) (Lang, bool) {
-	l := Lang(strings.ToLower(strings.TrimSpace(s)))
+	s = strings.ToLower(strings.TrimSpace(s))
+	if i := strings.IndexAny(s, "-_."); i > 0 {
+		s = s[:i]
+	}
+	l := Lang(s)
 	return l, slices.Contains(Langs, l)
 }
 
@@ -94,4 +107,22 @@ func Keys(lang Lang) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// overlay holds texts registered at run time: the titles, checks and
+// explanations a drill file carries in its own en and zh sections.
+var (
+	overlayMu sync.RWMutex
+	overlay   = map[Lang]map[string]string{EN: {}, ZH: {}}
+)
+
+// Register adds or replaces the text of key in lang, for the drill files
+// that bring their own words. It is safe for concurrent use.
+func Register(lang Lang, key, text string) {
+	overlayMu.Lock()
+	defer overlayMu.Unlock()
+	if overlay[lang] == nil {
+		overlay[lang] = map[string]string{}
+	}
+	overlay[lang][key] = text
 }

@@ -30,7 +30,9 @@ func TestCatalogueComplete(t *testing.T) {
 	}
 }
 
-var verb = regexp.MustCompile(`%(\[(\d+)\])?[-+# 0]*\d*([vdsqxXtTfeg%])`)
+// A precision is allowed: "%.0s" takes an argument and prints nothing, for
+// a translation whose language says the argument's meaning in words.
+var verb = regexp.MustCompile(`%(\[(\d+)\])?[-+# 0]*\d*(\.\d+)?([vdsqxXtTfeg%])`)
 
 // args maps each argument a format consumes (1-based, as in %[n]d) to its
 // verb, so a translation may reorder arguments with %[n] but not change
@@ -39,13 +41,13 @@ func args(format string) map[int]string {
 	out := map[int]string{}
 	next := 1
 	for _, m := range verb.FindAllStringSubmatch(format, -1) {
-		if m[3] == "%" {
+		if m[4] == "%" {
 			continue
 		}
 		if m[2] != "" {
 			next, _ = strconv.Atoi(m[2])
 		}
-		out[next] = m[3]
+		out[next] = m[4]
 		next++
 	}
 	return out

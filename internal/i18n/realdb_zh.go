@@ -6,7 +6,7 @@ var realdbZH = map[string]string{
 	// Trace.
 	"actor.database":                    "数据库",
 	"step.deliver-process":              "投递 %v（第 %d 次）给进程 %d",
-	"step.replay-process":               "重放 %v（偏移回退）给进程 %d",
+	"step.replay-process":               "重放 %v（偏移量回退）给进程 %d",
 	"step.sql":                          "%s",
 	"step.sql-pid":                      "[pid %d] %s",
 	"step.kill.before-ack":              "SIGKILL 进程 %d：COMMIT 后、确认前",
@@ -15,16 +15,16 @@ var realdbZH = map[string]string{
 	"res.sql-rows":                      "%d 行",
 	"res.killed":                        "%s；已回收",
 	"res.ack-never-sent":                "未发出：进程已死（ErrAckLost）",
-	"check.crash-real.killed":           "每次注入的崩溃都是对消费者进程的一次真实 SIGKILL",
+	"check.crash-real.killed":           "每次注入的崩溃都是对消费端进程的一次真实 SIGKILL",
 
 	// Flags and help.
-	"help.flag.store": "§8.2 消费者把去重键和余额存在哪里：memory（书中的 Ledger）或 sqlite（真实的 SQLite 文件）",
+	"help.flag.store": "§8.2 消费端把去重键和余额存在哪里：memory（书中的 Ledger）或 sqlite（真实的 SQLite 文件）",
 	"help.flag.db":    "配合 --store sqlite，把数据库保留在 `PATH`，可用 sqlite3 命令行查看（每次运行开始时清空）；不加 --db 则使用临时文件，运行后删除",
-	"help.flag.crash": "model：崩溃在同一进程内模拟，与书中一致；real：每次投递交给一个独立的消费者进程，在注入点用 SIGKILL 杀死（需要 --store sqlite）",
-	"help.drill.example-store": `  # 在真实的 SQLite 文件上运行 §8.2 的演练，消费者被 SIGKILL 杀死
+	"help.flag.crash": "model：崩溃在同一进程内模拟，与书中一致；real：每次投递交给一个独立的消费端进程，在注入点用 SIGKILL 杀死（需要 --store sqlite）",
+	"help.drill.example-store": `  # 在真实的 SQLite 文件上运行 §8.2 的演练，消费端被 SIGKILL 杀死
   $ archlab drill --chapter 8.2 --store sqlite --crash real`,
 	"help.example.sqlite":     "同一个演练跑在真实的 SQLite 文件上，时间线中显示 SQL",
-	"help.example.crash-real": "消费者是独立进程，被 SIGKILL 杀死后重投给新进程",
+	"help.example.crash-real": "消费端是独立进程，被 SIGKILL 杀死后重投给新进程",
 	"help.example.db":         "保留数据库以便查看",
 	"cli.db-kept":             "archlab：数据库保留在 %s；可用以下命令查看：sqlite3 %s 'SELECT * FROM processed_keys'",
 
@@ -41,6 +41,6 @@ var realdbZH = map[string]string{
 	"err.db.foreign":          "--db %s 中是其他应用的表，不是 archlab 的；文件未被修改",
 	"err.db.newer":            "--db %s 的 archlab 模式版本为 %d，本 archlab 只认识版本 %d；文件未被修改",
 	"err.db.open":             "--db %s 无法打开或创建（%v）",
-	"err.crash-no-executable": "--crash real 以 archlab 自身作为消费者进程运行，但找不到它的可执行文件（%v）",
-	"err.interrupted":         "已中断：消费者进程已被杀死并回收，临时文件已删除",
+	"err.crash-no-executable": "--crash real 以 archlab 自身作为消费端进程运行，但找不到它的可执行文件（%v）",
+	"err.interrupted":         "已中断：消费端进程已被杀死并回收，临时文件已删除",
 }

@@ -1,11 +1,14 @@
 package i18n
 
 // zh is the Chinese catalogue; see en.go. It holds exactly en's keys, with
-// the same fmt verbs in the same order. Terms are used consistently: broker
-// 消息代理, consumer 消费者, ledger 账本, dedup key 去重键, ack 确认, projection
-// 投影, dead-letter queue 死信队列, checkpoint 检查点, shard 分片, epoch 纪元,
-// sink 下游, replay 重放, reconcile 对账. Counter names and Go identifiers
-// stay in English, letter for letter.
+// the same fmt verbs in the same order. Its words are the glossary's
+// (glossary.go, GLOSSARY.md): the book's own terms where the book has one
+// (消费端, 去重表, 幂等, 重放, 死信队列, 对账, 分片, 检查点), and one chosen
+// word where it has none (纪元 for epoch, 围栏 for fencing, 下游 for sink,
+// 故障序列 for the explorer's schedules); TestGlossary keeps the rejected
+// variants out. Counter names and Go identifiers stay in English, letter for
+// letter, but a sentence says what a counter means (余额 2599, not
+// "balance 2599"). Prose takes Chinese punctuation: ，。：；（）“”.
 var zh = map[string]string{
 	// Sections of the book.
 	"section.8.2":  "第8章 §8.2 消费端幂等、去重表与恰好一次的真实边界",
@@ -13,43 +16,8 @@ var zh = map[string]string{
 	"section.11.2": "第11章 §11.2 任务分片、幂等重跑与进度检查点",
 
 	// Drill titles (one line each).
-	"drill.ack-lost.title":           "提交后确认（ack）丢失，重投被去重拦下",
-	"drill.naive-redelivery.title":   "没有去重键，一次重投让订单被扣款两次",
-	"drill.dedup-scope.title":        "两个生产者复用同一事件 ID，去重键按生产者区分",
-	"drill.prune-window.title":       "去重键被清理后，旧消息重放会再次生效",
-	"drill.mark-before-effect.title": "先标记后生效：一次崩溃就丢失消息",
-	"drill.partition-affinity.title": "同一订单的事件总是落在同一分区",
-	"drill.out-of-order.title":       "提前到达的事件反复重试，直到前一个事件到达",
-	"drill.poison.title":             "毒消息直接进入死信队列",
-	"drill.retry-budget.title":       "无法消解的冲突在重试预算耗尽后进入死信队列",
-	"drill.reconcile.title":          "对账修复死信队列留下的缺口",
-	"drill.replay.title":             "重放重建投影，重读的事件都是重复",
-	"drill.seek-bounds.title":        "按偏移读日志：越界、空批次与读完",
-	"drill.crash-resume.title":       "分片在两次检查点之间崩溃：重跑会重放，下游去重抑制",
-	"drill.stale-epoch.title":        "租约已过期的僵尸工作进程无法推进检查点",
 
 	// Flag help for drill parameters.
-	"param.ack-lost.deliveries":             "投递几次后确认才送达（之前的确认全部丢失）",
-	"param.naive-redelivery.deliveries":     "投递几次后确认才送达（之前的确认全部丢失）",
-	"param.dedup-scope.producers":           "生产者个数，每个都发出名为 evt-1 的事件",
-	"param.prune-window.prune-through":      "清理生产者序号 <= 此值的去重键（该消息序号为 7）",
-	"param.mark-before-effect.deliveries":   "投递次数，第一次在标记与生效之间崩溃",
-	"param.partition-affinity.orders":       "要路由的订单数（order-1 … order-N）",
-	"param.partition-affinity.partitions":   "主题的分区数",
-	"param.out-of-order.max-attempts":       "重试预算：单个事件最多投递几次，之后进入死信队列",
-	"param.poison.max-attempts":             "重试预算：单个事件最多投递几次，之后进入死信队列",
-	"param.retry-budget.max-attempts":       "重试预算：单个事件最多投递几次，之后进入死信队列",
-	"param.replay.resume-from":              "消费者恢复时使用的旧偏移（日志共有 5 个事件）",
-	"param.replay.batch":                    "每次 NextBatch 读取的事件数",
-	"param.crash-resume.keys":               "业务键 order-0 … order-(N-1) 的个数",
-	"param.crash-resume.shards":             "把键划分成几个分片",
-	"param.crash-resume.commit-every":       "每处理 N 项提交一次检查点",
-	"param.crash-resume.crash-after":        "分片 0 处理这么多项后崩溃（0：不崩溃）",
-	"param.stale-epoch.keys":                "分片中的项数",
-	"param.stale-epoch.commit-every":        "每处理 N 项提交一次检查点",
-	"param.stale-epoch.lease-expires-after": "第一个工作进程在租约过期前处理的项数",
-	"why.crash-after":                       "分片 0 共有 %d 个键",
-	"why.lease-expires-after":               "该分片共有 %d 个键",
 
 	// Phases of a drill, as --step shows them.
 	"phase.setup":    "准备",
@@ -59,7 +27,7 @@ var zh = map[string]string{
 
 	// Actors of the timeline.
 	"actor.broker":     "消息代理",
-	"actor.consumer":   "消费者",
+	"actor.consumer":   "消费端",
 	"actor.ledger":     "账本",
 	"actor.reader":     "读取方",
 	"actor.janitor":    "清理任务",
@@ -77,7 +45,7 @@ var zh = map[string]string{
 	"actor.worker-e1":  "工作进程 e1",
 	"actor.worker-e2":  "工作进程 e2",
 	"actor.checkpoint": "检查点",
-	"actor.sink":       "下游(sink)",
+	"actor.sink":       "下游",
 	"actor.shard":      "分片 %s",
 
 	// Timeline actions.
@@ -89,8 +57,8 @@ var zh = map[string]string{
 	"step.crash-before-effect": "在生效之前崩溃",
 	"step.mark-then-apply":     "MarkBeforeEffect %v",
 	"step.read-balance":        "读取 %s 的余额",
-	"step.prune":               "清理 seq <= %d 的去重键",
-	"step.replay":              "偏移回退后重放 %v",
+	"step.prune":               "清理序号 <= %d 的去重键",
+	"step.replay":              "偏移量回退后重放 %v",
 	"step.route":               "路由 %s",
 	"step.restart":             "重启并重新均衡",
 	"step.reroute-all":         "重新路由全部 %d 个订单",
@@ -98,10 +66,10 @@ var zh = map[string]string{
 	"step.project":             "应用 %v",
 	"step.dead-letter":         "把 %v 转入死信队列",
 	"step.read-state":          "读取 %s 的投影行",
-	"step.repair":              "与权威数据源核对 %s",
+	"step.repair":              "按事实来源对账 %s",
 	"step.append":              "追加 %v",
-	"step.replay-from":         "从 %d 重放（每批 %d）",
-	"step.resume-from":         "从过期的偏移 %d 恢复",
+	"step.replay-from":         "从偏移量 %d 重放（每批 %d 个）",
+	"step.resume-from":         "从过期的偏移量 %d 恢复",
 	"step.read":                "NextBatch(offset %d, size %d)",
 	"step.assign":              "按 FNV-1a 分配键",
 	"step.crash":               "处理 %d 项后崩溃",
@@ -111,20 +79,20 @@ var zh = map[string]string{
 	"step.commits":             "提交 %s 到 %d … %d",
 	"step.count-effects":       "统计生效次数",
 	"step.run-epoch":           "以租约纪元 %d 运行",
-	"step.fence":               "设围栏：纪元 %d，自 %d",
+	"step.fence":               "设围栏：纪元 %d，偏移量 %d",
 	"step.stall":               "处理 %d 项后停顿",
-	"step.take-over":           "纪元 %d 从 %d 接管",
+	"step.take-over":           "纪元 %d 从偏移量 %d 接管",
 
 	// Timeline results.
 	"res.received":            "已收到",
 	"res.acked":               "已确认",
 	"res.ack-lost":            "丢失（ErrAckLost）",
-	"res.applied":             "已生效，balance %d",
-	"res.duplicate":           "去重键已存在，已抑制",
-	"res.applied-again":       "生效 +%d，balance %d",
-	"res.balance":             "balance %d，effects %d",
+	"res.applied":             "已生效，余额 %d",
+	"res.duplicate":           "去重键已存在，拦下重复",
+	"res.applied-again":       "又生效了 %d 次，余额 %d",
+	"res.balance":             "余额 %d，已生效 %d 次",
 	"res.marked":              "去重键已写入",
-	"res.crashed":             "已崩溃（%s）",
+	"res.crashed":             "已崩溃（注入的模拟崩溃%.0s）",
 	"res.taken-for-duplicate": "有去重键：按重复丢弃，未生效",
 	"res.pruned":              "清除了 %d 个键",
 	"res.partition":           "分区 %d",
@@ -139,51 +107,20 @@ var zh = map[string]string{
 	"res.state":               "%v（累计应用 %d 次）",
 	"res.repaired":            "已修复 %v -> %v",
 	"res.log-length":          "日志长度 %d",
-	"res.replayed":            "应用 %d，重复 %d，偏移停在 %d",
+	"res.replayed":            "应用 %d，重复 %d，偏移量停在 %d",
 	"res.offset-behind":       "%d 个事件将被重读",
 	"res.err":                 "被拒绝（%v）",
 	"res.drained":             "没有事件：已在 %d 处读完",
-	"res.batch":               "%d 个事件，下一偏移 %d",
+	"res.batch":               "%d 个事件，下一偏移量 %d",
 	"res.keys":                "%d 个键",
 	"res.checkpoint-at":       "检查点仍为 %d",
-	"res.rerun":               "生效 %d，抑制 %d",
+	"res.rerun":               "生效 %d 次，拦下 %d 次",
 	"res.committed":           "已提交",
 	"res.commits":             "共提交 %d 次",
-	"res.effects":             "applied %d，suppressed %d",
+	"res.effects":             "生效 %d 次，拦下 %d 次",
 	"res.lease-expired":       "租约过期（检查点 %d）",
 
 	// Lesson checks: each holds for any parameters.
-	"check.ack-lost.effects-once":                   "无论投递多少次，效果只落地一次",
-	"check.ack-lost.balance-once":                   "余额恰好是一笔付款",
-	"check.ack-lost.acked-last":                     "最后一次投递被确认；每次投递一次确认尝试",
-	"check.naive-redelivery.every-delivery-applies": "每次投递都产生一次效果",
-	"check.naive-redelivery.balance-multiplied":     "余额是每次投递各记一笔付款",
-	"check.dedup-scope.one-effect-per-producer":     "尽管事件 ID 相同，每个生产者各生效一次",
-	"check.dedup-scope.redelivery-suppressed":       "真正的重投仍被抑制",
-	"check.prune-window.replay-iff-pruned":          "当且仅当去重键已被清理，重放才再次生效",
-	"check.prune-window.balance":                    "余额计入每一次生效",
-	"check.mark-before-effect.message-lost":         "消息丢失：没有效果，余额为零",
-	"check.partition-affinity.stable":               "重启前后每个订单都留在原分区",
-	"check.partition-affinity.within-range":         "订单最多分布在 min(订单数, 分区数) 个分区上",
-	"check.out-of-order.applied-or-dead":            "每个事件要么被应用，要么进入死信，绝不丢失",
-	"check.out-of-order.converges-with-budget":      "预算不少于 2 时，订单收敛到 v2/PAID",
-	"check.poison.all-dead":                         "所有毒消息都进入死信，一条也没有应用",
-	"check.poison.first-attempt":                    "无论预算多少，毒消息在首次投递时就进入死信",
-	"check.retry-budget.spent-exactly":              "冲突事件恰好投递 max-attempts 次",
-	"check.retry-budget.dead-not-applied":           "随后进入死信，不会被应用",
-	"check.reconcile.matches-source":                "对账之后投影行与权威数据源一致",
-	"check.reconcile.one-fix-per-dead-order":        "每个死信事件对应一次修复",
-	"check.replay.rebuild-applies-all":              "从偏移 0 重建会应用全部事件",
-	"check.replay.tail-is-duplicates":               "重读的每个事件都是重复",
-	"check.replay.rows-unchanged":                   "重复事件不改变任何一行",
-	"check.seek-bounds.end-is-not-error":            "在末尾读取是读完，不是错误",
-	"check.seek-bounds.errors-classified":           "越界与批大小为零被区分开",
-	"check.crash-resume.each-key-once":              "每个键恰好生效一次",
-	"check.crash-resume.suppressed-is-replay":       "下游抑制的恰好是重放的项",
-	"check.crash-resume.replay-since-checkpoint":    "重放的恰好是检查点与崩溃之间的项",
-	"check.stale-epoch.zombie-fenced":               "僵尸的每次提交都被 ErrStaleEpoch 拒绝",
-	"check.stale-epoch.never-back":                  "检查点从不回退",
-	"check.stale-epoch.each-key-once":               "每个键恰好生效一次",
 
 	// The command: table columns, verdicts, summaries.
 	"cli.col.counter":          "计数器",
@@ -202,7 +139,7 @@ var zh = map[string]string{
 	"cli.fail.error":           "%s：机制出错：%v",
 	"cli.fail.missing":         "%s：书中打印的一个计数器没有产生",
 	"cli.summary":              "%d 个演练，%d 个通过，%d 个失败",
-	"cli.step.press-enter":     "按 Enter 进入%s阶段 ",
+	"cli.step.press-enter":     "按 Enter 进入%s阶段，按 q 结束 ",
 
 	// Errors: what was wrong and what is allowed.
 	"err.flag.unknown":          "未知选项：%s",
@@ -213,8 +150,8 @@ var zh = map[string]string{
 	"err.unknown-command":       "%q 不是 %q 的子命令",
 	"err.unknown-drill":         "没有名为 %q 的演练",
 	"err.hint.did-you-mean":     "你是不是想用：%s？",
-	"err.hint.help":             "运行 '%s --help' 查看用法",
-	"err.hint.list":             "运行 'archlab list' 查看全部演练",
+	"err.hint.help":             "运行 “%s --help” 查看用法",
+	"err.hint.list":             "运行 “archlab list” 查看全部演练",
 	"err.drill.nothing":         "drill 需要一个演练名、--all 或 --chapter",
 	"err.drill.args":            "演练 %s 不接受参数，却收到 %q",
 	"err.drill.name-and-all":    "演练名与 %[2]s 只能给一个（收到 %[1]s 和 %[2]s）",
@@ -251,10 +188,10 @@ var zh = map[string]string{
 	"help.drill.short": "运行一个演练、全部演练（--all）或某一节的演练（--chapter）",
 	"help.drill.long": `运行书中的演练，并把计数器与书中的值比对。
 
-给出演练名时，运行该演练并打印表格：计数器、值、书中打印的值和标记。
-使用 --all（或 --chapter 8.2|8.3|11.2）时，以书中的参数运行全部（或该
-节的）演练并打印汇总。演练参数会改变场景（“如果……会怎样”）；这样的
-运行不与书比对，但要点仍会检查。`,
+给出演练名时，运行该演练并打印表格：计数器、值、书中打印的值和标记。使用
+--all（或 --chapter 8.2|8.3|11.2）时，以书中的参数运行全部（或该节的）演练并
+打印汇总。演练参数会改变场景（“如果……会怎样”）；这样的运行不与书比对，但要点
+仍会检查。`,
 	"help.drill.example": `  # 全部演练，即回归检查
   $ archlab drill --all
   # 某一节
@@ -288,69 +225,83 @@ var zh = map[string]string{
 	"help.help.short":          "查看任一命令的帮助",
 	"help.version.short":       "打印版本",
 
-	// explore：小范围内的每一种故障调度（archlab explore）。策略名、不变式名
+	// explore：小范围内的每一种故障序列（archlab explore）。策略名、不变式名
 	// 与故障名保持英文：它们是实验室的标识符，--json 中也一样。
-	"explore.help.short": "在真实机制上运行小范围内的每一种故障调度",
-	"explore.help.long": `一个演练只展示书中挑选的那一种调度。explore 在真实机制上运行小范围内的
-每一种调度（在给定上限内的每一种投递顺序、崩溃点、确认丢失与重放），每次运行后
-检查本节的不变式，并按策略打印有多少调度违反了它们，以及其中最短的一个。安全的
-设计必须零违反，每个不安全的设计至少被一个调度抓住：由枚举找到，而不是写好的剧本。
+	"explore.help.short": "在真实机制上运行小范围内的每一种故障序列",
+	"explore.help.long": `一个演练只展示书中挑选的那一种故障序列。explore 在真实机制上运行小范围内的每
+一种故障序列（在给定上限内的每一种投递顺序、崩溃点、确认丢失与重放），每次运
+行后检查本节的不变式，并按策略打印有多少故障序列违反了它们，以及其中最短的一
+个。安全的设计必须零违反，每个不安全的设计至少被一个故障序列抓住：由枚举找
+到，而不是写好的剧本。
 
-计数是精确的，在任何机器上、任何 --workers 下都相同。--random 对大到无法枚举的
-范围抽样，用 --seed 可以重现。速率输出到标准错误；运行超过一秒时显示进度条。
+计数是精确的，在任何机器上、任何 --workers 下都相同。--random 对大到无法枚举
+的范围抽样，用 --seed 可以重现。速率输出到标准错误；运行超过一秒时显示进度
+条。
 
 退出码：每个判定都与书一致时为 0，否则为 1，用法错误为 2。`,
 	"explore.help.example": `  # effect-then-ack 在每一种崩溃、确认丢失与重放下都安全吗？
   $ archlab explore inbox
   # 同上，并逐步展示每个最短反例
   $ archlab explore inbox --show
+  # 把 naive 的最短反例输出为演练文件，用 drill --file 重放
+  $ archlab explore inbox naive --emit > naive.txtar
   # 一个订单事件的每一种投递顺序，外加一个毒消息
   $ archlab explore ordering --poison
   # 重放代价与提交间隔，以及僵尸工作进程
   $ archlab explore shardjob
   # 范围太大无法枚举：抽样
   $ archlab explore inbox --messages 6 --faults 4 --random 100000 --seed 1`,
-	"explore.help.inbox.short": "§8.2：naive、mark-before-effect、effect-then-ack 与 early-prune 面对每一种调度",
-	"explore.help.inbox.long": `来自两个生产者的消息（前两条共用事件 ID evt-1）经过一个至少一次投递的
-消息代理，它会以任意顺序重投任何未确认的消息。每次投递要么成功，要么遇到一种故障：
-crash-before（处理器第一次写之前崩溃）、crash-mid（两次写之间崩溃；写入是同一个
-事务的处理器会回滚）、crash-after（写完之后、确认之前崩溃）、ack-lost（确认丢失）
-或 replay（已确认的消息再次投递，如偏移回拨后）。一个调度最多含 --faults 个故障。
-每个策略都在 internal/inbox 上运行每一个调度；结束后每条消息必须恰好生效一次：
-不丢失（lost），不重复（doubled）。`,
+	"explore.help.inbox.short": "§8.2：naive、mark-before-effect、effect-then-ack 与 early-prune 面对每一种故障序列",
+	"explore.help.inbox.long": `来自两个生产者的消息（前两条共用事件 ID evt-1）经过一个至少一次投递的消息代
+理，它会以任意顺序重投任何未确认的消息。每次投递要么成功，要么遇到一种故障：
+crash-before（处理函数第一次写之前崩溃）、crash-mid（两次写之间崩溃；两次写
+在同一个事务里的处理函数会回滚）、crash-after（写完之后、确认之前崩溃）、
+ack-lost（确认丢失）或 replay（已确认的消息又被投递一次，比如偏移量回退之
+后）。一个故障序列最多含 --faults 个故障。每个策略都经由 §8.2 的测试台（与演
+练相同的动词，运行在 internal/inbox 上）跑遍每一个故障序列；结束后每条消息必
+须恰好生效一次：不丢失（lost），不重复（doubled）。`,
 	"explore.help.inbox.example": `  # 默认范围：3 条消息，最多 2 个故障
   $ archlab explore inbox
   # 逐步看 mark-before-effect 为什么丢消息
-  $ archlab explore inbox --show
+  $ archlab explore inbox mark-before-effect --show
+  # 同一个故障序列输出为演练文件，并重放它
+  $ archlab explore inbox mark-before-effect --emit > mbe.txtar
+  $ archlab drill --file mbe.txtar
+  # 依次输出每个不安全策略的演练文件
+  $ archlab explore inbox --emit
   # 更大的范围
   $ archlab explore inbox --messages 4 --faults 3`,
 	"explore.help.ordering.short": "§8.3：一个订单事件的每一种投递顺序，逐个重试预算",
 	"explore.help.ordering.long": `一个订单的事件（reserve v1、pay v2、fulfill v3）以每一种顺序到达，最多
---duplicates 次重复投递；加 --poison 时再加一个毒消息。冲突的事件重新排到队尾，
-直到 --max-attempts；从 1 开始的每个预算都面对每一种顺序。不变式：版本从不回退，
-没有事件被应用两次，投影最终等于权威数据源。重试预算表按预算统计：有多少顺序仅靠
-重试就收敛，有多少需要死信队列与对账（Reconcile）。`,
+--duplicates 次重复投递；加 --poison 时再加一个毒消息。冲突的事件重新排到队
+尾，直到 --max-attempts；从 1 开始的每个预算都面对每一种顺序。不变式：版本从
+不回退，没有事件被应用两次，投影最终等于事实来源。重试预算表按预算统计：有多
+少顺序仅靠重试就收敛，有多少需要死信队列与对账（Reconcile）。`,
 	"explore.help.ordering.example": `  # 默认范围：最多 2 次重复，预算 1 到 3
   $ archlab explore ordering
   # 加一个毒消息，预算最多到 5
-  $ archlab explore ordering --poison --max-attempts 5`,
+  $ archlab explore ordering --poison --max-attempts 5
+  # 把 retry-only 的最短反例输出为演练文件
+  $ archlab explore ordering retry-only --emit > retry-only.txtar`,
 	"explore.help.shardjob.short": "§11.2：一个分片的每个崩溃点、提交间隔与僵尸提交",
-	"explore.help.shardjob.long": `一个有 --keys 项的分片在租约纪元 1 下处理，每 C 项提交一次检查点，处理
-K 项后崩溃（或不崩溃）。新的持有者在纪元 2 下接管租约，从检查点重跑；崩溃的工作
-进程成了僵尸，在重跑的某一步提交它自己的进度。每个 C、K 与僵尸步骤都是一个调度。
-不变式：每个键恰好生效一次，重跑重放的项数等于 K 减检查点，检查点从不回退，每次
-僵尸提交都被 ErrStaleEpoch 拒绝。图表展示提交间隔的代价：每次运行的提交次数对比
-崩溃后重放的项数。`,
+	"explore.help.shardjob.long": `一个有 --keys 项的分片在租约纪元 1 下处理，每 C 项提交一次检查点，处理 K 项
+后崩溃（或不崩溃）。新的持有者在纪元 2 下接管租约，从检查点重跑；崩溃的工作
+进程成了僵尸，在重跑的某一步提交它自己的进度。每个 C、K 与僵尸步骤都是一个故
+障序列。不变式：每个键恰好生效一次，重跑重放的项数等于 K 减检查点，检查点从
+不回退，每次僵尸提交都被 ErrStaleEpoch 拒绝。图表展示提交间隔的代价：每次运
+行的提交次数对比崩溃后重放的项数。`,
 	"explore.help.shardjob.example": `  # 默认范围：30 个键
   $ archlab explore shardjob
   # 逐步看僵尸的可乘之机
-  $ archlab explore shardjob --show`,
+  $ archlab explore shardjob --show
+  # 把僵尸的可乘之机输出为演练文件
+  $ archlab explore shardjob fence-at-first-commit --emit > zombie.txtar`,
 	"explore.flag.show":         "把每个最短反例打印成逐步的时间线",
-	"explore.flag.random":       "随机抽取这么多个调度而不是枚举（0：每一个调度）",
+	"explore.flag.random":       "随机抽取这么多个故障序列而不是枚举（0：每一个故障序列）",
 	"explore.flag.seed":         "--random 的种子：相同的种子抽到相同的样本",
-	"explore.flag.workers":      "运行调度的工作协程数（0：每个核一个）；结果与它无关",
+	"explore.flag.workers":      "运行故障序列的工作协程数（0：每个核一个）；结果与它无关",
 	"explore.flag.messages":     "消息条数，来自共用事件 ID 的两个生产者",
-	"explore.flag.faults":       "每个调度最多的故障数：崩溃、确认丢失、重放",
+	"explore.flag.faults":       "每个故障序列最多的故障数：崩溃、确认丢失、重放",
 	"explore.flag.duplicates":   "三个事件的额外投递次数上限",
 	"explore.flag.poison":       "在每种投递顺序中加入一个毒消息",
 	"explore.flag.max-attempts": "要探索的重试预算：从 1 到此值的每个预算",
@@ -358,25 +309,25 @@ K 项后崩溃（或不崩溃）。新的持有者在纪元 2 下接管租约，
 
 	"explore.err.unknown":             "未知机制 %q：explore 支持 %s",
 	"explore.err.nothing":             "explore 需要指定机制：%s",
-	"explore.err.args":                "explore %s 不接受参数，收到 %q",
+	"explore.err.args":                "explore %s 最多接受一个 STRATEGY，收到 %q",
 	"explore.err.formats":             "只能选一种输出：--json，或表格（可加 --show）",
 	"explore.err.seed-without-random": "--seed 只用于抽样：请同时给出 --random",
 	"explore.err.hint.random":         "改为抽样，例如 --random 100000 --seed 1",
-	"explore.err.too-large":           "explore %s：该范围有 %s 个调度，超过可枚举的上限 %s",
+	"explore.err.too-large":           "explore %s：该范围有 %s 个故障序列，超过可枚举的上限 %s",
 	"explore.err.mismatch":            "explore %[2]s 有 %[1]d 个判定与书不一致：%[3]s",
 
-	"explore.rate":              "explore %s：%s 个调度 × %d 个策略，用时 %v，workers=%d：每秒 %s 个调度",
+	"explore.rate":              "explore %s：%s 个故障序列 × %d 个策略，用时 %v，workers=%d：每秒 %s 个故障序列",
 	"explore.progress":          "explore %s",
-	"explore.header.exhaustive": "范围内的每一个调度：共 %s 个（%s）",
-	"explore.header.sampled":    "从 %[2]s 个调度中随机抽取 %[1]s 个（%[3]s），种子 %[4]d",
+	"explore.header.exhaustive": "范围内的每一个故障序列：共 %s 个（%s）",
+	"explore.header.sampled":    "从 %[2]s 个故障序列中随机抽取 %[1]s 个（%[3]s），种子 %[4]d",
 	"explore.rerun":             "重现：%s",
 	"explore.legend.messages":   "消息：%s",
-	"explore.legend.ordering":   "moved-back：版本回退 · applied-twice：同一版本应用了两次\ndiverged：投影最终与权威数据源不一致",
+	"explore.legend.ordering":   "moved-back：版本回退 · applied-twice：同一版本应用了两次\ndiverged：投影最终与事实来源不一致",
 	"explore.legend.shardjob":   "not-exactly-once：某个键应用了 0 次或多次 · moved-back：检查点回退\nreplay-mismatch：重放项数 ≠ 崩溃点 − 检查点 · zombie-accepted：旧纪元的提交被接受",
-	"explore.legend.inbox":      "crash-before：第一次写之前 · crash-mid：两次写之间\ncrash-after：写完之后、确认之前 · replay：已确认的消息再次投递",
+	"explore.legend.inbox":      "crash-before：第一次写之前 · crash-mid：两次写之间\ncrash-after：写完之后、确认之前 · replay：已确认的消息重投",
 
 	"explore.col.strategy":     "策略",
-	"explore.col.schedules":    "调度数",
+	"explore.col.schedules":    "故障序列数",
 	"explore.col.violations":   "违反",
 	"explore.col.verdict":      "判定",
 	"explore.col.shortest":     "最短反例",
@@ -389,7 +340,7 @@ K 项后崩溃（或不崩溃）。新的持有者在纪元 2 下接管租约，
 	"explore.book.unsafe":         "不安全",
 	"explore.verdict.as-the-book": "%s，与书一致",
 	"explore.verdict.contradicts": "与书矛盾（书中为%s）",
-	"explore.verdict.not-found":   "%s，但本次抽样没有找到失败的调度",
+	"explore.verdict.not-found":   "%s，但本次抽样没有找到失败的故障序列",
 	"explore.budget.title":        "重试预算：retry-then-reconcile 下每种投递顺序的结局",
 	"explore.chart.title":         "重放代价与提交间隔（fence-at-takeover，每个 K 之后崩溃一次）",
 	"explore.chart.col.interval":  "commit-every",
@@ -398,35 +349,75 @@ K 项后崩溃（或不崩溃）。新的持有者在纪元 2 下接管租约，
 	"explore.chart.replay":        "%.1f（最多 %d）",
 	"explore.summary.pass":        "%d 个策略，每个判定都与书一致",
 	"explore.summary.fail":        "%[2]d 个判定中有 %[1]d 个与书不一致",
-	"explore.show.title":          "最短反例，第 %d 个调度，违反 %s",
+	"explore.show.title":          "最短反例，第 %d 个故障序列，违反 %s",
 
 	// explore 自己的时间线步骤；其余沿用演练的。
 	"explore.step.crash-before":    "在第一次写之前崩溃",
 	"explore.step.crash-in-write":  "在 %s 内部崩溃：什么都没有提交",
 	"explore.step.crash-after":     "写完之后、确认之前崩溃",
 	"explore.step.effects-of":      "读取 %s，由 %v 支付",
-	"explore.step.compare-source":  "与权威数据源比较，%v",
-	"explore.step.fence":           "立起围栏：以纪元 %[3]d 提交 %[1]s 于 %[2]d",
-	"explore.step.finish":          "处理完分片",
-	"explore.step.replay-check":    "重放 = 崩溃点 %d − 检查点 %d？",
+	"explore.step.compare-source":  "与事实来源比较，%v",
 	"explore.step.read-checkpoint": "读取 %s 的检查点",
 	"explore.res.once":             "余额 %d：生效一次",
 	"explore.res.lost":             "余额 %d：丢失，从未生效",
 	"explore.res.doubled":          "余额 %d：生效 %d 次",
-	"explore.res.applied-again":    "再次生效（共 %d 次），余额 %d",
 	"explore.res.no-repair":        "无需修复",
 	"explore.res.matches":          "一致",
 	"explore.res.diverged":         "不一致：仍是 %v",
-	"explore.res.lease-taken":      "获得租约",
-	"explore.res.replayed":         "重放 %d 项",
-	"explore.res.checkpoint":       "偏移 %d，纪元 %d",
+	"explore.res.checkpoint":       "偏移量 %d，纪元 %d",
 
+	// explore 的反例：一行的形式，以及演练文件（--emit）。
+	"explore.line":                     "%s ⇒ %s",
+	"explore.line.sep":                 "，",
+	"explore.outcome.lost":             "m%d 丢失",
+	"explore.outcome.doubled":          "m%d 生效 %d 次",
+	"explore.outcome.diverged":         "%v，事实来源为 %v",
+	"explore.outcome.moved-back":       "版本回退",
+	"explore.outcome.applied-twice":    "有事件被应用两次",
+	"explore.outcome.dlq":              "死信队列 %d 条",
+	"explore.outcome.zombie-accepted":  "僵尸提交 %d 被接受",
+	"explore.outcome.replay-mismatch":  "重放了 %d 项，而不是 %d−%d",
+	"explore.outcome.checkpoint-back":  "检查点回退",
+	"explore.outcome.not-exactly-once": "%[2]d 个键中生效了 %[1]d 个",
+	"explore.outcome.ok":               "正常",
+	"explore.flag.emit":                "只把最短反例打印成演练文件（txtar），供 archlab drill --file 使用",
+	"explore.help.strategy": `STRATEGY 参数为 --show 或 --emit 选出一个策略的最短反例。--emit 不打印表格，
+而是把反例打印成演练文件：测试台的动词、这次运行得到的计数器，以及每个不变式
+一条要点；用 archlab drill --file 重放该文件，会得到同样的违反。不给
+STRATEGY 时， --emit 依次打印每个不安全策略的文件；要保存恰好一个文件，请指
+定策略。`,
+	"explore.err.emit-json":         "只能选一种输出：--json 或 --emit",
+	"explore.err.strategy":          "explore %s 没有策略 %q：可选 %s",
+	"explore.err.strategy-alone":    "STRATEGY 参数用于为 --show 或 --emit 选出反例：请给出其中之一",
+	"explore.err.no-counterexample": "%s 在这个范围内没有反例：没有可输出的文件",
+	"explore.err.hint.unsafe":       "这里不安全的策略是 %s",
+	"explore.emit.comment": `“archlab explore %[1]s”（%[2]s）中让 %[3]s 出错的最短故障序列：
+第 %[4]d 个故障序列，%[5]s。
+用 “archlab drill --file %[6]s.txtar” 重放：
+被违反的不变式对应的要点不成立，其余要点全部成立。`,
+	"explore.emit.title":                   "让 %s 出错的最短故障序列",
+	"explore.emit.check.not-lost":          "没有消息丢失",
+	"explore.emit.check.not-doubled":       "没有消息生效两次",
+	"explore.emit.check.not-moved-back":    "订单版本从不回退",
+	"explore.emit.check.not-applied-twice": "没有事件被应用两次",
+	"explore.emit.check.not-diverged":      "投影最终等于事实来源",
+	"explore.emit.check.exactly-once":      "每个键恰好生效一次",
+	"explore.emit.check.replay-matches":    "重跑重放的项数等于崩溃点减检查点",
+	"explore.emit.check.never-back":        "检查点从不回退",
+	"explore.emit.check.zombie-rejected":   "每次僵尸提交都被拒绝",
+	"explore.flag.engine":                  "如何遍历该范围：states（按故障序列共享的状态计数）或 enumerate（逐个运行每个故障序列）；报告相同",
+	"explore.err.engine":                   "--engine 只能是 states 或 enumerate，得到 %q",
+	"explore.err.engine-random":            "--random 逐个抽取故障序列：它用 --engine enumerate 运行，而不是 states",
+	"explore.err.too-many-states":          "explore %s：该范围的状态超过 %s 个，超过状态引擎的上限",
+	"explore.err.overflow":                 "explore %s：该范围的故障序列超过 2^64 个：计数放不下",
+	"explore.rate.states":                  "explore %s：%s 个故障序列 × %d 个策略，经过 %s 个状态，用时 %v，workers=%d",
+	"explore.err.no-states":                "explore %s 还没有状态图：请用 --engine enumerate 运行",
 	// Issue 11: decimal numbers, exit status 3, the database checks and lock.
 	"err.flag.decimal":         "%s 需要一个十进制整数，例如 10（不能以 0 开头，不能用 0x），收到 %q",
 	"err.flag.decimal-range":   "%s 需要 %d 到 %d 之间的整数，收到 %q",
 	"err.flag.decimal-range-u": "%s 需要 0 到 18446744073709551615 之间的整数，收到 %q",
 	"err.flag.bool":            "%s 只能是 true 或 false，收到 %q",
-	"explore.note.replacement": "注意：抽样是有放回的，同一个调度可能被计数多次；不加 --random 则 %s 个调度各走一遍",
+	"explore.note.replacement": "注意：抽样是有放回的，同一个故障序列可能被计数多次；不加 --random 则 %s 个故障序列各走一遍",
 	"err.output":               "无法写出结果：%v",
 	"err.version.args":         "--version 不接受参数，收到 %q",
 	"err.help.unknown":         "没有 %q 的帮助：请给出一个命令，例如 drill 或 explore",

@@ -84,16 +84,35 @@ func (l *Ledger) NaiveApply(m Message) {
 // but nothing was applied, so the redelivery is dropped as a duplicate and
 // the message is lost. The ordering is wrong on purpose.
 func (l *Ledger) MarkBeforeEffect(m Message, crash bool) error {
+	fresh, _ := l.Mark(m)
+	if !fresh {
+		return nil
+	}
+	if crash {
+		return ErrSimulatedCrash
+	}
+	return l.Effect(m)
+}
+
+// Mark is MarkBeforeEffect's first write on its own: it records the dedup
+// key and reports whether the key was new. A scenario that crashes between
+// the two writes simply never calls Effect.
+func (l *Ledger) Mark(m Message) (bool, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	key := DedupKey(m)
 	if _, dup := l.keys[key]; dup {
-		return nil
+		return false, nil
 	}
 	l.remember(key, m.Seq)
-	if crash {
-		return ErrSimulatedCrash
-	}
+	return true, nil
+}
+
+// Effect is MarkBeforeEffect's second write on its own: it applies the
+// payment, with no key check.
+func (l *Ledger) Effect(m Message) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	l.balances[m.OrderID] += m.AmountCents
 	l.applies++
 	return nil

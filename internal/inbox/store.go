@@ -1,7 +1,9 @@
 package inbox
 
 // Store is the consumer's local store as the book's Ledger exposes it: the
-// dedup table and the effects it protects, behind the book's six methods.
+// dedup table and the effects it protects. MarkBeforeEffect is there as its
+// two writes, Mark and Effect, so that a crash between them is the
+// scenario's decision (it does not call Effect), not a flag of the store.
 // *Ledger satisfies it as it is; a store on a real database
 // (internal/inbox/sqlstore) satisfies it too, so a drill and Consume run
 // unchanged on either.
@@ -16,9 +18,12 @@ type Store interface {
 	ApplyOnce(Message) (bool, error)
 	// NaiveApply applies every delivery, duplicates included.
 	NaiveApply(Message)
-	// MarkBeforeEffect records the key and then, separately, the effect;
-	// crash stops between the two.
-	MarkBeforeEffect(m Message, crash bool) error
+	// Mark records the dedup key alone and reports whether it was new:
+	// MarkBeforeEffect's first write.
+	Mark(Message) (bool, error)
+	// Effect applies the effect alone, with no key: MarkBeforeEffect's
+	// second write.
+	Effect(Message) error
 	// Prune forgets the keys with Seq <= maxSeq and reports how many.
 	Prune(maxSeq int64) int
 	// Balance returns the cents applied to an order.

@@ -5,7 +5,7 @@ package inbox
 //
 // The book's Prune scans the whole table to find keys with Seq <= maxSeq,
 // which costs O(table) even when only a handful expire. With the keys also
-// kept in Seq order, Prune pops from the front until the oldest key is inside
+// in a heap ordered by Seq, Prune pops from the front until the oldest key is inside
 // the window, so it costs O(removed × log table) and never looks at the keys
 // it keeps. Each live key has exactly one entry: a key enters when it is
 // first recorded and leaves only when Prune pops it.

@@ -67,11 +67,17 @@ type ReplayResult struct {
 	Offset     int // where the replay stopped: Len when it drained the log
 }
 
+// Reader is what Replay reads: a Log, or one partition of a real broker's
+// topic read with the same contract.
+type Reader interface {
+	NextBatch(offset, size int) ([]Event, int, error)
+}
+
 // Replay reads the log from offset in batches of batch events and applies
 // each event to p, until the log is drained. Apply is idempotent by version,
 // so replaying events p has already seen only counts duplicates. It stops at
 // the first event Apply rejects, with Offset pointing at that event.
-func Replay(l *Log, p *Projection, offset, batch int) (ReplayResult, error) {
+func Replay(l Reader, p *Projection, offset, batch int) (ReplayResult, error) {
 	res := ReplayResult{Offset: offset}
 	for {
 		// The offset advances per event, not per batch, so a failure

@@ -22,7 +22,7 @@ var (
 // shard's item list (and with it every offset) is reproducible.
 func Split(keys []string, shards int) ([][]string, error) {
 	if shards <= 0 {
-		return nil, fmt.Errorf("shardjob: split %d keys: shards must be at least 1, got %d", len(keys), shards)
+		return nil, fmt.Errorf("split %d keys: shards must be positive, got %d", len(keys), shards)
 	}
 	// Count first, then fill shards allocated to their exact size. Hashing
 	// twice is cheaper than letting append grow the shards: a growing slice
@@ -88,10 +88,10 @@ func (c *Checkpoint) Commit(shard string, epoch uint64, offset int) error {
 	defer c.mu.Unlock()
 	cur := c.epochs[shard]
 	if epoch < cur {
-		return fmt.Errorf("shardjob: commit %s epoch %d < %d: %w", shard, epoch, cur, ErrStaleEpoch)
+		return fmt.Errorf("commit %s epoch %d: %w", shard, epoch, ErrStaleEpoch)
 	}
 	if epoch == cur && offset < c.offsets[shard] {
-		return fmt.Errorf("shardjob: commit %s offset %d < %d: %w", shard, offset, c.offsets[shard], ErrStaleOffset)
+		return fmt.Errorf("commit %s offset %d < %d: %w", shard, offset, c.offsets[shard], ErrStaleOffset)
 	}
 	c.epochs[shard] = epoch
 	c.offsets[shard] = offset
@@ -170,7 +170,7 @@ func (r *Runner) Run(shard string, items []string, crashAfter int) (Result, erro
 			res.Suppressed++
 		}
 		if crashAfter > 0 && res.Attempts == crashAfter {
-			return res, fmt.Errorf("shardjob: %s crashed after %d attempts at offset %d: %w", shard, res.Attempts, i, ErrInjectedCrash)
+			return res, fmt.Errorf("crash after %d attempts at offset %d: %w", res.Attempts, i, ErrInjectedCrash)
 		}
 		if r.CommitEvery > 0 && (i+1-start)%r.CommitEvery == 0 {
 			if err := r.commit(shard, i+1, &res); err != nil {

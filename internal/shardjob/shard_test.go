@@ -83,8 +83,8 @@ func TestSplit(t *testing.T) {
 		shards  int
 		wantErr string
 	}{
-		{"zero shards", []string{"a"}, 0, "shardjob: split 1 keys: shards must be at least 1, got 0"},
-		{"negative shards", []string{"a", "b"}, -1, "shardjob: split 2 keys: shards must be at least 1, got -1"},
+		{"zero shards", []string{"a"}, 0, "split 1 keys: shards must be positive, got 0"},
+		{"negative shards", []string{"a", "b"}, -1, "split 2 keys: shards must be positive, got -1"},
 		{"no keys", nil, 3, ""},
 		{"one shard", []string{"c", "a", "b"}, 1, ""},
 		{"more shards than keys", []string{"a", "b"}, 8, ""},

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"strings"
 
+	"archlab/harness"
 	"archlab/internal/inbox"
 	"archlab/internal/inbox/sqlstore"
 )
@@ -20,42 +21,11 @@ import (
 // that stands in for archlab checks it in TestMain to act as the child.
 const ChildEnv = "ARCHLAB_CONSUMER_CHILD"
 
-// Op is the handler a consumer process runs on its delivery.
-type Op string
-
-// The three handlers of 8.2.
-const (
-	ApplyOnce        Op = "apply-once"         // the book's Consume: ApplyOnce, then ack
-	NaiveApply       Op = "naive-apply"        // NaiveApply, then ack
-	MarkBeforeEffect Op = "mark-before-effect" // MarkBeforeEffect, then ack
-)
-
-// BeforeAck is the point after the handler returned (its transaction is
-// committed) and before the ack is sent: where the book's lost ack happens.
-// The store's own points (sqlstore.AfterBegin, ...) lie inside the handler.
-const BeforeAck sqlstore.Point = "before-ack"
-
-// Delivery is one message handed to one fresh consumer process.
-type Delivery struct {
-	Op     Op
-	Msg    inbox.Message
-	KillAt sqlstore.Point // "" lets the process finish and exit
-}
-
-// Outcome is what the broker saw of one delivery.
-type Outcome struct {
-	Pid        int
-	Statements []sqlstore.Statement // the SQL the child ran, in order
-	Answered   bool                 // the handler returned...
-	Applied    bool                 // ...and this is its answer (ApplyOnce's bool; true for NaiveApply)
-	Acked      bool                 // the child sent its ack
-	Killed     bool                 // the child reached KillAt and was killed with SIGKILL
-	Exit       string               // how the process ended, as os.ProcessState says it
-}
-
-// Spawner starts consumer processes for a broker. Every process opens DB.
+// Spawner is a harness.Consumer whose every delivery runs in a fresh
+// process on the SQLite file DB. The harness decides the strategy and the
+// crash point; the spawner only knows how to stop a process there.
 type Spawner struct {
-	// Context, when done, kills a running child (Ctrl-C); Deliver then
+	// Context, when done, kills a running child (Ctrl-C); Handle then
 	// returns the context's error after waiting for it.
 	Context context.Context
 	// Command is the child's argv: archlab's path and its hidden
@@ -67,37 +37,46 @@ type Spawner struct {
 	Synchronous string
 }
 
+var _ harness.Consumer = (*Spawner)(nil)
+
 // request is the child's standard input (first line).
 type request struct {
-	DB          string         `json:"db"`
-	Synchronous string         `json:"synchronous,omitempty"`
-	Op          Op             `json:"op"`
-	Msg         inbox.Message  `json:"msg"`
-	KillAt      sqlstore.Point `json:"kill_at,omitempty"`
+	DB          string           `json:"db"`
+	Synchronous string           `json:"synchronous,omitempty"`
+	Strategy    harness.Strategy `json:"strategy"`
+	Msg         inbox.Message    `json:"msg"`
+	KillAt      harness.Point    `json:"kill_at,omitempty"` // "" lets the process finish and exit
 }
 
-// event is one line the child writes on descriptor 3.
+// event is one line the child writes on descriptor 3: a statement, a point
+// the handler passed (with what it had done by then), its return, or an
+// error.
 type event struct {
-	SQL     string         `json:"sql,omitempty"`
-	Rows    int64          `json:"rows,omitempty"`
-	At      sqlstore.Point `json:"at,omitempty"`
-	Answer  *bool          `json:"answer,omitempty"`
-	Ack     bool           `json:"ack,omitempty"`
-	Problem string         `json:"error,omitempty"`
+	SQL     string        `json:"sql,omitempty"`
+	Rows    int64         `json:"rows,omitempty"`
+	At      harness.Point `json:"at,omitempty"`
+	Done    bool          `json:"done,omitempty"` // harness.Handle returned
+	Applied bool          `json:"applied,omitempty"`
+	Marked  bool          `json:"marked,omitempty"`
+	Problem string        `json:"error,omitempty"`
 }
 
-// Deliver starts a fresh consumer process, hands it d and reads its events
-// until it exits, or until it reaches d.KillAt: then it sends SIGKILL. It
-// always waits for the process, so none is left behind. An error means the
-// delivery did not go as the protocol says (the child failed, or Context
-// ended); a kill at KillAt is not an error.
-func (s *Spawner) Deliver(d Delivery) (Outcome, error) {
+// Real is true: a crash is a process killed with SIGKILL.
+func (*Spawner) Real() bool { return true }
+
+// Handle starts a fresh consumer process, hands it m and reads its events
+// until it exits, or until it reports a point that reached crash: then it
+// sends SIGKILL, and Crashed is that point. It always waits for the
+// process, so none is left behind. An error means the delivery did not go
+// as the protocol says (the child failed, never reached crash, or Context
+// ended); a kill at crash is not an error.
+func (s *Spawner) Handle(strategy harness.Strategy, m inbox.Message, crash harness.Point) (harness.Handled, error) {
 	ctx := s.Context
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	if err := ctx.Err(); err != nil {
-		return Outcome{}, err
+		return harness.Handled{}, err
 	}
 	cmd := exec.CommandContext(ctx, s.Command[0], s.Command[1:]...)
 	cmd.Env = append(append(os.Environ(), s.Env...), ChildEnv+"=1")
@@ -105,23 +84,24 @@ func (s *Spawner) Deliver(d Delivery) (Outcome, error) {
 	cmd.Stderr = &limitedWriter{w: &stderr, n: 4096}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
-		return Outcome{}, err
+		return harness.Handled{}, err
 	}
 	events, w, err := os.Pipe()
 	if err != nil {
-		return Outcome{}, err
+		return harness.Handled{}, err
 	}
 	defer events.Close()
 	cmd.ExtraFiles = []*os.File{w} // descriptor 3 in the child
 	err = cmd.Start()
 	w.Close() // the child holds the only write end: EOF when it dies
 	if err != nil {
-		return Outcome{}, err
+		return harness.Handled{}, err
 	}
-	out := Outcome{Pid: cmd.Process.Pid}
-	req, _ := json.Marshal(request{DB: s.DB, Synchronous: s.Synchronous, Op: d.Op, Msg: d.Msg, KillAt: d.KillAt})
+	out := harness.Handled{Pid: cmd.Process.Pid}
+	req, _ := json.Marshal(request{DB: s.DB, Synchronous: s.Synchronous, Strategy: strategy, Msg: m, KillAt: crash})
 	_, writeErr := stdin.Write(append(req, '\n'))
 	var problem string
+	done := false
 	dec := json.NewDecoder(bufio.NewReader(events))
 	for writeErr == nil {
 		var e event
@@ -130,18 +110,18 @@ func (s *Spawner) Deliver(d Delivery) (Outcome, error) {
 		}
 		switch {
 		case e.SQL != "":
-			out.Statements = append(out.Statements, sqlstore.Statement{SQL: e.SQL, Rows: e.Rows})
-		case e.Answer != nil:
-			out.Answered, out.Applied = true, *e.Answer
-		case e.Ack:
-			out.Acked = true
+			out.Statements = append(out.Statements, harness.Statement{SQL: e.SQL, Rows: e.Rows})
 		case e.Problem != "":
 			problem = e.Problem
-		case e.At != "" && e.At == d.KillAt && !out.Killed:
-			// The child waits at the point; SIGKILL gives it no chance to
-			// run another instruction, let alone a deferred cleanup.
-			if err := cmd.Process.Kill(); err == nil {
-				out.Killed = true
+		case e.Done:
+			done, out.Applied, out.Marked = true, e.Applied, e.Marked
+		case e.At != "" && out.Crashed == "":
+			out.Applied, out.Marked = e.Applied, e.Marked
+			// At a point that reached crash the child waits; SIGKILL gives
+			// it no chance to run another instruction, let alone a
+			// deferred cleanup.
+			if e.At.Reached(crash) && cmd.Process.Kill() == nil {
+				out.Crashed = e.At
 			}
 		}
 	}
@@ -155,12 +135,14 @@ func (s *Spawner) Deliver(d Delivery) (Outcome, error) {
 		return out, fmt.Errorf("consumer pid %d: sending the delivery: %w", out.Pid, writeErr)
 	case problem != "":
 		return out, fmt.Errorf("consumer pid %d: %s", out.Pid, problem)
-	case out.Killed:
+	case out.Crashed != "":
 		return out, nil
-	case d.KillAt != "":
-		return out, fmt.Errorf("consumer pid %d never reached %s (%s)%s", out.Pid, d.KillAt, out.Exit, stderrTail(&stderr))
+	case crash != "":
+		return out, fmt.Errorf("consumer pid %d never reached %s (%s)%s", out.Pid, crash, out.Exit, stderrTail(&stderr))
 	case waitErr != nil:
 		return out, fmt.Errorf("consumer pid %d: %s%s", out.Pid, out.Exit, stderrTail(&stderr))
+	case !done:
+		return out, fmt.Errorf("consumer pid %d exited (%s) without its handler's answer%s", out.Pid, out.Exit, stderrTail(&stderr))
 	}
 	return out, nil
 }
@@ -216,11 +198,16 @@ func Main() int {
 	return 0
 }
 
-// Serve reads one request from in, runs its handler on the database and
-// writes its events to out. At the request's kill point it reports the
-// point and reads in until EOF; the parent kills it meanwhile. If EOF comes
-// first (the parent is gone) it exits the process with status Orphaned, at
-// once: going on would run a delivery no broker is watching.
+// Serve reads one request from in, runs the harness's handler for it on the
+// database (harness.Handle, the same code as a consumer in the broker's
+// process) and writes its events to out. Every point the handler passes,
+// in harness.Handle or inside a store transaction, is reported with what
+// the handler has written so far; at the first point that reached the
+// request's kill point it then reads in until EOF, and the parent kills it
+// meanwhile. If EOF comes first (the parent is gone) it exits the process
+// with status Orphaned, at once: going on would run a delivery no broker is
+// watching. The ack is not the child's: the broker's side sends it when
+// Handle returns.
 func Serve(in io.Reader, out io.Writer) error {
 	br := bufio.NewReader(in)
 	line, err := br.ReadBytes('\n')
@@ -240,47 +227,66 @@ func Serve(in io.Reader, out io.Writer) error {
 			os.Exit(Orphaned) // the broker stopped listening
 		}
 	}
-	wait := func(p sqlstore.Point) {
-		if p != req.KillAt {
+	w := &watched{}
+	at := func(p harness.Point) {
+		// Reported before the child stops here: a kill at BeforeAck
+		// still tells the broker the handler's answer.
+		send(event{At: p, Applied: w.applied, Marked: w.marked})
+		if !p.Reached(req.KillAt) {
 			return
 		}
-		send(event{At: p})
 		io.Copy(io.Discard, br) // returns only if the parent closes the pipe
 		os.Exit(Orphaned)
 	}
 	store, err := sqlstore.Open(req.DB, sqlstore.Options{
 		Synchronous: req.Synchronous,
 		OnStatement: func(st sqlstore.Statement) { send(event{SQL: st.SQL, Rows: st.Rows}) },
-		At:          wait,
+		At:          at,
 	})
 	if err != nil {
 		send(event{Problem: err.Error()})
 		return err
 	}
 	defer store.Close()
-	m := req.Msg
-	// The handler, then the ack: the order of inbox.Consume.
-	var applied bool
-	switch req.Op {
-	case ApplyOnce:
-		applied, err = store.ApplyOnce(m)
-	case NaiveApply:
-		store.NaiveApply(m)
-		applied, err = true, store.Err()
-	case MarkBeforeEffect:
-		before := store.Applies()
-		err = store.MarkBeforeEffect(m, false)
-		applied = store.Applies() > before
-		err = errors.Join(err, store.Err())
-	default:
-		err = fmt.Errorf("unknown handler %q", req.Op)
-	}
+	w.Store = store
+	// The process dies where the parent kills it, not where Handle would
+	// stop a handler in one process: hence no crash point here.
+	h, err := harness.Handle(w, req.Strategy, req.Msg, "", at)
 	if err != nil {
 		send(event{Problem: err.Error()})
 		return err
 	}
-	send(event{Answer: &applied})
-	wait(BeforeAck)
-	send(event{Ack: true})
+	send(event{Done: true, Applied: h.Applied, Marked: h.Marked})
 	return nil
+}
+
+// watched is the child's store, watched so that each point the handler
+// passes can carry what its writes have reported so far; Handle's own
+// answer comes only when it returns, after the last point.
+type watched struct {
+	*sqlstore.Store
+	applied, marked bool
+}
+
+func (w *watched) ApplyOnce(m inbox.Message) (bool, error) {
+	ok, err := w.Store.ApplyOnce(m)
+	w.applied = ok && err == nil
+	return ok, err
+}
+
+func (w *watched) NaiveApply(m inbox.Message) {
+	w.Store.NaiveApply(m)
+	w.applied = w.Err() == nil
+}
+
+func (w *watched) Mark(m inbox.Message) (bool, error) {
+	ok, err := w.Store.Mark(m)
+	w.marked = ok && err == nil
+	return ok, err
+}
+
+func (w *watched) Effect(m inbox.Message) error {
+	err := w.Store.Effect(m)
+	w.applied = err == nil
+	return err
 }

@@ -1,15 +1,19 @@
 package consumerproc
 
 import (
+	"bufio"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"archlab/harness"
 	"archlab/internal/inbox"
 	"archlab/internal/inbox/sqlstore"
 )
@@ -27,11 +31,16 @@ var pay = inbox.Message{Producer: "pay", ID: "evt-1", Seq: 1, OrderID: "o-1", Am
 
 func spawner(t *testing.T) *Spawner {
 	t.Helper()
+	return &Spawner{Context: t.Context(), Command: []string{self(t)}, DB: filepath.Join(t.TempDir(), "inbox.db")}
+}
+
+func self(t *testing.T) string {
+	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Spawner{Context: t.Context(), Command: []string{exe}, DB: filepath.Join(t.TempDir(), "inbox.db")}
+	return exe
 }
 
 // reader opens the broker's own connection to the consumer's database.
@@ -45,88 +54,121 @@ func reader(t *testing.T, path string) *sqlstore.Store {
 	return s
 }
 
-// TestKillAtEveryPointOfApplyOnce is 8.2's claim with nothing modelled: a
-// consumer is killed with SIGKILL at each point of ApplyOnce's transaction
-// and of the ack; a fresh consumer gets the redelivery. Whatever the point,
-// the payment lands exactly once: before COMMIT the kill leaves nothing and
-// the redelivery applies it, after COMMIT the redelivery is a duplicate.
-func TestKillAtEveryPointOfApplyOnce(t *testing.T) {
-	points := []struct {
-		at        sqlstore.Point
-		committed bool // the first delivery's transaction survived the kill
-	}{
-		{sqlstore.AfterBegin, false},
-		{sqlstore.AfterKey, false},
-		{sqlstore.AfterEffect, false},
-		{sqlstore.AfterCommit, true},
-		{BeforeAck, true},
+// state is what the file holds: the effect counter, the order's balance
+// and the dedup keys.
+type state struct {
+	applies int
+	balance int64
+	keys    int
+}
+
+func read(t *testing.T, db *sqlstore.Store) state {
+	t.Helper()
+	keys, err := db.Keys()
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, p := range points {
-		t.Run(string(p.at), func(t *testing.T) {
+	s := state{applies: db.Applies(), balance: db.Balance(pay.OrderID), keys: len(keys)}
+	if err := db.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestKillAtPoint is 8.2's claim with nothing modelled: a consumer process
+// runs harness.Handle and is killed with SIGKILL at one of its points; a
+// fresh process gets the redelivery. What survives is what SQLite
+// committed: effect-then-ack writes key and effect in one transaction, so
+// wherever it dies the payment lands exactly once; naive loses nothing but
+// doubles after a commit; mark-before-effect killed between its two
+// commits loses the message.
+func TestKillAtPoint(t *testing.T) {
+	tests := []struct {
+		strategy harness.Strategy
+		kill     harness.Point
+		lastSQL  string // how the killed child's last statement begins, "" for none sent
+		applied  bool   // the killed handler had committed the effect
+		marked   bool   // ...or the key alone
+		killed   state  // the file after the kill
+		again    bool   // the redelivery applies the effect
+		end      state  // the file after the redelivery
+	}{
+		// Delivered, nothing written: the redelivery is the first write.
+		{harness.EffectThenAck, harness.BeforeWrites, "", false, false,
+			state{0, 0, 0}, true, state{1, 2599, 1}},
+		// Inside ApplyOnce's transaction, the key written and not
+		// committed: the kill rolls it back, the redelivery applies once.
+		{harness.EffectThenAck, harness.BetweenWrites, "INSERT INTO processed_keys", false, false,
+			state{0, 0, 0}, true, state{1, 2599, 1}},
+		// Inside NaiveApply's transaction: nothing commits either.
+		{harness.Naive, harness.BetweenWrites, "UPDATE counters", false, false,
+			state{0, 0, 0}, true, state{1, 2599, 0}},
+		// The key's transaction committed, the effect's never began: the
+		// redelivery finds the key and drops the message. Lost.
+		{harness.MarkBeforeEffect, harness.BetweenWrites, "COMMIT", false, true,
+			state{0, 0, 1}, false, state{0, 0, 1}},
+		// Committed, the ack never sent: the redelivery is a duplicate.
+		{harness.EffectThenAck, harness.BeforeAck, "COMMIT", true, false,
+			state{1, 2599, 1}, false, state{1, 2599, 1}},
+		// Committed with no key: the redelivery charges again.
+		{harness.Naive, harness.BeforeAck, "COMMIT", true, false,
+			state{1, 2599, 0}, true, state{2, 5198, 0}},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.strategy)+"/"+string(tt.kill), func(t *testing.T) {
 			sp := spawner(t)
-			first, err := sp.Deliver(Delivery{Op: ApplyOnce, Msg: pay, KillAt: p.at})
+			first, err := sp.Handle(tt.strategy, pay, tt.kill)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !first.Killed || first.Acked || !strings.Contains(first.Exit, "killed") {
-				t.Fatalf("first delivery: %+v, want killed before its ack", first)
+			if first.Crashed != tt.kill || first.Pid == 0 || !strings.Contains(first.Exit, "killed") {
+				t.Fatalf("first delivery: %+v, want killed at %s", first, tt.kill)
+			}
+			if first.Applied != tt.applied || first.Marked != tt.marked {
+				t.Fatalf("first delivery: applied=%v marked=%v, want %v and %v", first.Applied, first.Marked, tt.applied, tt.marked)
+			}
+			last := ""
+			if n := len(first.Statements); n > 0 {
+				last = first.Statements[n-1].SQL
+			}
+			if (tt.lastSQL == "") != (last == "") || !strings.HasPrefix(last, tt.lastSQL) {
+				t.Fatalf("killed after %q, want a last statement beginning %q: %v", last, tt.lastSQL, first.Statements)
 			}
 			db := reader(t, sp.DB)
-			if got := db.Applies(); got != b2i(p.committed) {
-				t.Fatalf("after the kill: effects=%d, want %d", got, b2i(p.committed))
+			if got := read(t, db); got != tt.killed {
+				t.Fatalf("after the kill: %+v, want %+v", got, tt.killed)
 			}
-			second, err := sp.Deliver(Delivery{Op: ApplyOnce, Msg: pay})
+			second, err := sp.Handle(tt.strategy, pay, "")
 			if err != nil {
 				t.Fatal(err)
 			}
-			if second.Pid == first.Pid || !second.Acked || second.Applied == p.committed {
-				t.Fatalf("redelivery: %+v, want a fresh acked process that applies iff the first did not commit", second)
+			if second.Pid == first.Pid || second.Crashed != "" || second.Applied != tt.again || second.Exit != "exit status 0" {
+				t.Fatalf("redelivery: %+v, want a fresh process that returns with applied=%v", second, tt.again)
 			}
-			keys, err := db.Keys()
-			if err != nil {
-				t.Fatal(err)
-			}
-			// No loss, no double.
-			if db.Applies() != 1 || db.Balance("o-1") != pay.AmountCents || len(keys) != 1 || db.Err() != nil {
-				t.Fatalf("effects=%d balance=%d keys=%v err=%v, want 1, %d, one key", db.Applies(), db.Balance("o-1"), keys, db.Err(), pay.AmountCents)
+			if got := read(t, db); got != tt.end {
+				t.Fatalf("after the redelivery: %+v, want %+v", got, tt.end)
 			}
 		})
 	}
 }
 
-// TestKillBetweenMarkAndEffect: the wrong order with a real crash. The key
-// is committed, the process dies, and the redelivery finds the key: lost.
-func TestKillBetweenMarkAndEffect(t *testing.T) {
+// TestKillAtTheNextPoint: a handler dies at the first point at or after the
+// kill point. A duplicate under effect-then-ack rolls back at its key and
+// never passes between-writes, so a kill asked there lands before the ack.
+func TestKillAtTheNextPoint(t *testing.T) {
 	sp := spawner(t)
-	out, err := sp.Deliver(Delivery{Op: MarkBeforeEffect, Msg: pay, KillAt: sqlstore.BetweenMarkAndEffect})
-	if err != nil || !out.Killed {
-		t.Fatalf("%+v %v", out, err)
+	if _, err := sp.Handle(harness.EffectThenAck, pay, ""); err != nil {
+		t.Fatal(err)
 	}
-	if out.Statements[len(out.Statements)-1].SQL != "COMMIT" {
-		t.Fatalf("the kill must come after the mark's COMMIT: %v", out.Statements)
+	out, err := sp.Handle(harness.EffectThenAck, pay, harness.BetweenWrites)
+	if err != nil {
+		t.Fatal(err)
 	}
-	again, err := sp.Deliver(Delivery{Op: MarkBeforeEffect, Msg: pay})
-	if err != nil || again.Applied || !again.Acked {
-		t.Fatalf("redelivery %+v %v: want acked, nothing applied", again, err)
+	if out.Crashed != harness.BeforeAck || out.Applied || len(out.Statements) != 3 || out.Statements[2].SQL != "ROLLBACK" {
+		t.Fatalf("%+v, want killed before the ack after a rolled-back duplicate", out)
 	}
-	db := reader(t, sp.DB)
-	if db.Applies() != 0 || db.Balance("o-1") != 0 {
-		t.Fatalf("effects=%d balance=%d, want the message lost", db.Applies(), db.Balance("o-1"))
-	}
-}
-
-// TestNaiveKilledAfterEffect: the effect commits, the ack never leaves, the
-// redelivery charges again.
-func TestNaiveKilledAfterEffect(t *testing.T) {
-	sp := spawner(t)
-	if out, err := sp.Deliver(Delivery{Op: NaiveApply, Msg: pay, KillAt: BeforeAck}); err != nil || !out.Killed || !out.Answered {
-		t.Fatalf("%+v %v", out, err)
-	}
-	if out, err := sp.Deliver(Delivery{Op: NaiveApply, Msg: pay}); err != nil || !out.Acked {
-		t.Fatalf("%+v %v", out, err)
-	}
-	if db := reader(t, sp.DB); db.Applies() != 2 || db.Balance("o-1") != 2*pay.AmountCents {
-		t.Fatalf("effects=%d balance=%d", db.Applies(), db.Balance("o-1"))
+	if got := read(t, reader(t, sp.DB)); got != (state{1, 2599, 1}) {
+		t.Fatalf("%+v, want the one effect", got)
 	}
 }
 
@@ -154,7 +196,7 @@ func TestCancelKillsTheChild(t *testing.T) {
 	sp.Context = ctx
 	time.AfterFunc(300*time.Millisecond, cancel)
 	start := time.Now()
-	out, err := sp.Deliver(Delivery{Op: ApplyOnce, Msg: pay})
+	out, err := sp.Handle(harness.EffectThenAck, pay, "")
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
@@ -167,20 +209,78 @@ func TestCancelKillsTheChild(t *testing.T) {
 	}
 }
 
-// TestChildErrors: a bad database reaches the broker as an error naming the
-// process, not as a hang.
+// TestChildErrors: a bad database or an unknown strategy reaches the broker
+// as an error naming the process, not as a hang, and the process is waited
+// for.
 func TestChildErrors(t *testing.T) {
-	sp := spawner(t)
-	sp.DB = t.TempDir() // a directory
-	_, err := sp.Deliver(Delivery{Op: ApplyOnce, Msg: pay})
-	if err == nil || !strings.Contains(err.Error(), "is a directory") {
-		t.Fatalf("err = %v", err)
+	tests := []struct {
+		name     string
+		db       func(t *testing.T) string
+		strategy harness.Strategy
+		kill     harness.Point
+		want     string
+	}{
+		{"directory", func(t *testing.T) string { return t.TempDir() }, harness.EffectThenAck, "", "is a directory"},
+		{"unknown-strategy", nil, "at-most-twice", harness.BeforeAck, `unknown strategy "at-most-twice"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sp := spawner(t)
+			if tt.db != nil {
+				sp.DB = tt.db(t)
+			}
+			out, err := sp.Handle(tt.strategy, pay, tt.kill)
+			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "consumer pid") {
+				t.Fatalf("err = %v, want one naming the pid and %q", err, tt.want)
+			}
+			if out.Exit != "exit status 1" || out.Crashed != "" {
+				t.Fatalf("%+v, want the child to exit 1 on its own", out)
+			}
+		})
 	}
 }
 
-func b2i(b bool) int {
-	if b {
-		return 1
+// TestOrphanExits: a child waiting at its kill point whose broker goes away
+// (its standard input closes) exits with Orphaned at once instead of
+// running the rest of the delivery.
+func TestOrphanExits(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "inbox.db")
+	cmd := exec.CommandContext(t.Context(), self(t))
+	cmd.Env = append(os.Environ(), ChildEnv+"=1")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
 	}
-	return 0
+	events, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer events.Close()
+	cmd.ExtraFiles = []*os.File{w}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	req, _ := json.Marshal(request{DB: path, Strategy: harness.EffectThenAck, Msg: pay, KillAt: harness.BeforeWrites})
+	stdin.Write(append(req, '\n'))
+	var e event
+	if err := json.NewDecoder(bufio.NewReader(events)).Decode(&e); err != nil || e.At != harness.BeforeWrites {
+		t.Fatalf("first event %+v, %v; want the child at %s", e, err, harness.BeforeWrites)
+	}
+	stdin.Close() // the broker is gone
+	cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != Orphaned {
+		t.Fatalf("exit code %d, want Orphaned (%d)", code, Orphaned)
+	}
+	if got := read(t, reader(t, path)); got != (state{}) {
+		t.Fatalf("%+v, want nothing written", got)
+	}
+}
+
+// TestSpawnerIsReal: the harness treats a spawner's crash as a real kill.
+func TestSpawnerIsReal(t *testing.T) {
+	var c harness.Consumer = &Spawner{}
+	if !c.Real() {
+		t.Fatal("Real() = false")
+	}
 }

@@ -1,22 +1,30 @@
 // Package consumerproc runs the consumer of section 8.2 as an operating
 // system process of its own, so that a drill's crash is a real one: the
-// broker (the parent) kills the consumer with SIGKILL at an injected point,
-// waits for it, and redelivers to a fresh process that opens the same
-// SQLite file. Nothing is modelled; what survives the kill is what SQLite
-// committed.
+// broker (the parent) kills the consumer with SIGKILL at the scenario's
+// crash point, waits for it, and redelivers to a fresh process that opens
+// the same SQLite file. Nothing is modelled; what survives the kill is what
+// SQLite committed.
 //
-// The protocol is small. The parent starts the child (archlab's hidden
-// "__consumer" subcommand, or a test binary) with one JSON request on its
-// standard input: the database, the message, the handler (ApplyOnce,
-// NaiveApply or MarkBeforeEffect) and the point to die at. The child reports
-// on file descriptor 3, one JSON event per line: every SQL statement it ran,
-// its handler's answer, its ack, and "I reached point X". At X it stops and
-// blocks reading its standard input; the parent sends SIGKILL and waits.
-// Should the parent die first, the child's standard input reaches EOF and the
-// child exits at once without going past X, so no consumer outlives its
-// broker.
+// It is an adapter of the harness, not a second consumer: *Spawner is a
+// harness.Consumer, and the child runs harness.Handle, the same handler code
+// as a consumer in the broker's process. The harness names the strategy and
+// the point (harness.BeforeWrites, harness.BetweenWrites, harness.BeforeAck);
+// this package only knows how to stop a process there.
+//
+// The protocol is small. The parent starts the child (archlab itself with
+// ChildEnv=1, served in main before any command is built, or a test
+// binary) with one JSON request on its
+// standard input: the database, the message, the strategy and the point to
+// die at. The child reports on file descriptor 3, one JSON event per line:
+// every SQL statement it ran, every point its handler passed (with what it
+// had written by then), and the handler's answer when it returns. At the
+// first point at or after the kill point it stops and blocks reading its
+// standard input; the parent sends SIGKILL and waits. Should the parent die
+// first, the child's standard input reaches EOF and the child exits at once
+// without going past the point, so no consumer outlives its broker. The ack
+// is the broker's side of the harness: the child never sends one.
 //
 // This package does I/O (processes, pipes, signals). It sits beside the
-// pure mechanism internal/inbox, like internal/inbox/sqlstore; drills see it
-// only through a small interface the command fills in.
+// pure mechanism internal/inbox, like internal/inbox/sqlstore, and imports
+// the harness's vocabulary; the harness never imports it.
 package consumerproc

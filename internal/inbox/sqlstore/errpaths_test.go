@@ -16,12 +16,12 @@ var errBody = errors.New("the body failed")
 func TestTxKeepsTheBodysError(t *testing.T) {
 	t.Run("rollback succeeds", func(t *testing.T) {
 		s := newStore(t)
-		err := s.tx(func() (bool, error) { return false, errBody }, true)
+		err := s.tx(func() (bool, error) { return false, errBody })
 		if !errors.Is(err, errBody) {
 			t.Fatalf("tx = %v, want the body's error", err)
 		}
 		// The rollback did run: a new transaction can begin.
-		if err := s.tx(func() (bool, error) { return true, nil }, false); err != nil {
+		if err := s.tx(func() (bool, error) { return true, nil }); err != nil {
 			t.Fatalf("after the rollback: %v", err)
 		}
 	})
@@ -30,7 +30,7 @@ func TestTxKeepsTheBodysError(t *testing.T) {
 		err := s.tx(func() (bool, error) {
 			s.conn.Close() // the rollback will fail
 			return false, errBody
-		}, true)
+		})
 		if !errors.Is(err, errBody) {
 			t.Fatalf("tx = %v, want the body's error, not the rollback's", err)
 		}
@@ -40,7 +40,7 @@ func TestTxKeepsTheBodysError(t *testing.T) {
 		err := s.tx(func() (bool, error) {
 			s.conn.Close()
 			return false, nil // a duplicate: roll back, which fails
-		}, true)
+		})
 		if err == nil {
 			t.Fatal("a failed rollback must be reported")
 		}
@@ -52,7 +52,7 @@ func TestTxKeepsTheBodysError(t *testing.T) {
 				t.Fatal(err)
 			}
 			return false, errBody
-		}, true)
+		})
 		if s.Applies() != 0 || s.Balance(pay.OrderID) != 0 {
 			t.Fatalf("effects=%d balance=%d after a rolled-back body", s.Applies(), s.Balance(pay.OrderID))
 		}
@@ -64,15 +64,16 @@ func TestTxKeepsTheBodysError(t *testing.T) {
 // error. One fresh store per verb, so each verb is tested on its own.
 func TestEveryVerbRecordsItsError(t *testing.T) {
 	verbs := map[string]func(s *Store) error{
-		"ApplyOnce":        func(s *Store) error { _, err := s.ApplyOnce(pay); return err },
-		"NaiveApply":       func(s *Store) error { s.NaiveApply(pay); return nil },
-		"MarkBeforeEffect": func(s *Store) error { return s.MarkBeforeEffect(pay, false) },
-		"Prune":            func(s *Store) error { s.Prune(10); return nil },
-		"Balance":          func(s *Store) error { s.Balance("o-1"); return nil },
-		"Applies":          func(s *Store) error { s.Applies(); return nil },
-		"Keys":             func(s *Store) error { _, err := s.Keys(); return err },
-		"Balances":         func(s *Store) error { _, err := s.Balances(); return err },
-		"Reset":            func(s *Store) error { return s.Reset() },
+		"ApplyOnce":  func(s *Store) error { _, err := s.ApplyOnce(pay); return err },
+		"NaiveApply": func(s *Store) error { s.NaiveApply(pay); return nil },
+		"Mark":       func(s *Store) error { _, err := s.Mark(pay); return err },
+		"Effect":     func(s *Store) error { return s.Effect(pay) },
+		"Prune":      func(s *Store) error { s.Prune(10); return nil },
+		"Balance":    func(s *Store) error { s.Balance("o-1"); return nil },
+		"Applies":    func(s *Store) error { s.Applies(); return nil },
+		"Keys":       func(s *Store) error { _, err := s.Keys(); return err },
+		"Balances":   func(s *Store) error { _, err := s.Balances(); return err },
+		"Reset":      func(s *Store) error { return s.Reset() },
 	}
 	for _, name := range sortedKeys(verbs) {
 		t.Run(name, func(t *testing.T) {
@@ -89,8 +90,11 @@ func TestEveryVerbRecordsItsError(t *testing.T) {
 			if ok, err := s.ApplyOnce(pay); ok || err != first {
 				t.Fatalf("ApplyOnce after %s = %v, %v; want false and the first error", name, ok, err)
 			}
-			if err := s.MarkBeforeEffect(pay, false); err != first {
-				t.Fatalf("MarkBeforeEffect after %s = %v", name, err)
+			if _, err := s.Mark(pay); err != first {
+				t.Fatalf("Mark after %s = %v", name, err)
+			}
+			if err := s.Effect(pay); err != first {
+				t.Fatalf("Effect after %s = %v", name, err)
 			}
 			if _, err := s.Keys(); err != first {
 				t.Fatalf("Keys after %s = %v", name, err)

@@ -10,35 +10,15 @@ import (
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver: pure Go, no cgo
 
+	"archlab/harness"
 	"archlab/internal/inbox"
-)
-
-// Point is a place inside a store method where a consumer can die. Options.At
-// is called there; a consumer process that is to be killed blocks in At until
-// its parent sends SIGKILL.
-type Point string
-
-// The points a delivery passes, in order. ApplyOnce and NaiveApply pass
-// AfterBegin, AfterKey (ApplyOnce only), AfterEffect and AfterCommit;
-// MarkBeforeEffect passes BetweenMarkAndEffect.
-const (
-	AfterBegin           Point = "after-begin"             // BEGIN IMMEDIATE ran, nothing written
-	AfterKey             Point = "after-key"               // the dedup key is inserted, not committed
-	AfterEffect          Point = "after-effect"            // balance and counter updated, not committed
-	AfterCommit          Point = "after-commit"            // COMMIT returned
-	BetweenMarkAndEffect Point = "between-mark-and-effect" // the key's transaction committed, the effect's not begun
 )
 
 // Statement is one SQL statement a store sent, with its arguments written in
 // as SQL literals, and the rows it changed (-1 when it is not a row-changing
-// statement, such as BEGIN or COMMIT).
-type Statement struct {
-	SQL  string
-	Rows int64
-}
-
-// String is the statement's canonical text form: its SQL.
-func (s Statement) String() string { return s.SQL }
+// statement, such as BEGIN or COMMIT). It is the harness's type: the trace
+// records it as a step.
+type Statement = harness.Statement
 
 // Options tune a store. The zero value is synchronous=NORMAL, no hooks.
 type Options struct {
@@ -51,8 +31,12 @@ type Options struct {
 	// send (transactions, keys, effects, prunes), after it ran. Reads
 	// (Balance, Applies, Keys) are not reported.
 	OnStatement func(Statement)
-	// At, when set, is called at each Point a method passes.
-	At func(Point)
+	// At, when set, is called at the harness's crash points that lie
+	// inside a store method: harness.BetweenWrites inside ApplyOnce's and
+	// NaiveApply's transaction (written, not committed). A consumer process
+	// that is to be killed there blocks in At until its parent sends
+	// SIGKILL, and the transaction dies uncommitted.
+	At func(harness.Point)
 	// Owner is the pid of the archlab run that holds the file with Lock,
 	// for a process it started that is not its direct child (a direct
 	// child, and the run itself, are recognised without it). A file held
@@ -211,13 +195,13 @@ func (s *Store) ApplyOnce(m inbox.Message) (bool, error) {
 		if err != nil || n == 0 {
 			return false, err // n == 0: the key exists, a duplicate
 		}
-		s.at(AfterKey)
+		s.at(harness.BetweenWrites)
 		if err := s.effect(m); err != nil {
 			return false, err
 		}
 		applied = true
 		return true, nil
-	}, true)
+	})
 	if err != nil {
 		s.err = err
 		return false, err
@@ -230,35 +214,41 @@ func (s *Store) NaiveApply(m inbox.Message) {
 	if s.err != nil {
 		return
 	}
-	s.err = s.tx(func() (bool, error) { return true, s.effect(m) }, true)
+	s.err = s.tx(func() (bool, error) {
+		if err := s.effect(m); err != nil {
+			return false, err
+		}
+		s.at(harness.BetweenWrites)
+		return true, nil
+	})
 }
 
-// MarkBeforeEffect commits the key in one transaction and the effect in a
-// second, the wrong order the book measures. With crash it returns
-// inbox.ErrSimulatedCrash between the two: the key is durable, the effect
-// never happens. A key already present makes it a no-op.
-func (s *Store) MarkBeforeEffect(m inbox.Message, crash bool) error {
+// Mark commits the dedup key in a transaction of its own and reports
+// whether it was new: the first write of the wrong order the book measures.
+func (s *Store) Mark(m inbox.Message) (bool, error) {
 	if s.err != nil {
-		return s.err
+		return false, s.err
 	}
 	marked := false
 	err := s.tx(func() (bool, error) {
 		n, err := s.exec(sqlInsertKey, m.Producer, m.ID, m.Seq, m.AmountCents)
 		marked = n == 1
 		return marked, err
-	}, false)
+	})
 	if err != nil {
 		s.err = err
-		return err
+		return false, err
 	}
-	if !marked {
-		return nil
+	return marked, nil
+}
+
+// Effect commits the effect in a transaction of its own, with no key: the
+// second write of mark-before-effect.
+func (s *Store) Effect(m inbox.Message) error {
+	if s.err != nil {
+		return s.err
 	}
-	s.at(BetweenMarkAndEffect)
-	if crash {
-		return inbox.ErrSimulatedCrash
-	}
-	if err := s.tx(func() (bool, error) { return true, s.effect(m) }, false); err != nil {
+	if err := s.tx(func() (bool, error) { return true, s.effect(m) }); err != nil {
 		s.err = err
 		return err
 	}
@@ -387,14 +377,10 @@ func (s *Store) read(dst any, q string, args ...any) {
 // tx runs body between BEGIN IMMEDIATE and COMMIT. IMMEDIATE takes the write
 // lock up front, so a second process waits in the busy timeout instead of
 // failing halfway. body reports whether to commit: false (a duplicate key,
-// nothing written) or an error rolls back. With points, the transaction's
-// Points are passed to At.
-func (s *Store) tx(body func() (bool, error), points bool) error {
+// nothing written) or an error rolls back.
+func (s *Store) tx(body func() (bool, error)) error {
 	if _, err := s.exec(sqlBegin); err != nil {
 		return err
-	}
-	if points {
-		s.at(AfterBegin)
 	}
 	commit, err := body()
 	if err != nil || !commit {
@@ -403,14 +389,8 @@ func (s *Store) tx(body func() (bool, error), points bool) error {
 		}
 		return err
 	}
-	if points {
-		s.at(AfterEffect)
-	}
 	if _, err := s.exec(sqlCommit); err != nil {
 		return err
-	}
-	if points {
-		s.at(AfterCommit)
 	}
 	return nil
 }
@@ -434,7 +414,7 @@ func (s *Store) exec(q string, args ...any) (int64, error) {
 	return rows, nil
 }
 
-func (s *Store) at(p Point) {
+func (s *Store) at(p harness.Point) {
 	if s.opts.At != nil {
 		s.opts.At(p)
 	}

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"archlab/harness"
 	"archlab/internal/inbox"
 )
 
@@ -92,45 +93,58 @@ func TestPruneOpensReplayWindow(t *testing.T) {
 
 func TestMarkBeforeEffectLosesMessage(t *testing.T) {
 	s := newStore(t)
-	if err := s.MarkBeforeEffect(pay, true); !errors.Is(err, inbox.ErrSimulatedCrash) {
-		t.Fatalf("crash run: err=%v", err)
+	// The first delivery commits its key and crashes before its effect.
+	if marked, err := s.Mark(pay); !marked || err != nil {
+		t.Fatalf("crash run: marked=%v err=%v", marked, err)
 	}
-	if err := s.MarkBeforeEffect(pay, false); err != nil {
-		t.Fatal(err)
+	// The redelivery finds the key: taken for a duplicate, no effect.
+	if marked, err := s.Mark(pay); marked || err != nil {
+		t.Fatalf("redelivery: marked=%v err=%v", marked, err)
 	}
-	if s.Balance("o-1") != 0 || s.Applies() != 0 {
-		t.Fatalf("balance=%d effects=%d", s.Balance("o-1"), s.Applies())
+	if s.Balance("o-1") != 0 || s.Applies() != 0 || s.Err() != nil {
+		t.Fatalf("balance=%d effects=%d err=%v", s.Balance("o-1"), s.Applies(), s.Err())
 	}
 	t.Logf("mark-before-effect: balance=%d effects=%d redelivery_applied=false", s.Balance("o-1"), s.Applies())
 }
 
 // TestStatementsAndPoints pins what a trace shows: one transaction per
-// ApplyOnce, the duplicate rolled back, and the points in order.
+// ApplyOnce, the duplicate rolled back, NaiveApply's one transaction,
+// Mark's and Effect's two, and where harness.BetweenWrites falls inside a
+// transaction (Mark and Effect pass none: the harness passes it between
+// them).
 func TestStatementsAndPoints(t *testing.T) {
 	var got []string
 	s := open(t, filepath.Join(t.TempDir(), "x.db"), Options{
 		OnStatement: func(st Statement) { got = append(got, fmt.Sprintf("%s [%d]", st, st.Rows)) },
-		At:          func(p Point) { got = append(got, "@"+string(p)) },
+		At:          func(p harness.Point) { got = append(got, "@"+string(p)) },
 	})
 	s.ApplyOnce(pay)
 	s.ApplyOnce(pay)
-	s.MarkBeforeEffect(inbox.Message{Producer: "p", ID: "it's", Seq: 2, OrderID: "o", AmountCents: 5}, true)
+	s.NaiveApply(pay)
+	quoted := inbox.Message{Producer: "p", ID: "it's", Seq: 2, OrderID: "o", AmountCents: 5}
+	s.Mark(quoted)
+	s.Effect(quoted)
+	const (
+		insertPay = "INSERT INTO processed_keys (producer, event_id, seq, amount) VALUES ('pay', 'evt-1', 1, 2599) ON CONFLICT DO NOTHING"
+		addPay    = "INSERT INTO balances (order_id, cents) VALUES ('o-1', 2599) ON CONFLICT (order_id) DO UPDATE SET cents = cents + excluded.cents [1]"
+		count     = "UPDATE counters SET value = value + 1 WHERE name = 'applies' [1]"
+	)
 	want := []string{
-		"BEGIN IMMEDIATE [-1]", "@after-begin",
-		"INSERT INTO processed_keys (producer, event_id, seq, amount) VALUES ('pay', 'evt-1', 1, 2599) ON CONFLICT DO NOTHING [1]",
-		"@after-key",
-		"INSERT INTO balances (order_id, cents) VALUES ('o-1', 2599) ON CONFLICT (order_id) DO UPDATE SET cents = cents + excluded.cents [1]",
-		"UPDATE counters SET value = value + 1 WHERE name = 'applies' [1]",
-		"@after-effect", "COMMIT [-1]", "@after-commit",
-		"BEGIN IMMEDIATE [-1]", "@after-begin",
-		"INSERT INTO processed_keys (producer, event_id, seq, amount) VALUES ('pay', 'evt-1', 1, 2599) ON CONFLICT DO NOTHING [0]",
-		"ROLLBACK [-1]",
+		"BEGIN IMMEDIATE [-1]", insertPay + " [1]", "@between-writes", addPay, count, "COMMIT [-1]",
+		"BEGIN IMMEDIATE [-1]", insertPay + " [0]", "ROLLBACK [-1]",
+		"BEGIN IMMEDIATE [-1]", addPay, count, "@between-writes", "COMMIT [-1]",
 		"BEGIN IMMEDIATE [-1]",
 		"INSERT INTO processed_keys (producer, event_id, seq, amount) VALUES ('p', 'it''s', 2, 5) ON CONFLICT DO NOTHING [1]",
-		"COMMIT [-1]", "@between-mark-and-effect",
+		"COMMIT [-1]",
+		"BEGIN IMMEDIATE [-1]",
+		"INSERT INTO balances (order_id, cents) VALUES ('o', 5) ON CONFLICT (order_id) DO UPDATE SET cents = cents + excluded.cents [1]",
+		count, "COMMIT [-1]",
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if err := s.Err(); err != nil {
+		t.Fatal(err)
 	}
 }
 

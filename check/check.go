@@ -1,0 +1,312 @@
+package check
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"archlab/drills"
+	"archlab/exercises"
+	"archlab/explore"
+	"archlab/harness"
+	"archlab/internal/i18n"
+)
+
+// Exercise is one thing the student writes: a function in exercises/, the
+// built-in drills that run with it, and the explorer's scope it must
+// survive.
+type Exercise struct {
+	Name    string // "consumer-handler"
+	Section string // "8.2"
+	File    string // the file the student edits, "exercises/consumer_handler.go"
+	Func    string // the function in it, "ConsumerHandler"
+	// Drills are the section's built-in drills that run with the student's
+	// code. Only the drills whose scenario asks the student's code anything
+	// (and, in §8.2, whose handler is the book's safe one: the others show
+	// a wrong design failing, on purpose) make sense to run.
+	Drills  []string
+	plugged func(*harness.Students) bool
+	explore func(context.Context, *harness.Students) (*explore.Report, error)
+}
+
+// TitleKey is the catalogue key of the exercise's one-line title.
+func (e *Exercise) TitleKey() string { return "check.title." + e.Name }
+
+// ExplainKey is the catalogue key of its explanation (archlab explain).
+func (e *Exercise) ExplainKey() string { return "check.explain." + e.Name }
+
+// Exercises lists the exercises in the book's order.
+var Exercises = []*Exercise{
+	{Name: "consumer-handler", Section: "8.2", File: "exercises/consumer_handler.go", Func: "ConsumerHandler",
+		Drills:  []string{"ack-lost", "dedup-scope", "prune-window"},
+		plugged: func(s *harness.Students) bool { return s.Inbox != nil },
+		explore: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
+			return explore.StudentInbox(ctx, explore.StudentInboxScope, s)
+		}},
+	{Name: "projection-decision", Section: "8.3", File: "exercises/projection_decision.go", Func: "ProjectionDecision",
+		Drills:  []string{"out-of-order", "poison", "retry-budget", "reconcile"},
+		plugged: func(s *harness.Students) bool { return s.Ordering != nil },
+		explore: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
+			return explore.StudentOrdering(ctx, explore.StudentOrderingScope, s)
+		}},
+	{Name: "shard-loop", Section: "11.2", File: "exercises/shard_loop.go", Func: "ShardLoop",
+		Drills:  []string{"crash-resume", "stale-epoch"},
+		plugged: func(s *harness.Students) bool { return s.Shardjob != nil },
+		explore: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
+			return explore.StudentShardjob(ctx, explore.StudentShardjobScope, s)
+		}},
+}
+
+// ErrUnknownExercise is wrapped by Lookup's error.
+var ErrUnknownExercise = errors.New("unknown exercise")
+
+// Lookup finds an exercise by name.
+func Lookup(name string) (*Exercise, error) {
+	for _, e := range Exercises {
+		if e.Name == name {
+			return e, nil
+		}
+	}
+	return nil, fmt.Errorf("%w %q", ErrUnknownExercise, name)
+}
+
+// Names lists the exercises' names in order.
+func Names() []string {
+	out := make([]string, len(Exercises))
+	for i, e := range Exercises {
+		out[i] = e.Name
+	}
+	return out
+}
+
+// Status is how far an exercise is.
+type Status string
+
+// The statuses.
+const (
+	Done       Status = "done"        // no drill and no schedule breaks it
+	NotDone    Status = "not-done"    // a lesson fails
+	NotStarted Status = "not-started" // the stub still returns exercises.ErrNotImplemented
+	Failed     Status = "error"       // the code returned an error of its own, or panicked
+)
+
+// Lesson is one lesson the student's code broke: a drill's check, a
+// drill's counter that differs from the book, or an invariant of the
+// explorer's scope.
+type Lesson struct {
+	Drill string // the drill, or "" for the explorer
+	Check string // the check's name: "effects-once", or the explorer's "not-lost"
+	Key   string // the catalogue key of its text
+	// Counter, when set, is a counter that differs from the book's value.
+	Counter          string
+	Value, BookValue string
+}
+
+// Counterexample is the shortest run that breaks the student's code: a
+// schedule of the explorer's, or else a failing drill.
+type Counterexample struct {
+	Drill    string // the failing drill; "" for the explorer's schedule
+	Schedule *explore.Counterexample
+	Steps    []harness.Step
+	source   []byte
+}
+
+// Line is the counterexample in one line, in lang.
+func (c *Counterexample) Line(lang i18n.Lang, first Lesson) string {
+	if c.Schedule != nil {
+		return c.Schedule.Line(lang)
+	}
+	return i18n.T(lang, "check.line.drill", c.Drill, LessonText(lang, first))
+}
+
+// Trace is every step of the run, for the timeline.
+func (c *Counterexample) Trace() ([]harness.Step, error) {
+	if c.Schedule != nil {
+		return c.Schedule.Trace()
+	}
+	return c.Steps, nil
+}
+
+// File is the drill file that replays the counterexample with
+// `archlab drill --file` and strategy student.
+func (c *Counterexample) File(lang i18n.Lang) (string, error) {
+	if c.Schedule != nil {
+		return c.Schedule.Emit(lang)
+	}
+	return string(c.source), nil
+}
+
+// Result is one exercise checked.
+type Result struct {
+	Exercise  *Exercise
+	Status    Status
+	Err       error    // NotStarted or Failed: what the code returned
+	Lessons   []Lesson // the lessons it broke, drills first, in order
+	Drills    int      // drills run
+	Passed    int      // drills passed
+	Schedules uint64   // the explorer's schedules run (0 when it did not get that far)
+	Shortest  *Counterexample
+}
+
+// LessonText is a lesson in lang: its check's text, or the counter that
+// differs.
+func LessonText(lang i18n.Lang, l Lesson) string {
+	if l.Counter != "" {
+		return i18n.T(lang, "check.lesson.counter", l.Counter, l.Value, l.BookValue)
+	}
+	return i18n.T(lang, l.Key)
+}
+
+// Hint is the book's rule the first broken lesson points at, in lang:
+// specific to the lesson when the catalogue has a hint for it, else the
+// exercise's.
+func (r *Result) Hint(lang i18n.Lang) string {
+	base := "check.hint." + r.Exercise.Name
+	switch r.Status {
+	case NotStarted:
+		return i18n.T(lang, "check.hint.start", r.Exercise.File, r.Exercise.Func)
+	case Done:
+		return ""
+	}
+	if len(r.Lessons) > 0 {
+		l := r.Lessons[0]
+		for _, key := range []string{base + "." + l.Check, base + "." + l.Drill} {
+			if i18n.Has(lang, key) {
+				return i18n.T(lang, key)
+			}
+		}
+	}
+	return i18n.T(lang, base)
+}
+
+// Run checks one exercise on the student's code s: the drills first, then
+// the explorer's scope. A stub that still returns
+// exercises.ErrNotImplemented stops at the first drill.
+func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
+	r := &Result{Exercise: e}
+	if s == nil || !e.plugged(s) {
+		r.Status, r.Err = NotStarted, exercises.ErrNotImplemented
+		return r
+	}
+	env := harness.Env{Student: s}
+	for _, name := range e.Drills {
+		d, err := drills.Lookup(name)
+		if err != nil {
+			r.Status, r.Err = Failed, err
+			return r
+		}
+		sd := drills.ForStudent(d)
+		var res *drills.Result
+		err = safely(func() error {
+			var err error
+			res, err = sd.RunIn(sd.Defaults(), env)
+			return err
+		})
+		if err == nil && res.Err != nil {
+			err = res.Err
+		}
+		if r.stopped(err) {
+			return r
+		}
+		r.Drills++
+		before := len(r.Lessons)
+		for _, c := range res.Checks {
+			if !c.OK {
+				r.Lessons = append(r.Lessons, Lesson{Drill: name, Check: strings.TrimPrefix(c.Key, "check."+name+"."), Key: c.Key})
+			}
+		}
+		for _, c := range res.Counters {
+			if c.Match != nil && !*c.Match {
+				r.Lessons = append(r.Lessons, Lesson{Drill: name, Counter: c.Name, Value: c.Value, BookValue: *c.Book})
+			}
+		}
+		if len(r.Lessons) == before {
+			r.Passed++
+			continue
+		}
+		if r.Shortest == nil {
+			src, err := drills.StudentSource(d)
+			if err != nil {
+				r.Status, r.Err = Failed, err
+				return r
+			}
+			r.Shortest = &Counterexample{Drill: name, Steps: res.Steps, source: src}
+		}
+	}
+	var rep *explore.Report
+	err := safely(func() error {
+		var err error
+		rep, err = e.explore(ctx, s)
+		return err
+	})
+	if r.stopped(err) {
+		return r
+	}
+	st := rep.Strategies[0]
+	r.Schedules = st.Schedules
+	if ce := st.Shortest; ce != nil {
+		names, broken, err := ce.Checks()
+		if err != nil {
+			r.Status, r.Err = Failed, err
+			return r
+		}
+		for i, name := range names {
+			if broken[i] {
+				r.Lessons = append(r.Lessons, Lesson{Check: name, Key: "explore.emit.check." + name})
+			}
+		}
+		// The explorer's schedule is the shortest that breaks the code:
+		// it is the one to show, even when a drill failed too.
+		r.Shortest = &Counterexample{Schedule: ce}
+	}
+	r.Status = Done
+	if len(r.Lessons) > 0 {
+		r.Status = NotDone
+	}
+	return r
+}
+
+// stopped records an error that ends the check: the stub, or the code's
+// own error or panic.
+func (r *Result) stopped(err error) bool {
+	switch {
+	case err == nil:
+		return false
+	case errors.Is(err, exercises.ErrNotImplemented):
+		r.Status, r.Err = NotStarted, exercises.ErrNotImplemented
+	default:
+		r.Status, r.Err = Failed, err
+	}
+	return true
+}
+
+// safely runs f, turning a panic in the student's code into an error.
+func safely(f func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("the code panicked: %v", p)
+		}
+	}()
+	return f()
+}
+
+// All checks every exercise, or only the one named, in order.
+func All(ctx context.Context, s *harness.Students, only string) ([]*Result, error) {
+	list := Exercises
+	if only != "" {
+		e, err := Lookup(only)
+		if err != nil {
+			return nil, err
+		}
+		list = []*Exercise{e}
+	}
+	var out []*Result
+	for _, e := range list {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		out = append(out, Run(ctx, e, s))
+	}
+	return out, nil
+}

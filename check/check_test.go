@@ -1,0 +1,157 @@
+package check
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"archlab/drills"
+	"archlab/exercises"
+	"archlab/harness"
+	"archlab/internal/i18n"
+)
+
+var ctx = context.Background()
+
+// TestBookLogicIsDone: the book's logic, plugged in, makes every exercise
+// done: every drill passes and no schedule of the scope breaks it.
+func TestBookLogicIsDone(t *testing.T) {
+	res, err := All(ctx, book(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res {
+		t.Run(r.Exercise.Name, func(t *testing.T) {
+			if r.Status != Done {
+				t.Fatalf("status %s, err %v, lessons %+v", r.Status, r.Err, r.Lessons)
+			}
+			if r.Drills != len(r.Exercise.Drills) || r.Passed != r.Drills || r.Schedules == 0 {
+				t.Errorf("drills %d/%d of %d, schedules %d", r.Passed, r.Drills, len(r.Exercise.Drills), r.Schedules)
+			}
+		})
+	}
+}
+
+// TestStubsAreNotStarted: the shipped stubs compile, never panic, and come
+// out not started.
+func TestStubsAreNotStarted(t *testing.T) {
+	res, err := All(ctx, exercises.Students(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res {
+		if r.Status != NotStarted || !errors.Is(r.Err, exercises.ErrNotImplemented) {
+			t.Errorf("%s: status %s, err %v", r.Exercise.Name, r.Status, r.Err)
+		}
+		if h := r.Hint(i18n.EN); !strings.Contains(h, r.Exercise.File) {
+			t.Errorf("%s: hint %q does not name %s", r.Exercise.Name, h, r.Exercise.File)
+		}
+	}
+}
+
+// TestWrongVariantsCaught: every known-wrong variant is caught, with a
+// lesson, a counterexample and a hint; and its counterexample, written as
+// a drill file, replays with the variant plugged in to the same broken
+// lessons.
+func TestWrongVariantsCaught(t *testing.T) {
+	per := map[string]int{}
+	for _, v := range wrong {
+		t.Run(v.exercise+"/"+v.name, func(t *testing.T) {
+			e, err := Lookup(v.exercise)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := Run(ctx, e, v.students)
+			if r.Status != NotDone {
+				t.Fatalf("status %s (err %v): the variant is not caught", r.Status, r.Err)
+			}
+			per[v.exercise]++
+			if len(r.Lessons) == 0 || r.Shortest == nil {
+				t.Fatalf("no lesson or no counterexample: %+v", r)
+			}
+			for _, lang := range i18n.Langs {
+				if r.Hint(lang) == "" || strings.HasPrefix(r.Hint(lang), "[") {
+					t.Errorf("%s hint %q", lang, r.Hint(lang))
+				}
+				if line := r.Shortest.Line(lang, r.Lessons[0]); line == "" || strings.Contains(line, "[check.") {
+					t.Errorf("%s line %q", lang, line)
+				}
+			}
+			steps, err := r.Shortest.Trace()
+			if err != nil || len(steps) == 0 {
+				t.Fatalf("trace: %d steps, %v", len(steps), err)
+			}
+			src, err := r.Shortest.File(i18n.EN)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(src, "\nstrategy student\n") {
+				t.Fatalf("the drill file does not name strategy student:\n%s", src)
+			}
+			replayed := replay(t, src, v.students)
+			want := map[string]bool{}
+			for _, l := range r.Lessons {
+				if r.Shortest.Schedule != nil && l.Drill == "" || r.Shortest.Drill != "" && l.Drill == r.Shortest.Drill {
+					want[l.Check] = true
+				}
+			}
+			for name, failed := range replayed.checks {
+				if failed != want[name] {
+					t.Errorf("replay: check %s failed=%v, the checker said %v", name, failed, want[name])
+				}
+			}
+			if !replayed.fails {
+				t.Errorf("the replay passes:\n%s", src)
+			}
+		})
+	}
+	for _, e := range Exercises {
+		if per[e.Name] < 3 {
+			t.Errorf("%s: %d wrong variants caught, want at least 3", e.Name, per[e.Name])
+		}
+	}
+}
+
+type replayed struct {
+	checks map[string]bool // check name: failed
+	fails  bool
+}
+
+// replay parses a drill file and runs it with the students plugged in.
+func replay(t *testing.T, src string, s *harness.Students) replayed {
+	t.Helper()
+	d, err := drills.Parse("counterexample.txtar", []byte(src))
+	if err != nil {
+		t.Fatalf("the drill file does not parse: %v\n%s", err, src)
+	}
+	res, err := d.RunIn(d.Defaults(), harness.Env{Student: s})
+	if err != nil {
+		t.Fatalf("replay: %v", err)
+	}
+	out := replayed{checks: map[string]bool{}, fails: !res.Pass}
+	for _, c := range res.Checks {
+		out.checks[strings.TrimPrefix(c.Key, "check."+d.Name+".")] = !c.OK
+	}
+	return out
+}
+
+// TestBookLogicReplaysClean: a drill file naming strategy student runs
+// green with the book's logic, so a failing replay is the variant's doing.
+func TestBookLogicReplaysClean(t *testing.T) {
+	for _, e := range Exercises {
+		for _, name := range e.Drills {
+			d, err := drills.Lookup(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			src, err := drills.StudentSource(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r := replay(t, string(src), book()); r.fails {
+				t.Errorf("%s with strategy student and the book's logic fails: %v", name, r.checks)
+			}
+		}
+	}
+}

@@ -1,0 +1,219 @@
+package check
+
+import (
+	"errors"
+
+	"archlab/harness"
+	"archlab/internal/ordering"
+)
+
+// The book's logic for each exercise, and the known-wrong variants the
+// checker must catch. They live here, in a test file, so that no solution
+// ships in exercises/.
+
+// bookHandler is §8.2's Consume: the key and the effect in one local
+// transaction, then the ack.
+func bookHandler(d *harness.Delivery) error {
+	if _, err := d.ApplyOnce(); err != nil {
+		return err
+	}
+	return d.Ack()
+}
+
+// bookDecision is §8.3's Consumer.Handle.
+func bookDecision(d *harness.EventDelivery) (ordering.Outcome, error) {
+	applied, err := d.Apply()
+	switch {
+	case err == nil && applied:
+		return ordering.OutcomeApplied, nil
+	case err == nil:
+		return ordering.OutcomeDuplicate, nil
+	case errors.Is(err, ordering.ErrConflict) && d.Attempt() < d.MaxAttempts():
+		return ordering.OutcomeRetry, nil
+	}
+	return ordering.OutcomeDead, nil
+}
+
+// bookLoop is §11.2's Runner.Run, with the takeover fence: resume from the
+// checkpoint, commit it under the lease's epoch before any work, apply
+// each item to the idempotent sink, commit every N items and at the end.
+func bookLoop(w *harness.Worker) error {
+	start := w.Load()
+	if err := w.Commit(w.Epoch(), start); err != nil { // the fence
+		return err
+	}
+	items, every := w.Items(), w.CommitEvery()
+	for i := start; i < len(items); i++ {
+		if _, err := w.Apply(items[i]); err != nil {
+			return err
+		}
+		if every > 0 && (i+1-start)%every == 0 {
+			if err := w.Commit(w.Epoch(), i+1); err != nil {
+				return err
+			}
+		}
+	}
+	return w.Commit(w.Epoch(), len(items))
+}
+
+func book() *harness.Students {
+	return &harness.Students{Inbox: bookHandler, Ordering: bookDecision, Shardjob: bookLoop}
+}
+
+type variant struct {
+	name     string
+	exercise string
+	students *harness.Students
+}
+
+// wrong lists the known-wrong variants, three or more per exercise.
+var wrong = []variant{
+	// §8.2
+	{"naive", "consumer-handler", &harness.Students{Inbox: func(d *harness.Delivery) error {
+		if err := d.NaiveApply(); err != nil {
+			return err
+		}
+		return d.Ack()
+	}}},
+	{"mark-before-effect", "consumer-handler", &harness.Students{Inbox: func(d *harness.Delivery) error {
+		fresh, err := d.Mark()
+		if err != nil {
+			return err
+		}
+		if fresh {
+			if err := d.Effect(); err != nil {
+				return err
+			}
+		}
+		return d.Ack()
+	}}},
+	{"ack-before-effect", "consumer-handler", &harness.Students{Inbox: func(d *harness.Delivery) error {
+		if err := d.Ack(); err != nil {
+			return err
+		}
+		_, err := d.ApplyOnce()
+		return err
+	}}},
+	{"effect-before-mark", "consumer-handler", &harness.Students{Inbox: func(d *harness.Delivery) error {
+		if err := d.Effect(); err != nil {
+			return err
+		}
+		if _, err := d.Mark(); err != nil {
+			return err
+		}
+		return d.Ack()
+	}}},
+	{"no-ack", "consumer-handler", &harness.Students{Inbox: func(d *harness.Delivery) error {
+		_, err := d.ApplyOnce()
+		return err
+	}}},
+	// §8.3
+	{"retry-forever", "projection-decision", &harness.Students{Ordering: func(d *harness.EventDelivery) (ordering.Outcome, error) {
+		applied, err := d.Apply()
+		switch {
+		case err == nil && applied:
+			return ordering.OutcomeApplied, nil
+		case err == nil:
+			return ordering.OutcomeDuplicate, nil
+		case errors.Is(err, ordering.ErrConflict):
+			return ordering.OutcomeRetry, nil
+		}
+		return ordering.OutcomeDead, nil
+	}}},
+	{"retry-poison", "projection-decision", &harness.Students{Ordering: func(d *harness.EventDelivery) (ordering.Outcome, error) {
+		applied, err := d.Apply()
+		switch {
+		case err == nil && applied:
+			return ordering.OutcomeApplied, nil
+		case err == nil:
+			return ordering.OutcomeDuplicate, nil
+		case d.Attempt() < d.MaxAttempts():
+			return ordering.OutcomeRetry, nil
+		}
+		return ordering.OutcomeDead, nil
+	}}},
+	{"conflict-straight-to-dlq", "projection-decision", &harness.Students{Ordering: func(d *harness.EventDelivery) (ordering.Outcome, error) {
+		applied, err := d.Apply()
+		switch {
+		case err == nil && applied:
+			return ordering.OutcomeApplied, nil
+		case err == nil:
+			return ordering.OutcomeDuplicate, nil
+		}
+		return ordering.OutcomeDead, nil
+	}}},
+	{"duplicate-as-applied", "projection-decision", &harness.Students{Ordering: func(d *harness.EventDelivery) (ordering.Outcome, error) {
+		_, err := d.Apply()
+		switch {
+		case err == nil:
+			return ordering.OutcomeApplied, nil
+		case errors.Is(err, ordering.ErrConflict) && d.Attempt() < d.MaxAttempts():
+			return ordering.OutcomeRetry, nil
+		}
+		return ordering.OutcomeDead, nil
+	}}},
+	// §11.2
+	{"no-epoch-fence", "shard-loop", &harness.Students{Shardjob: func(w *harness.Worker) error {
+		start := w.Load()
+		items, every := w.Items(), w.CommitEvery()
+		for i := start; i < len(items); i++ {
+			if _, err := w.Apply(items[i]); err != nil {
+				return err
+			}
+			if every > 0 && (i+1-start)%every == 0 {
+				if err := w.Commit(w.Epoch(), i+1); err != nil {
+					return err
+				}
+			}
+		}
+		return w.Commit(w.Epoch(), len(items))
+	}}},
+	{"commit-before-apply", "shard-loop", &harness.Students{Shardjob: func(w *harness.Worker) error {
+		start := w.Load()
+		if err := w.Commit(w.Epoch(), start); err != nil {
+			return err
+		}
+		items, every := w.Items(), w.CommitEvery()
+		for i := start; i < len(items); i++ {
+			if every > 0 && (i+1-start)%every == 0 {
+				if err := w.Commit(w.Epoch(), i+1); err != nil {
+					return err
+				}
+			}
+			if _, err := w.Apply(items[i]); err != nil {
+				return err
+			}
+		}
+		return w.Commit(w.Epoch(), len(items))
+	}}},
+	{"restart-from-zero", "shard-loop", &harness.Students{Shardjob: func(w *harness.Worker) error {
+		if err := w.Commit(w.Epoch(), w.Load()); err != nil {
+			return err
+		}
+		items, every := w.Items(), w.CommitEvery()
+		for i := 0; i < len(items); i++ {
+			if _, err := w.Apply(items[i]); err != nil {
+				return err
+			}
+			if every > 0 && (i+1)%every == 0 {
+				if err := w.Commit(w.Epoch(), i+1); err != nil {
+					return err
+				}
+			}
+		}
+		return w.Commit(w.Epoch(), len(items))
+	}}},
+	{"commit-only-at-end", "shard-loop", &harness.Students{Shardjob: func(w *harness.Worker) error {
+		start := w.Load()
+		if err := w.Commit(w.Epoch(), start); err != nil {
+			return err
+		}
+		items := w.Items()
+		for i := start; i < len(items); i++ {
+			if _, err := w.Apply(items[i]); err != nil {
+				return err
+			}
+		}
+		return w.Commit(w.Epoch(), len(items))
+	}}},
+}

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"archlab/internal/broker/brokertest"
+	"archlab/internal/broker/kafkabroker"
+	"archlab/internal/broker/natsbroker"
+)
+
+// TestDrillOnBroker: the drills of a section print on a real broker what
+// they print on the model, byte for byte (the book's counters, the same
+// lessons), and leave no goroutine behind.
+func TestDrillOnBroker(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"8.2 on nats", []string{"drill", "--chapter", "8.2", "--broker", "nats"}},
+		{"8.2 on nats, sqlite, real crash", []string{"drill", "--chapter", "8.2", "--broker", "nats", "--store", "sqlite", "--crash", "real"}},
+		{"ack-lost on nats, json", []string{"drill", "ack-lost", "--broker", "nats", "--json"}},
+		{"8.3 on kafka", []string{"drill", "--chapter", "8.3", "--broker", "kafka"}},
+		{"replay on kafka, trace", []string{"drill", "replay", "--broker", "kafka", "--trace"}},
+	} {
+		// os/signal starts its one loop goroutine at the first Notify of
+		// the process and keeps it: start it before counting.
+		c := make(chan os.Signal, 1)
+		signal.Notify(c, syscall.SIGUSR2)
+		signal.Stop(c)
+		t.Run(tc.name, func(t *testing.T) {
+			memArgs := withoutBroker(tc.args)
+			want, _, _ := runCLI(t, nil, memArgs...)
+			brokertest.NoGoroutineLeft(t, func() {
+				out, errOut, code := runCLI(t, nil, tc.args...)
+				if code != 0 {
+					t.Fatalf("exit %d\n%s%s", code, out, errOut)
+				}
+				if out != want {
+					t.Errorf("on the broker:\n%s\non the model:\n%s", out, want)
+				}
+			})
+		})
+	}
+}
+
+// withoutBroker drops "--broker X" from args.
+func withoutBroker(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		if args[i] == "--broker" {
+			i++
+			continue
+		}
+		out = append(out, args[i])
+	}
+	return out
+}
+
+// TestDrillOnBrokerByAddress: a server started apart, on a port, stands in
+// for a class cluster; --nats-url and --kafka-brokers reach it.
+func TestDrillOnBrokerByAddress(t *testing.T) {
+	t.Run("nats-url", func(t *testing.T) {
+		srv, err := natsbroker.StartServer(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer srv.Close()
+		out, errOut, code := runCLI(t, nil, "drill", "--chapter", "8.2", "--broker", "nats", "--nats-url", srv.URL())
+		if code != 0 || !strings.Contains(out, " 0 fail") {
+			t.Fatalf("exit %d\n%s%s", code, out, errOut)
+		}
+	})
+	t.Run("kafka-brokers", func(t *testing.T) {
+		c, err := kafkabroker.StartCluster()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		out, errOut, code := runCLI(t, nil, "drill", "--chapter", "8.3", "--broker", "kafka", "--kafka-brokers", strings.Join(c.Addrs(), ","))
+		if code != 0 || !strings.Contains(out, " 0 fail") {
+			t.Fatalf("exit %d\n%s%s", code, out, errOut)
+		}
+	})
+}
+
+// TestBrokerRefused: a broker the drills do not take is one line, exit 2;
+// an address nobody listens on is one line (and a hint), exit 3, within 3 s.
+func TestBrokerRefused(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"drill", "--all", "--broker", "nats"}, exitUsage, "--broker nats does not run drill partition-affinity (§8.3): --broker nats runs the §8.2 drills, --broker kafka the §8.3 drills, memory every drill"},
+		{[]string{"drill", "crash-resume", "--broker", "kafka"}, exitUsage, "--broker kafka does not run drill crash-resume (§11.2)"},
+		{[]string{"drill", "ack-lost", "--broker", "rabbitmq"}, exitUsage, `--broker must be memory, nats or kafka, got "rabbitmq"`},
+		{[]string{"drill", "--chapter", "8.2", "--nats-url", "nats://127.0.0.1:4222"}, exitUsage, "--nats-url needs --broker nats"},
+		{[]string{"drill", "ack-lost", "--broker", "nats", "--nats-url", "nats://127.0.0.1:1"}, exitCouldNotRun, "cannot reach the nats broker at nats://127.0.0.1:1: "},
+		{[]string{"drill", "replay", "--broker", "kafka", "--kafka-brokers", "127.0.0.1:1"}, exitCouldNotRun, "cannot reach the kafka broker at 127.0.0.1:1: "},
+		// An address that may not answer at all (no route, or a dial that
+		// hangs): still one line within 3 s.
+		{[]string{"drill", "ack-lost", "--broker", "nats", "--nats-url", "nats://10.255.255.1:4222"}, exitCouldNotRun, "cannot reach the nats broker at nats://10.255.255.1:4222: "},
+		{[]string{"drill", "replay", "--broker", "kafka", "--kafka-brokers", "10.255.255.1:9092"}, exitCouldNotRun, "cannot reach the kafka broker at 10.255.255.1:9092: "},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			start := time.Now()
+			out, errOut, code := runCLI(t, nil, tc.args...)
+			if d := time.Since(start); d > 3*time.Second {
+				t.Errorf("took %v, want under 3s", d)
+			}
+			first, _, _ := strings.Cut(errOut, "\n")
+			if code != tc.code || !strings.Contains(first, tc.want) || out != "" {
+				t.Errorf("exit %d, stderr %q, stdout %q; want exit %d and %q", code, errOut, out, tc.code, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,215 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"archlab/check"
+	"archlab/drills"
+	"archlab/exercises"
+	"archlab/harness"
+)
+
+// checkOptions are the flags of `archlab check`.
+type checkOptions struct {
+	g    *globalOptions
+	json bool
+	show bool
+	only string // the EXERCISE argument, "" for all
+}
+
+func newCheckCmd(g *globalOptions) *cobra.Command {
+	o := &checkOptions{g: g}
+	cmd := &cobra.Command{
+		Use:       "check [EXERCISE]",
+		Short:     g.t("help.check.short"),
+		Long:      g.t("help.check.long"),
+		Example:   g.t("help.check.example"),
+		ValidArgs: check.Names(),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return &usageError{msg: g.t("check.err.args", len(args)), hint: g.t("err.hint.help", cmd.CommandPath())}
+			}
+			if len(args) == 1 {
+				if _, err := check.Lookup(args[0]); err != nil {
+					return unknownExercise(g, args[0])
+				}
+				o.only = args[0]
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			if ctx == nil {
+				ctx = context.Background()
+			}
+			return o.run(ctx)
+		},
+	}
+	cmd.Flags().BoolVar(&o.json, "json", false, g.t("help.flag.json"))
+	cmd.Flags().BoolVar(&o.show, "show", false, g.t("check.flag.show"))
+	return cmd
+}
+
+// unknownExercise names the bad exercise and the nearest real ones.
+func unknownExercise(g *globalOptions, name string) error {
+	e := &usageError{msg: g.t("check.err.unknown", name, strings.Join(check.Names(), ", "))}
+	if near := drills.Nearest(name, check.Names(), 1); len(near) > 0 {
+		e.hint = g.t("err.hint.did-you-mean", near[0])
+	}
+	return e
+}
+
+// students is the student's code the commands run: the exercises package
+// compiled into this binary, unless the IO carries other code (tests).
+func (g *globalOptions) students() *harness.Students {
+	if g.io.Students != nil {
+		return g.io.Students
+	}
+	return exercises.Students()
+}
+
+// run checks the exercises and renders the results; some not done is exit 1.
+func (o *checkOptions) run(ctx context.Context) error {
+	g := o.g
+	if o.json && o.show {
+		return &usageError{msg: g.t("check.err.show-json")}
+	}
+	results, err := check.All(ctx, g.students(), o.only)
+	if err != nil {
+		return err
+	}
+	done := 0
+	var notDone []string
+	for _, r := range results {
+		if r.Status == check.Done {
+			done++
+		} else {
+			notDone = append(notDone, r.Exercise.Name)
+		}
+	}
+	if o.json {
+		if err := writeJSON(g.io.Out, o.jsonResults(results, done)); err != nil {
+			return err
+		}
+	} else if err := o.render(results, done); err != nil {
+		return err
+	}
+	if len(notDone) > 0 {
+		return &mismatchError{msg: g.t("check.err.not-done", strings.Join(notDone, ", "))}
+	}
+	return nil
+}
+
+// render prints one line per exercise, with the shortest run, the hint and
+// (with --show) the timeline and drill file under an exercise not done,
+// then the progress.
+func (o *checkOptions) render(results []*check.Result, done int) error {
+	g := o.g
+	r := &renderer{g: g, p: newPalette(g.colour())}
+	out := g.io.Out
+	for _, res := range results {
+		e := res.Exercise
+		line := o.line(res)
+		switch res.Status {
+		case check.Done:
+			line = r.p.good.Sprint(line)
+		case check.NotDone, check.Failed:
+			line = r.p.bad.Sprint(line)
+		}
+		fmt.Fprintln(out, line)
+		if res.Status != check.NotDone {
+			continue
+		}
+		if res.Shortest != nil {
+			fmt.Fprintln(out, g.t("check.detail.shortest", res.Shortest.Line(g.lang, res.Lessons[0])))
+		}
+		fmt.Fprintln(out, g.t("check.detail.hint", res.Hint(g.lang)))
+		if !o.show {
+			fmt.Fprintln(out, r.p.dim.Sprint(g.t("check.detail.show", e.Name)))
+			continue
+		}
+		if res.Shortest == nil {
+			continue
+		}
+		steps, err := res.Shortest.Trace()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(out, "\n"+g.t("check.detail.trace", e.Name))
+		if err := r.trace(steps); err != nil {
+			return err
+		}
+		file, err := res.Shortest.File(g.lang)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(out, "\n"+g.t("check.detail.file"))
+		fmt.Fprint(out, file)
+		fmt.Fprintln(out)
+	}
+	_, err := fmt.Fprintln(out, g.t("check.progress", done, len(results)))
+	return err
+}
+
+// line is an exercise's one line: its status and what it comes to.
+func (o *checkOptions) line(res *check.Result) string {
+	g, e := o.g, res.Exercise
+	switch res.Status {
+	case check.Done:
+		return g.t("check.line.done", e.Name, e.Section, res.Drills, res.Schedules)
+	case check.NotStarted:
+		return g.t("check.line.not-started", e.Name, e.Section, e.Func, e.File)
+	case check.Failed:
+		return g.t("check.line.error", e.Name, e.Section, res.Err)
+	}
+	return g.t("check.line.not-done", e.Name, e.Section, check.LessonText(g.lang, res.Lessons[0]))
+}
+
+// jsonCheckAll is `archlab check --json`.
+type jsonCheckAll struct {
+	Exercises []jsonExercise `json:"exercises"`
+	Done      int            `json:"done"`
+	Total     int            `json:"total"`
+}
+
+type jsonExercise struct {
+	Name           string   `json:"name"`
+	Section        string   `json:"section"`
+	File           string   `json:"file"`
+	Status         string   `json:"status"`
+	Lessons        []string `json:"lessons"`
+	Drills         int      `json:"drills"`
+	DrillsPassed   int      `json:"drills_passed"`
+	Schedules      uint64   `json:"schedules"`
+	Counterexample string   `json:"counterexample,omitempty"`
+	DrillFile      string   `json:"drill_file,omitempty"`
+	Hint           string   `json:"hint,omitempty"`
+	Error          string   `json:"error,omitempty"`
+}
+
+func (o *checkOptions) jsonResults(results []*check.Result, done int) jsonCheckAll {
+	g := o.g
+	out := jsonCheckAll{Done: done, Total: len(results), Exercises: []jsonExercise{}}
+	for _, r := range results {
+		j := jsonExercise{Name: r.Exercise.Name, Section: r.Exercise.Section, File: r.Exercise.File, Status: string(r.Status),
+			Lessons: []string{}, Drills: r.Drills, DrillsPassed: r.Passed, Schedules: r.Schedules, Hint: r.Hint(g.lang)}
+		for _, l := range r.Lessons {
+			j.Lessons = append(j.Lessons, check.LessonText(g.lang, l))
+		}
+		if r.Err != nil {
+			j.Error = r.Err.Error()
+		}
+		if r.Shortest != nil {
+			j.Counterexample = r.Shortest.Line(g.lang, r.Lessons[0])
+			if file, err := r.Shortest.File(g.lang); err == nil {
+				j.DrillFile = file
+			}
+		}
+		out.Exercises = append(out.Exercises, j)
+	}
+	return out
+}

@@ -1,0 +1,226 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"unicode"
+
+	"github.com/mattn/go-runewidth"
+	"golang.org/x/term"
+)
+
+// Every screen fits the width of a projector: 80 columns, or the
+// terminal's own width when stdout is a terminal, never below 60. Width is
+// measured in display columns: a CJK character takes two.
+const (
+	defaultWidth = 80
+	minWidth     = 60
+	maxWidth     = 160
+)
+
+// terminalWidth is stdout's width when it is a terminal, else 0.
+func terminalWidth() int {
+	if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil {
+		return w
+	}
+	return 0
+}
+
+// width is the number of columns output may take.
+func (g *globalOptions) width() int {
+	w := g.io.Width
+	if w == 0 {
+		return defaultWidth
+	}
+	return min(max(w, minWidth), maxWidth)
+}
+
+// displayWidth is the terminal width of s: CJK characters take two columns.
+func displayWidth(s string) int { return runewidth.StringWidth(s) }
+
+// wrapText breaks s into lines of at most width columns: at spaces, and
+// between two CJK characters, which need no space to break; a closing
+// punctuation mark stays with the character before it. A word longer than
+// width gets a line of its own.
+func wrapText(s string, width int) []string {
+	var lines []string
+	line, lineW := "", 0
+	for _, tok := range tokens(s) {
+		space := tok.space && line != ""
+		w := displayWidth(stripANSI(tok.text))
+		if space {
+			w++
+		}
+		if line != "" && lineW+w > width {
+			lines = append(lines, line)
+			line, lineW, space = "", 0, false
+			w = displayWidth(stripANSI(tok.text))
+		}
+		if space {
+			line += " "
+		}
+		line += tok.text
+		lineW += w
+	}
+	return append(lines, line)
+}
+
+type token struct {
+	text  string
+	space bool // a space came before it
+}
+
+// tokens splits s into words and single CJK characters.
+func tokens(s string) []token {
+	var out []token
+	var cur strings.Builder
+	space := false
+	flush := func() {
+		if cur.Len() > 0 {
+			out = append(out, token{text: cur.String(), space: space})
+			cur.Reset()
+			space = false
+		}
+	}
+	for _, r := range s {
+		switch {
+		case r == ' ' || r == '\t' || r == '\n':
+			flush()
+			space = true
+		case isClosingPunct(r) && len(out) > 0 && cur.Len() == 0 && !space:
+			out[len(out)-1].text += string(r) // never starts a line
+		case isCJK(r):
+			flush()
+			cur.WriteRune(r)
+			flush()
+		default:
+			cur.WriteRune(r)
+		}
+	}
+	flush()
+	return out
+}
+
+func isCJK(r rune) bool {
+	return unicode.Is(unicode.Han, r) || runewidth.RuneWidth(r) == 2
+}
+
+func isClosingPunct(r rune) bool {
+	return strings.ContainsRune("，。、；：！？）」』】》”’,.;:!?)", r)
+}
+
+// writeHanging writes text wrapped to width, the first line after first,
+// the others indented by rest.
+func writeHanging(w io.Writer, first, rest, text string, width int) {
+	lines := wrapText(text, width-max(displayWidth(stripANSI(first)), displayWidth(rest)))
+	for i, l := range lines {
+		prefix := first
+		if i > 0 {
+			prefix = rest
+		}
+		fmt.Fprintln(w, strings.TrimRight(prefix+l, " "))
+	}
+}
+
+// reflow re-wraps prose to width: paragraphs (lines separated by blank
+// lines) are joined and wrapped again; a line indented by two spaces (a
+// command, an example) keeps its own line and wraps under its indent.
+func reflow(s string, width int) string {
+	var out []string
+	var para []string
+	flush := func() {
+		if len(para) > 0 {
+			out = append(out, wrapText(joinLines(para), width)...)
+			para = nil
+		}
+	}
+	for _, l := range strings.Split(s, "\n") {
+		switch {
+		case strings.TrimSpace(l) == "":
+			flush()
+			out = append(out, "")
+		case strings.HasPrefix(l, "  "):
+			flush()
+			indent := l[:len(l)-len(strings.TrimLeft(l, " "))]
+			var b strings.Builder
+			if strings.HasPrefix(strings.TrimSpace(l), "archlab ") {
+				writeCommand(&b, indent, indent+"  ", strings.TrimSpace(l), width)
+			} else {
+				writeHanging(&b, indent, indent+"  ", strings.TrimSpace(l), width)
+			}
+			out = append(out, strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")...)
+		case len(para) == 0 && (strings.HasSuffix(l, ":") || strings.HasSuffix(l, "：")):
+			out = append(out, wrapText(l, width)...) // a heading
+		default:
+			para = append(para, strings.TrimSpace(l))
+		}
+	}
+	flush()
+	return strings.Join(out, "\n")
+}
+
+// joinLines joins the lines of a paragraph: with a space, except between
+// two CJK characters, where Chinese needs none.
+func joinLines(lines []string) string {
+	var b strings.Builder
+	for i, l := range lines {
+		if i > 0 {
+			prev := []rune(lines[i-1])
+			next := []rune(l)
+			if !(len(prev) > 0 && len(next) > 0 && isCJK(prev[len(prev)-1]) && isCJK(next[0])) {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
+// fits reports whether every line of s is at most width columns.
+func fits(s string, width int) bool {
+	for _, l := range strings.Split(s, "\n") {
+		if displayWidth(stripANSI(l)) > width {
+			return false
+		}
+	}
+	return true
+}
+
+// stripANSI removes colour escapes, to measure what the reader sees.
+func stripANSI(s string) string {
+	if !strings.Contains(s, "\x1b[") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {
+			j := i + 2
+			for j < len(s) && (s[j] < '@' || s[j] > '~') {
+				j++
+			}
+			i = j
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// writeCommand writes a shell command wrapped to width the way a shell
+// reads it back: each continued line ends in " \\", so a reader can copy
+// the lines as they are.
+func writeCommand(w io.Writer, first, rest, cmd string, width int) {
+	lines := wrapText(cmd, width-max(displayWidth(stripANSI(first)), displayWidth(rest))-2)
+	for i, l := range lines {
+		prefix := first
+		if i > 0 {
+			prefix = rest
+		}
+		if i < len(lines)-1 {
+			l += " \\"
+		}
+		fmt.Fprintln(w, prefix+l)
+	}
+}

@@ -1,0 +1,55 @@
+package exercises
+
+import "archlab/harness"
+
+// ConsumerHandler is exercise consumer-handler, §8.2 (consumer idempotency,
+// the dedup table and the real boundary of exactly-once).
+//
+// The task: the broker delivers at least once, so the same message may
+// arrive again after a crash or a lost ack. Write the handler for one
+// delivery so that, whatever the broker and the faults do, every payment
+// is applied exactly once and every message ends acked.
+//
+// The verbs you may call, all on d:
+//
+//	d.Message()    the delivered message (producer, event ID, seq, order, amount)
+//	d.ApplyOnce()  the dedup key and the effect, in ONE local transaction;
+//	               (false, nil) for a key already there: nothing changes
+//	d.Mark()       the dedup key alone, committed at once; false if it was there
+//	d.Effect()     the effect alone (the payment), committed at once, no key
+//	d.NaiveApply() the effect with no key at all
+//	d.Ack()        tells the broker the message is handled; may return
+//	               inbox.ErrAckLost (the broker will deliver it again)
+//
+// Once the scenario crashes the consumer, every verb returns
+// harness.ErrCrashed: return it. A crash can strike before your first
+// call, between two writes, and before your Ack.
+//
+// What is checked: the drills ack-lost, dedup-scope and prune-window run
+// with your handler (the drills of §8.2 whose handler is the safe one),
+// then every schedule of `archlab explore inbox` (3 messages, 2 faults:
+// crashes, lost acks, replays): no message lost, none applied twice, every
+// message acked in the end.
+//
+// 练习 consumer-handler，§8.2（消费端幂等、去重表与“恰好一次”的真实边界）。
+//
+// 任务：消息代理至少投递一次，崩溃或确认丢失之后，同一条消息可能再来一次。
+// 写出处理一次投递的处理函数，使得无论消息代理和故障怎样，每笔付款都恰好生效一次，
+// 每条消息最终都被确认。
+//
+// 可以调用的动词（都在 d 上）：Message() 投递来的消息；ApplyOnce() 在同一个
+// 本地事务里写去重键和效果，键已存在时返回 (false, nil) 且什么都不改；Mark()
+// 只写去重键并立即提交；Effect() 只写效果（付款）并立即提交，不写键；
+// NaiveApply() 只写效果，完全没有键；Ack() 告诉消息代理消息已处理，可能返回
+// inbox.ErrAckLost（消息代理会重投一次）。场景让消费端崩溃之后，每个动词都返回
+// harness.ErrCrashed：把它返回即可。崩溃可能发生在第一次调用之前、两次写之间、
+// 以及 Ack 之前。
+//
+// 检查什么：先用你的处理函数运行演练 ack-lost、dedup-scope 和 prune-window
+// （§8.2 中处理函数是安全设计的那些演练），再运行 archlab explore inbox 的每一种
+// 故障序列（3 条消息、2 次故障：崩溃、确认丢失、重放）：没有消息丢失，没有消息生效
+// 两次，每条消息最终都被确认。
+func ConsumerHandler(d *harness.Delivery) error {
+	// Write your handler here. 在这里写你的处理函数。
+	return ErrNotImplemented
+}

@@ -1,0 +1,486 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"archlab/harness"
+	"archlab/internal/inbox"
+)
+
+// This scope asks §8.2's question of every schedule: is a consumer safe
+// under an at-least-once broker whatever it does? The broker delivers any
+// unacked message, in any order, until every message is acked. Each delivery
+// either succeeds or meets one fault:
+//
+//	crash-before  the handler dies before its first write
+//	crash-mid     it dies between its writes (mark and effect, for
+//	              mark-before-effect); a handler whose writes are one
+//	              transaction, or one write, has no such point: the
+//	              transaction rolls back, as if it died before it
+//	crash-after   it dies after its writes, before the ack
+//	ack-lost      its writes commit and its ack never reaches the broker
+//	replay        an already-acked message is delivered again, as after an
+//	              offset rewind
+//
+// with at most Faults faults per schedule. Every strategy faces the same
+// schedules, and each runs through the §8.2 harness (harness.Inbox): a
+// schedule step is one Deliver with its fault, so how the broker delivers
+// and where a handler can crash are the harness's rules, the same ones the
+// drills run. After the schedule each message must have been applied at
+// least once (not lost) and at most once (not doubled).
+
+// InboxScope bounds the §8.2 exploration.
+type InboxScope struct {
+	Messages int // messages from two producers; the first two share an event ID
+	Faults   int // faults per schedule, at most
+}
+
+// DefaultInbox is the scope `archlab explore inbox` explores by default.
+var DefaultInbox = InboxScope{Messages: 3, Faults: 2}
+
+// Bounds of the inbox scope's flags.
+const (
+	MaxInboxMessages = 8
+	MaxInboxFaults   = 6
+	maxInboxSteps    = MaxInboxMessages + MaxInboxFaults
+)
+
+// EnumerateLimit is the most schedules explore enumerates; beyond it a
+// scope must be sampled with Options.Samples.
+const EnumerateLimit uint64 = 20_000_000
+
+// The invariants of §8.2, per message.
+var inboxInvariants = []string{"lost", "doubled"}
+
+const (
+	brokeLost uint8 = 1 << iota
+	brokeDoubled
+)
+
+// safeInbox is what the book teaches of each §8.2 strategy
+// (harness.InboxStrategies): only effect-then-ack is safe.
+func safeInbox(s harness.Strategy) bool { return s == harness.EffectThenAck }
+
+// delivery is what happens to one delivery: 0 is ok, i > 0 is the fault
+// harness.InboxFaults[i-1].
+type delivery uint8
+
+const (
+	ok delivery = iota
+	crashBefore
+	crashMid
+	crashAfter
+	ackLost
+	replay
+)
+
+// deliver is one schedule step: the harness's Deliver of message i with
+// d's fault.
+func deliver(h *harness.Inbox, i int, d delivery) error {
+	var err error
+	if d == ok {
+		_, err = h.Deliver(i, "")
+	} else {
+		_, err = h.Deliver(i, harness.InboxFaults[d-1])
+	}
+	return err
+}
+
+// String is the delivery's name in a schedule: ok, or the harness's fault.
+func (d delivery) String() string {
+	if d == ok {
+		return "ok"
+	}
+	return string(harness.InboxFaults[d-1])
+}
+
+// inboxSchedule is one schedule: the broker's deliveries in order. It is a
+// value of fixed size, so batches of schedules allocate nothing.
+type inboxSchedule struct {
+	n     uint8
+	steps [maxInboxSteps]struct {
+		msg  uint8
+		what delivery
+	}
+}
+
+// String is the schedule's canonical one-line form: "m1 crash-mid, m1 ok,
+// m2 ok, m3 ok". Messages are numbered from 1, as the legend names them.
+func (s *inboxSchedule) String() string {
+	var b strings.Builder
+	for i := range int(s.n) {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "m%d %s", s.steps[i].msg+1, s.steps[i].what)
+	}
+	return b.String()
+}
+
+// inboxSpace is the set of schedules of one scope.
+type inboxSpace struct {
+	n, faults int
+	msgs      []inbox.Message
+	paranoid  bool // every run checks the broker's view at every delivery (tests)
+	// counts[a][f] is the number of ways to finish a schedule with a
+	// messages acked and f faults spent; the whole space is counts[0][0].
+	counts [MaxInboxMessages + 1][MaxInboxFaults + 1]uint64
+}
+
+// inboxMessages builds the scope's messages: producers checkout and refund
+// take turns, each numbering its events evt-1, evt-2, … by its outbox
+// sequence, so m1 and m2 share the ID evt-1, as in the dedup-scope drill.
+// Each message pays the book's 25.99 into its own order, so the ledger's
+// balance of that order counts the message's effects.
+func inboxMessages(n int) []inbox.Message {
+	producers := [2]string{"checkout", "refund"}
+	msgs := make([]inbox.Message, n)
+	for i := range msgs {
+		seq := i/2 + 1
+		msgs[i] = inbox.Message{Producer: producers[i%2], ID: fmt.Sprintf("evt-%d", seq), Seq: int64(seq),
+			OrderID: fmt.Sprintf("o-%d", i+1), AmountCents: 2599}
+	}
+	return msgs
+}
+
+func newInboxSpace(sc InboxScope) *inboxSpace {
+	sp := &inboxSpace{n: sc.Messages, faults: sc.Faults, msgs: inboxMessages(sc.Messages)}
+	n, ff := sc.Messages, sc.Faults
+	for a := n; a >= 0; a-- {
+		for f := ff; f >= 0; f-- {
+			var c uint64
+			if a == n {
+				c = 1 // stop: everything is acked
+			} else {
+				c = mulSat(uint64(n-a), sp.counts[a+1][f])
+			}
+			if f < ff {
+				// Four faults per unacked message, a replay per acked one.
+				c = addSat(c, mulSat(uint64(4*(n-a)+a), sp.counts[a][f+1]))
+			}
+			sp.counts[a][f] = c
+		}
+	}
+	return sp
+}
+
+// size is the number of schedules in the scope.
+func (sp *inboxSpace) size() uint64 { return sp.counts[0][0] }
+
+// each enumerates depth first. At every point the schedule may stop if
+// everything is acked; otherwise, message by message, an unacked message is
+// delivered successfully or with each fault, an acked one replayed.
+func (sp *inboxSpace) each(yield func(inboxSchedule) bool) {
+	var s inboxSchedule
+	full := uint16(1)<<sp.n - 1
+	var walk func(acked uint16, faults int) bool
+	try := func(msg int, what delivery, acked uint16, faults int) bool {
+		s.steps[s.n].msg, s.steps[s.n].what = uint8(msg), what
+		s.n++
+		more := walk(acked, faults)
+		s.n--
+		return more
+	}
+	walk = func(acked uint16, faults int) bool {
+		if acked == full && !yield(s) {
+			return false
+		}
+		for i := range sp.n {
+			bit := uint16(1) << i
+			if acked&bit == 0 {
+				if !try(i, ok, acked|bit, faults) {
+					return false
+				}
+				if faults < sp.faults {
+					for what := crashBefore; what <= ackLost; what++ {
+						if !try(i, what, acked, faults+1) {
+							return false
+						}
+					}
+				}
+			} else if faults < sp.faults && !try(i, replay, acked, faults+1) {
+				return false
+			}
+		}
+		return true
+	}
+	walk(0, 0)
+}
+
+// sample walks the same tree, taking each branch with probability
+// proportional to the schedules below it, so every schedule is equally
+// likely.
+func (sp *inboxSpace) sample(r *rand.Rand) inboxSchedule {
+	var s inboxSchedule
+	var acked uint16
+	faults := 0
+	type option struct {
+		msg  int
+		what delivery
+	}
+	var opts [1 + 5*MaxInboxMessages]option
+	var weights [1 + 5*MaxInboxMessages]float64
+	for {
+		a := popcount(acked)
+		k := 0
+		if a == sp.n {
+			opts[k], weights[k] = option{msg: -1}, 1
+			k++
+		}
+		for i := range sp.n {
+			if acked&(1<<i) == 0 {
+				opts[k], weights[k] = option{i, ok}, float64(sp.counts[a+1][faults])
+				k++
+				if faults < sp.faults {
+					for what := crashBefore; what <= ackLost; what++ {
+						opts[k], weights[k] = option{i, what}, float64(sp.counts[a][faults+1])
+						k++
+					}
+				}
+			} else if faults < sp.faults {
+				opts[k], weights[k] = option{i, replay}, float64(sp.counts[a][faults+1])
+				k++
+			}
+		}
+		o := opts[pick(r, weights[:k])]
+		if o.msg < 0 {
+			return s
+		}
+		s.steps[s.n].msg, s.steps[s.n].what = uint8(o.msg), o.what
+		s.n++
+		if o.what == ok {
+			acked |= 1 << o.msg
+		} else {
+			faults++
+		}
+	}
+}
+
+func popcount(x uint16) int {
+	n := 0
+	for ; x != 0; x &= x - 1 {
+		n++
+	}
+	return n
+}
+
+// Inbox runs every schedule of the scope (or a sample) against the four
+// strategies of §8.2.
+func Inbox(ctx context.Context, sc InboxScope, o Options) (*Report, error) {
+	if err := checkParam("messages", sc.Messages, 1, MaxInboxMessages); err != nil {
+		return nil, err
+	}
+	if err := checkParam("faults", sc.Faults, 1, MaxInboxFaults); err != nil {
+		return nil, err
+	}
+	sp := newInboxSpace(sc)
+	var tallies [4]strategyTally[inboxSchedule] // one per harness.InboxStrategies entry
+	var n, states uint64
+	engine := o.engine()
+	if engine == EngineStates {
+		for k, strategy := range harness.InboxStrategies {
+			g, err := sp.graph(ctx, strategy, o)
+			if err != nil {
+				return nil, err
+			}
+			cs, err := g.count()
+			if err != nil {
+				return nil, err
+			}
+			if cs[0].total != sp.size() {
+				return nil, fmt.Errorf("explore: the %s state graph counts %d schedules, the scope has %d", strategy, cs[0].total, sp.size())
+			}
+			n, states = cs[0].total, states+uint64(g.states())
+			tallies[k] = tallyFrom(g, cs, sp.schedule, func(s *inboxSchedule) int { return int(s.n) })
+		}
+	} else {
+		if err := checkSize(o, sp.size(), EnumerateLimit); err != nil {
+			return nil, err
+		}
+		t, ran, err := walk(ctx, sp, sp.size(), o, func() *inboxTally { return &inboxTally{sp: sp} })
+		if err != nil {
+			return nil, err
+		}
+		n, tallies = ran, t.st
+	}
+	rep := &Report{Mechanism: "inbox", Section: "8.2", Sampled: o.Samples > 0, Seed: o.Seed, Engine: engine, States: states,
+		Scope: []Param{{"messages", sc.Messages}, {"faults", sc.Faults}}, Space: sp.size(), Schedules: n}
+	for i, m := range sp.msgs {
+		rep.Legend = append(rep.Legend, fmt.Sprintf("m%d=%s", i+1, m))
+	}
+	file := drillFile{mechanism: "inbox", section: "8.2", scope: scopeLine(rep.Scope), strategyLine: true,
+		counters: []string{"deliveries", "effects", "lost", "doubled"},
+		checks:   []check{{"not-lost", "lost == 0", "lost"}, {"not-doubled", "doubled == 0", "doubled"}}}
+	for k, strategy := range harness.InboxStrategies {
+		st, err := strategyResult(string(strategy), safeInbox(strategy), n, rep.Sampled, &tallies[k], section[inboxSchedule]{
+			invariants: inboxInvariants,
+			schedule:   (*inboxSchedule).String,
+			outcome:    func(s *inboxSchedule) ([]harness.Msg, error) { return sp.outcome(strategy, s) },
+			replay: func(s *inboxSchedule, rec *harness.Recorder, tp *tape) error {
+				_, err := sp.run(strategy, s, rec, tp)
+				return err
+			},
+			file: file,
+		})
+		if err != nil {
+			return nil, err
+		}
+		rep.Strategies = append(rep.Strategies, st)
+	}
+	return rep, nil
+}
+
+// schedule is the schedule of a path through the state graph.
+func (sp *inboxSpace) schedule(steps []uint16) inboxSchedule {
+	var s inboxSchedule
+	for _, st := range steps {
+		s.steps[s.n].msg, s.steps[s.n].what = uint8(st>>3), delivery(st&7)
+		s.n++
+	}
+	return s
+}
+
+// scopeLine is a scope as flags: "messages=3 faults=2".
+func scopeLine(ps []Param) string {
+	parts := make([]string, len(ps))
+	for i, p := range ps {
+		parts[i] = fmt.Sprintf("%s=%d", p.Name, p.Value)
+	}
+	return strings.Join(parts, " ")
+}
+
+// inboxTally is one worker's counts for the four strategies.
+type inboxTally struct {
+	sp *inboxSpace
+	st [4]strategyTally[inboxSchedule] // one per harness.InboxStrategies entry
+}
+
+func (t *inboxTally) add(index uint64, s *inboxSchedule) error {
+	for k, strategy := range harness.InboxStrategies {
+		broken, err := t.sp.run(strategy, s, nil, nil)
+		if err != nil {
+			return err
+		}
+		t.st[k].record(int(s.n), index, s, broken)
+	}
+	return nil
+}
+
+func (t *inboxTally) merge(o *inboxTally) {
+	for k := range t.st {
+		t.st[k].merge(&o.st[k])
+	}
+}
+
+// outcome names the messages a strategy loses or doubles under s: "m1
+// lost", "m1 applied 2×". It runs the schedule again; it is only called for
+// the one shortest counterexample.
+func (sp *inboxSpace) outcome(strategy harness.Strategy, s *inboxSchedule) ([]harness.Msg, error) {
+	h, err := sp.play(strategy, s, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	var out []harness.Msg
+	for i := range sp.msgs {
+		switch n := h.Applied(i); {
+		case n == 0:
+			out = append(out, harness.M("explore.outcome.lost", i+1))
+		case n > 1:
+			out = append(out, harness.M("explore.outcome.doubled", i+1, n))
+		}
+	}
+	return out, nil
+}
+
+// run plays s under one strategy through the harness and reports which
+// invariants broke. With a recorder (--show) the harness records every
+// step and the reader checks each message at the end; with a tape (--emit)
+// each verb is written down as a drill-file line.
+func (sp *inboxSpace) run(strategy harness.Strategy, s *inboxSchedule, rec *harness.Recorder, tp *tape) (uint8, error) {
+	h, err := sp.play(strategy, s, rec, tp)
+	if err != nil {
+		return 0, err
+	}
+	var broken uint8
+	for i := range sp.msgs {
+		switch n := h.Applied(i); {
+		case n == 0:
+			broken |= brokeLost
+		case n > 1:
+			broken |= brokeDoubled
+		}
+	}
+	if rec != nil || tp != nil {
+		if rec != nil {
+			rec.Phase(harness.Verdict)
+		}
+		if tp != nil {
+			tp.say("[verdict]")
+		}
+		for i, m := range sp.msgs {
+			h.CheckOnce(i)
+			if tp != nil {
+				tp.say("once %s", m)
+			}
+		}
+	}
+	return broken, h.Finish()
+}
+
+// play declares the scope's messages and delivers s, then checks that the
+// broker's view (the ack store) agrees with the schedule: as many ack
+// attempts as the schedule implies and, when paranoid, the ack state
+// before every delivery and every message acked at the end.
+func (sp *inboxSpace) play(strategy harness.Strategy, s *inboxSchedule, rec *harness.Recorder, tp *tape) (*harness.Inbox, error) {
+	h, err := harness.NewInbox(strategy, harness.InboxEnv{}, rec)
+	if err != nil {
+		return nil, err
+	}
+	if tp != nil {
+		tp.h = h
+	}
+	for _, m := range sp.msgs {
+		h.Declare(m)
+		if tp != nil {
+			tp.say("message %s seq=%d order=%s amount=%d", m, m.Seq, m.OrderID, m.AmountCents)
+		}
+	}
+	// Acked allocates, so only traces, emits and tests check it.
+	paranoid := rec != nil || tp != nil || sp.paranoid
+	wantAcks := 0
+	for i := range int(s.n) {
+		msg, what := int(s.steps[i].msg), s.steps[i].what
+		if what == ok || what == ackLost || what == replay {
+			wantAcks++
+		}
+		if paranoid {
+			if acked := h.Acks().Acked(sp.msgs[msg]); acked != (what == replay) {
+				return nil, fmt.Errorf("explore: %s under %s: the broker delivered %s as %s, but acked=%v", s, strategy, sp.msgs[msg], what, acked)
+			}
+		}
+		if tp != nil {
+			if what == ok {
+				tp.say("deliver %s", sp.msgs[msg])
+			} else {
+				tp.say("deliver %s %s", sp.msgs[msg], what)
+			}
+		}
+		if err := deliver(h, msg, what); err != nil {
+			return nil, err
+		}
+	}
+	if got := h.Acks().Acks(); got != wantAcks {
+		return nil, fmt.Errorf("explore: %s under %s made %d ack attempts, the schedule implies %d", s, strategy, got, wantAcks)
+	}
+	if paranoid {
+		for _, m := range sp.msgs {
+			if !h.Acks().Acked(m) {
+				return nil, fmt.Errorf("explore: schedule %s ends with %s unacked", s, m)
+			}
+		}
+	}
+	return h, nil
+}

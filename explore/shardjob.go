@@ -1,0 +1,370 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+
+	"archlab/harness"
+)
+
+// This scope asks §11.2's question of every crash: one shard of Keys items
+// (order-0 …) is worked by a Runner under lease epoch 1 that commits its
+// checkpoint every C items and crashes after K items (K = 0: no crash). A
+// new owner takes the lease under epoch 2 and reruns the shard from the
+// checkpoint. The crashed worker is not dead but a zombie: it wakes and
+// commits the progress it made, K, at one step of the new owner's run
+// (before its first commit, or after its j-th). Every K in 0..Keys, every C
+// in 1..Keys and every zombie step is a schedule. Invariants: the sink
+// applies every key exactly once; the rerun replays exactly K minus the
+// checkpoint; the checkpoint never moves back; every zombie commit is
+// rejected with ErrStaleEpoch.
+//
+// Two ways to take over run each schedule through the §11.2 harness
+// (harness.Shardjob, whose Run, Fence and zombie commit are the drills'):
+// fence-at-takeover raises the fence (harness Fence: the new epoch committed
+// at the resume offset) before working, fence-at-first-commit just runs, so
+// the checkpoint only learns the new epoch at the owner's first commit. The
+// zombie step before that commit is the window the enumeration finds.
+
+// ShardjobScope bounds the §11.2 exploration.
+type ShardjobScope struct {
+	Keys int // items in the shard
+}
+
+// DefaultShardjob is the scope `archlab explore shardjob` explores by
+// default.
+var DefaultShardjob = ShardjobScope{Keys: 30}
+
+// Bounds of the shardjob scope: keys up to MaxShardjobKeys when sampling;
+// enumeration stops at ShardjobEnumerateLimit schedules (about 220 keys),
+// because each schedule runs the whole shard.
+const (
+	MaxShardjobKeys               = 10_000
+	ShardjobEnumerateLimit uint64 = 250_000
+)
+
+var shardjobInvariants = []string{"not-exactly-once", "replay-mismatch", "moved-back", "zombie-accepted"}
+
+const (
+	brokeNotOnce uint8 = 1 << iota
+	brokeReplay
+	brokeCheckpointBack
+	brokeZombie
+)
+
+const (
+	fenceAtTakeover = iota
+	fenceAtFirstCommit
+)
+
+var shardjobStrategies = []struct {
+	name string
+	safe bool
+}{
+	{"fence-at-takeover", true},
+	{"fence-at-first-commit", false},
+}
+
+const shardName = "shard-0"
+
+// shardSchedule is one commit interval, crash point and zombie step.
+type shardSchedule struct {
+	c, k, z int32
+}
+
+// String is the schedule's canonical one-line form.
+func (s *shardSchedule) String() string {
+	if s.k == 0 {
+		return fmt.Sprintf("commit-every=%d no-crash", s.c)
+	}
+	return fmt.Sprintf("commit-every=%d crash-after=%d zombie-after-commit=%d", s.c, s.k, s.z)
+}
+
+// resumeAt is where a rerun after a crash at k resumes and how many commits
+// it makes: Run dies after the k-th item, before that item's commit, so the
+// checkpoint is the last multiple of c below k.
+func resumeAt(n, c, k int) (checkpoint, commits int) {
+	checkpoint = (k - 1) / c * c
+	return checkpoint, (n - checkpoint + c - 1) / c
+}
+
+type shardSpace struct {
+	n    int
+	perC []uint64  // schedules per commit interval, index c
+	wC   []float64 // the same, for sample
+}
+
+func newShardSpace(sc ShardjobScope) *shardSpace {
+	sp := &shardSpace{n: sc.Keys, perC: make([]uint64, sc.Keys+1), wC: make([]float64, sc.Keys+1)}
+	for c := 1; c <= sp.n; c++ {
+		total := uint64(1) // no crash
+		// Crash points share a checkpoint in blocks of c.
+		for cp := 0; cp < sp.n; cp += c {
+			_, j := resumeAt(sp.n, c, cp+1)
+			total += uint64(min(c, sp.n-cp)) * uint64(j+1)
+		}
+		sp.perC[c], sp.wC[c] = total, float64(total)
+	}
+	return sp
+}
+
+func (sp *shardSpace) size() uint64 {
+	var total uint64
+	for _, n := range sp.perC {
+		total = addSat(total, n)
+	}
+	return total
+}
+
+// each enumerates by commit interval, then crash point, then zombie step.
+func (sp *shardSpace) each(yield func(shardSchedule) bool) {
+	for c := 1; c <= sp.n; c++ {
+		if !yield(shardSchedule{c: int32(c)}) {
+			return
+		}
+		for k := 1; k <= sp.n; k++ {
+			_, j := resumeAt(sp.n, c, k)
+			for z := 0; z <= j; z++ {
+				if !yield(shardSchedule{c: int32(c), k: int32(k), z: int32(z)}) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// sample draws c weighted by its schedules, then one of them uniformly.
+func (sp *shardSpace) sample(r *rand.Rand) shardSchedule {
+	c := pick(r, sp.wC)
+	u := r.Uint64N(sp.perC[c])
+	if u == 0 {
+		return shardSchedule{c: int32(c)}
+	}
+	u--
+	for cp := 0; ; cp += c {
+		_, j := resumeAt(sp.n, c, cp+1)
+		block := uint64(min(c, sp.n-cp)) * uint64(j+1)
+		if u < block {
+			return shardSchedule{c: int32(c), k: int32(cp + 1 + int(u)/(j+1)), z: int32(int(u) % (j + 1))}
+		}
+		u -= block
+	}
+}
+
+// ReplayPoint is one commit interval's cost, measured on fence-at-takeover:
+// the commits of a run without a crash, and the items a rerun replays after
+// a crash at each K (for the zombie's first step only, so each crash counts
+// once).
+type ReplayPoint struct {
+	CommitEvery int
+	Commits     int    // commits of a clean run; -1 when a sample missed it
+	Crashes     uint64 // crash points measured
+	ReplaySum   uint64
+	ReplayMax   int
+}
+
+// Shardjob runs every (commit interval, crash point, zombie step) of the
+// scope, or a sample, against both ways to take over a shard.
+func Shardjob(ctx context.Context, sc ShardjobScope, o Options) (*Report, error) {
+	if err := checkParam("keys", sc.Keys, 1, MaxShardjobKeys); err != nil {
+		return nil, err
+	}
+	if err := enumerateOnly(o); err != nil {
+		return nil, err
+	}
+	sp := newShardSpace(sc)
+	if err := checkSize(o, sp.size(), ShardjobEnumerateLimit); err != nil {
+		return nil, err
+	}
+	t, n, err := walk(ctx, sp, sp.size(), o, func() *shardTally { return newShardTally(sp) })
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Mechanism: "shardjob", Section: "11.2", Sampled: o.Samples > 0, Seed: o.Seed, Engine: EngineEnumerate,
+		Scope: []Param{{"keys", sc.Keys}}, Space: sp.size(), Schedules: n, Replay: t.replay[1:]}
+	file := drillFile{mechanism: "shardjob", section: "11.2", scope: scopeLine(rep.Scope),
+		counters: []string{"applied", "keys", "moved_back", "zombie_accepted"},
+		checks: []check{{"exactly-once", "applied == keys", "not-exactly-once"},
+			{"replay-matches", "rerun.suppressed == first.attempts - first.checkpoint", "replay-mismatch"},
+			{"never-back", "!moved_back", "moved-back"}, {"zombie-rejected", "zombie_accepted == 0", "zombie-accepted"}}}
+	for k, strat := range shardjobStrategies {
+		st, err := strategyResult(strat.name, strat.safe, n, rep.Sampled, &t.st[k], section[shardSchedule]{
+			invariants: shardjobInvariants,
+			schedule:   (*shardSchedule).String,
+			outcome:    func(s *shardSchedule) ([]harness.Msg, error) { return sp.outcome(k, s) },
+			replay: func(s *shardSchedule, rec *harness.Recorder, tp *tape) error {
+				_, err := sp.run(k, s, rec, tp)
+				return err
+			},
+			file: file,
+		})
+		if err != nil {
+			return nil, err
+		}
+		rep.Strategies = append(rep.Strategies, st)
+	}
+	return rep, nil
+}
+
+type shardTally struct {
+	sp     *shardSpace
+	st     [2]strategyTally[shardSchedule]
+	replay []ReplayPoint // index c
+}
+
+func newShardTally(sp *shardSpace) *shardTally {
+	t := &shardTally{sp: sp, replay: make([]ReplayPoint, sp.n+1)}
+	for c := range t.replay {
+		t.replay[c] = ReplayPoint{CommitEvery: c, Commits: -1}
+	}
+	return t
+}
+
+func (t *shardTally) add(index uint64, s *shardSchedule) error {
+	for k := range t.st {
+		res, err := t.sp.run(k, s, nil, nil)
+		if err != nil {
+			return err
+		}
+		t.st[k].record(int(s.k+s.z), index, s, res.broken)
+		if k != fenceAtTakeover {
+			continue
+		}
+		p := &t.replay[s.c]
+		switch {
+		case s.k == 0:
+			p.Commits = res.commits
+		case s.z == 0:
+			p.Crashes++
+			p.ReplaySum += uint64(res.replay)
+			p.ReplayMax = max(p.ReplayMax, res.replay)
+		}
+	}
+	return nil
+}
+
+func (t *shardTally) merge(o *shardTally) {
+	for k := range t.st {
+		t.st[k].merge(&o.st[k])
+	}
+	for c := range t.replay {
+		p, op := &t.replay[c], o.replay[c]
+		p.Commits = max(p.Commits, op.Commits)
+		p.Crashes += op.Crashes
+		p.ReplaySum += op.ReplaySum
+		p.ReplayMax = max(p.ReplayMax, op.ReplayMax)
+	}
+}
+
+// shardResult is what one run observed.
+type shardResult struct {
+	broken     uint8
+	replay     int // items the rerun found already applied
+	checkpoint int // the checkpoint when the worker crashed
+	commits    int // the first worker's commits
+	applied    int
+}
+
+// outcome is the end of a counterexample: "zombie commit 1 accepted,
+// replayed 0, not 1−0".
+func (sp *shardSpace) outcome(strategy int, s *shardSchedule) ([]harness.Msg, error) {
+	res, err := sp.run(strategy, s, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	var out []harness.Msg
+	if res.broken&brokeZombie != 0 {
+		out = append(out, harness.M("explore.outcome.zombie-accepted", s.k))
+	}
+	if res.broken&brokeReplay != 0 {
+		out = append(out, harness.M("explore.outcome.replay-mismatch", res.replay, s.k, res.checkpoint))
+	}
+	if res.broken&brokeCheckpointBack != 0 {
+		out = append(out, harness.M("explore.outcome.checkpoint-back"))
+	}
+	if res.broken&brokeNotOnce != 0 {
+		out = append(out, harness.M("explore.outcome.not-exactly-once", res.applied, sp.n))
+	}
+	if len(out) == 0 {
+		out = append(out, harness.M("explore.outcome.ok"))
+	}
+	return out, nil
+}
+
+// run plays one schedule through the harness: split the keys into one
+// shard, run it under epoch 1 with the schedule's crash; after a crash,
+// fence the takeover (fence-at-takeover only) and rerun under epoch 2 while
+// the epoch-1 zombie commits at the schedule's step. The harness checks the
+// checkpoint after every commit.
+func (sp *shardSpace) run(strategy int, s *shardSchedule, rec *harness.Recorder, tp *tape) (shardResult, error) {
+	var res shardResult
+	c, k, z := int(s.c), int(s.k), int(s.z)
+	h := harness.NewShardjob(rec)
+	if tp != nil {
+		tp.h = h
+		tp.say("split %d 1", sp.n)
+	}
+	if err := h.Split(sp.n, 1); err != nil {
+		return res, err
+	}
+	if tp != nil {
+		if k > 0 {
+			tp.say("run %s epoch=1 every=%d crash-after=%d -> first", shardName, c, k)
+		} else {
+			tp.say("run %s epoch=1 every=%d -> first", shardName, c)
+		}
+	}
+	first, err := h.Run(harness.Run{Shard: shardName, Epoch: 1, Every: c, CrashAfter: k, ZombieAt: -1, Named: true})
+	if err != nil {
+		return res, fmt.Errorf("explore: %s: first run: %w", s, err)
+	}
+	if first.Crashed != (k > 0) {
+		return res, fmt.Errorf("explore: %s: first run crashed=%v", s, first.Crashed)
+	}
+	res.checkpoint, res.commits = first.Checkpoint, first.Commits
+	if first.Crashed {
+		if strategy == fenceAtTakeover {
+			if tp != nil {
+				tp.say("fence %s epoch=2", shardName)
+			}
+			if err := h.Fence(shardName, 2); err != nil {
+				return res, fmt.Errorf("explore: %s: take-over fence: %w", s, err)
+			}
+		}
+		if tp != nil {
+			tp.say("run %s epoch=2 every=%d zombie-at=%d -> rerun", shardName, c, z)
+		}
+		rerun, err := h.Run(harness.Run{Shard: shardName, Epoch: 2, Every: c, ZombieAt: z, Named: true})
+		if err != nil {
+			return res, fmt.Errorf("explore: %s: rerun: %w", s, err)
+		}
+		res.replay = rerun.Suppressed
+		if res.replay != k-first.Checkpoint {
+			res.broken |= brokeReplay
+		}
+	} else if tp != nil {
+		tp.skip["replay-matches"] = true // no rerun, no replay to check
+	}
+	res.applied = h.Applied()
+	if res.applied != sp.n {
+		res.broken |= brokeNotOnce
+	}
+	if h.MovedBack() {
+		res.broken |= brokeCheckpointBack
+	}
+	if h.ZombieAccepted() > 0 {
+		res.broken |= brokeZombie
+	}
+	if rec != nil {
+		rec.Phase(harness.Verdict)
+		h.Count()
+		h.ReadCheckpoint(shardName)
+	}
+	if tp != nil {
+		tp.say("[verdict]")
+		tp.say("count")
+		tp.say("read-checkpoint %s", shardName)
+	}
+	return res, nil
+}

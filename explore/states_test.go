@@ -1,0 +1,116 @@
+package explore
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"testing"
+)
+
+// TestEnginesAgree is the state engine's claim: on every scope small
+// enough to enumerate, it reports what the enumerator reports, number for
+// number: the schedules, every strategy's violations per invariant, the
+// schedules broken, the verdicts, and the shortest counterexample with its
+// number in the enumeration, its schedule and what it broke.
+func TestEnginesAgree(t *testing.T) {
+	var grid []InboxScope
+	for m := 1; m <= 4; m++ {
+		for f := 1; f <= 3; f++ {
+			if m+f <= 6 {
+				grid = append(grid, InboxScope{Messages: m, Faults: f})
+			}
+		}
+	}
+	grid = append(grid, InboxScope{Messages: 5, Faults: 2}, InboxScope{Messages: 2, Faults: 5})
+	if testing.Short() {
+		grid = grid[:4]
+	}
+	for _, sc := range grid {
+		t.Run(fmt.Sprintf("inbox/messages=%d/faults=%d", sc.Messages, sc.Faults), func(t *testing.T) {
+			states, err := Inbox(ctx, sc, Options{Engine: EngineStates})
+			if err != nil {
+				t.Fatal(err)
+			}
+			enum, err := Inbox(ctx, sc, Options{Engine: EngineEnumerate})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameReport(t, states, enum)
+		})
+	}
+}
+
+// sameReport compares two reports of one scope, engines aside.
+func sameReport(t *testing.T, states, enum *Report) {
+	t.Helper()
+	if states.Engine != EngineStates || enum.Engine != EngineEnumerate {
+		t.Fatalf("engines %q and %q", states.Engine, enum.Engine)
+	}
+	if states.Schedules != enum.Schedules || states.Space != enum.Space {
+		t.Fatalf("schedules %d of %d, enumerated %d of %d", states.Schedules, states.Space, enum.Schedules, enum.Space)
+	}
+	for i, s := range states.Strategies {
+		e := enum.Strategies[i]
+		if s.Name != e.Name || s.Schedules != e.Schedules || s.Broken != e.Broken || s.Verdict != e.Verdict ||
+			!reflect.DeepEqual(s.Violations, e.Violations) {
+			t.Errorf("%s: states %d broken %v %s, enumerated %d broken %v %s", s.Name, s.Broken, s.Violations, s.Verdict,
+				e.Broken, e.Violations, e.Verdict)
+			continue
+		}
+		if (s.Shortest == nil) != (e.Shortest == nil) {
+			t.Errorf("%s: shortest %v, enumerated %v", s.Name, s.Shortest, e.Shortest)
+			continue
+		}
+		if s.Shortest == nil {
+			continue
+		}
+		a, b := s.Shortest, e.Shortest
+		if a.Index != b.Index || a.Length != b.Length || a.Schedule != b.Schedule ||
+			!reflect.DeepEqual(a.Broken, b.Broken) || !reflect.DeepEqual(a.Outcome, b.Outcome) {
+			t.Errorf("%s: shortest #%d %q %v, enumerated #%d %q %v", s.Name, a.Index, a.Schedule, a.Broken, b.Index, b.Schedule, b.Broken)
+		}
+	}
+	if !reflect.DeepEqual(states.Budgets, enum.Budgets) || !reflect.DeepEqual(states.Replay, enum.Replay) {
+		t.Errorf("tables differ: %v %v, enumerated %v %v", states.Budgets, states.Replay, enum.Budgets, enum.Replay)
+	}
+}
+
+// TestStateEngineScales: the largest inbox scope that fits is counted
+// through its states, with no cap on schedules: 6 messages and 4 faults
+// are 8,802,683,280 schedules, far past what the enumerator runs.
+func TestStateEngineScales(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seconds")
+	}
+	rep, err := Inbox(ctx, InboxScope{Messages: 6, Faults: 4}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Schedules != 8_802_683_280 || rep.Engine != EngineStates || !rep.Pass() {
+		t.Fatalf("%d schedules, engine %s, pass %v", rep.Schedules, rep.Engine, rep.Pass())
+	}
+}
+
+// TestStateLimit: a graph past the limit is refused with the limit.
+func TestStateLimit(t *testing.T) {
+	err := checkStates(StateLimit+1, StateLimit)
+	var se *ScopeError
+	if !errors.Is(err, ErrTooManyStates) || !errors.As(err, &se) || se.Limit != StateLimit {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestOverflow: counts past 2^64 are an error, not a wrapped number.
+func TestOverflow(t *testing.T) {
+	// A chain of 65 states, each with two ways on: 2^65 schedules.
+	g := &graph{first: []int32{0}}
+	for i := range 65 {
+		g.edges = append(g.edges, edge{to: int32(i + 1)}, edge{to: int32(i + 1), step: 1})
+		g.first = append(g.first, int32(len(g.edges)))
+	}
+	g.edges = append(g.edges, edge{to: stop})
+	g.first = append(g.first, int32(len(g.edges)))
+	if _, err := g.count(); !errors.Is(err, ErrOverflow) {
+		t.Fatalf("err = %v", err)
+	}
+}

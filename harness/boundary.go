@@ -1,0 +1,43 @@
+package harness
+
+// The real boundary of exactly-once (§8.2's title). The dedup key makes an
+// effect once only when the effect lives in the same local store, written
+// in the same transaction as the key. A message declared with "notify" is
+// one whose handler also calls a service outside that store (a
+// notification, another service's API) after its local transaction and
+// before its ack. Nothing rolls that call back and no dedup key guards it,
+// so every delivery whose handler gets that far calls again.
+
+// outside counts the calls to the outside service, per message.
+type outside struct {
+	notify map[int]bool
+	calls  map[int]int
+	total  int
+}
+
+// Notify makes message i's handler call the outside service.
+func (h *Inbox) Notify(i int) {
+	if h.outside.notify == nil {
+		h.outside.notify, h.outside.calls = map[int]bool{}, map[int]int{}
+	}
+	h.outside.notify[i] = true
+}
+
+// Calls is how often message i's handler called the outside service.
+func (h *Inbox) Calls(i int) int { return h.outside.calls[i] }
+
+// callOutside is the handler's call to the outside service, made after its
+// local writes returned and before the ack: a handler that died before that
+// point made no call; a lost ack comes after it.
+func (h *Inbox) callOutside(i int, f FaultKind, out Handled) {
+	if !h.outside.notify[i] {
+		return
+	}
+	if out.Crashed != "" && !(h.consumer.Real() && f == AckLost) {
+		return
+	}
+	h.outside.calls[i]++
+	h.outside.total++
+	n := h.outside.calls[i]
+	h.step("consumer", "notifier", M("step.notify", h.msgs[i]), M("res.notified", n), toneIf(n > 1, Bad, Neutral))
+}

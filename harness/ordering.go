@@ -1,0 +1,607 @@
+package harness
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"archlab/internal/ordering"
+)
+
+// §8.3: one order's events reach a projection through a broker that
+// requeues a conflict at the back of its queue, under a retry budget; what
+// the budget or poison sends to the dead-letter queue is repaired from the
+// source of truth; an append-only log is replayed from an offset.
+
+// Ordering is one §8.3 run.
+type Ordering struct {
+	rec      *Recorder
+	events   []ordering.Event // declared, by index
+	proj     *ordering.Projection
+	consumer *ordering.Consumer
+	broker   OrderingBroker // the queue, the DLQ, the log, the partitions (broker.go)
+	truth    ordering.MapSource
+
+	published  int
+	deliveries int
+	outcomes   map[string]ordering.Outcome // last outcome by event ID
+	applied    map[string]int              // applies by event ID
+	fixes      int
+	// The invariants the explorer checks, kept after every step.
+	version      map[string]int64 // highest version seen per order
+	movedBack    bool
+	appliedTwice bool
+	// partition-affinity
+	routes      []int
+	partitions  int
+	moved, used int
+	// seek-bounds
+	outOfRange, zeroSize, drained int
+	// strategy student: the student's decision (student.go)
+	strategy   string
+	brokerErr  error // a broker error met where no error can be returned (DLQ)
+	students   *Students
+	studentDLQ []ordering.DLQEntry
+	overBudget int
+}
+
+// NewOrdering starts a §8.3 run on the book's in-memory broker. rec may be
+// nil.
+func NewOrdering(rec *Recorder) *Ordering {
+	o := &Ordering{rec: rec, proj: ordering.NewProjection(), truth: ordering.MapSource{},
+		broker:   &memoryOrdering{log: ordering.NewLog()},
+		outcomes: map[string]ordering.Outcome{}, applied: map[string]int{}, version: map[string]int64{}}
+	return o
+}
+
+// NewOrderingIn starts a §8.3 run on env's broker.
+func NewOrderingIn(env OrderingEnv, rec *Recorder) (*Ordering, error) {
+	o := NewOrdering(rec)
+	if env.Broker != nil {
+		b, err := env.Broker()
+		if err != nil {
+			return nil, err
+		}
+		o.broker = b
+	}
+	return o, nil
+}
+
+// Broker is the run's broker: the model, or a real one.
+func (o *Ordering) Broker() OrderingBroker { return o.broker }
+
+// Declare adds an event the scenario can publish or append; logged puts it
+// in the log at once, silently, as a log that already holds it.
+func (o *Ordering) Declare(e ordering.Event, logged bool) (int, error) {
+	o.events = append(o.events, e)
+	if logged {
+		if _, err := o.broker.Append(e); err != nil {
+			return 0, err
+		}
+	}
+	return len(o.events) - 1, nil
+}
+
+// Events are the declared events.
+func (o *Ordering) Events() []ordering.Event { return o.events }
+
+// Consumer starts the consumer with a retry budget of maxAttempts
+// deliveries.
+func (o *Ordering) Consumer(maxAttempts int) { o.consumer = ordering.NewConsumer(o.proj, maxAttempts) }
+
+// Publish puts event i at the back of the broker's queue, as a first
+// delivery.
+func (o *Ordering) Publish(i int) error {
+	o.published++
+	return o.broker.Publish(o.events[i], 1)
+}
+
+// Dispatch is the broker of §8.3: it delivers the queue to the consumer one
+// event at a time and requeues a retried event at the back with its
+// attempt count raised, until the queue is empty. A retry or a dead letter
+// is the fault.
+func (o *Ordering) Dispatch() error {
+	if o.consumer == nil {
+		return scenarioErr("dispatch: no consumer yet: start one with \"consumer max-attempts=N\"")
+	}
+	for {
+		e, attempt, ok, err := o.broker.Next()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		o.deliveries++
+		out, err := o.decide(e, attempt)
+		if err != nil {
+			return err
+		}
+		o.outcomes[e.ID] = out
+		stuck := false
+		st := o.observe(e.OrderID)
+		switch out {
+		case ordering.OutcomeApplied:
+			o.applied[e.ID]++
+			o.appliedTwice = o.appliedTwice || o.applied[e.ID] > 1
+		case ordering.OutcomeRetry:
+			if stuck = o.pastBudget(attempt); !stuck {
+				if err := o.broker.Publish(e, attempt+1); err != nil {
+					return err
+				}
+			}
+		case ordering.OutcomeDead:
+			if o.strategy != Student {
+				dlq := o.consumer.DLQ() // the entry the consumer just wrote
+				if err := o.broker.DeadLetter(dlq[len(dlq)-1]); err != nil {
+					return err
+				}
+			}
+		}
+		if o.rec != nil { // the explorer's enumeration records nothing, and builds nothing
+			o.recordDelivery(e, attempt, out, st)
+			if stuck {
+				o.recordPastBudget(e, attempt)
+			}
+		}
+	}
+}
+
+// recordDelivery records one delivery and what the consumer made of it; a
+// retry or a dead letter is the fault.
+func (o *Ordering) recordDelivery(e ordering.Event, attempt int, out ordering.Outcome, st ordering.OrderState) {
+	o.step("broker", "consumer", M("step.deliver", e, attempt), M("res.received"), Neutral)
+	switch out {
+	case ordering.OutcomeApplied:
+		o.step("consumer", "projection", M("step.project", e), M("res.outcome.applied", st), toneIf(o.applied[e.ID] > 1, Bad, Good))
+	case ordering.OutcomeDuplicate:
+		o.step("consumer", "projection", M("step.project", e), M("res.outcome.duplicate", st), Good)
+	case ordering.OutcomeRetry:
+		o.fault("consumer", "projection", M("step.project", e), M("res.outcome.retry", st))
+	case ordering.OutcomeDead:
+		o.fault("consumer", "dlq", M("step.dead-letter", e), M("res.outcome.dead", attempt))
+	}
+}
+
+// observe reads an order's row and notes whether its version moved back.
+func (o *Ordering) observe(orderID string) ordering.OrderState {
+	st, _ := o.proj.Get(orderID)
+	if st.Version < o.version[orderID] {
+		o.movedBack = true
+	}
+	o.version[orderID] = st.Version
+	return st
+}
+
+// Truth sets what the source of truth says of an order.
+func (o *Ordering) Truth(orderID string, st ordering.OrderState) { o.truth[orderID] = st }
+
+// Reconcile compares the projection with the source of truth for the given
+// orders and repairs what diverged: the loop that closes what the DLQ
+// holds.
+func (o *Ordering) Reconcile(orders ...string) int {
+	fixes := ordering.Reconcile(o.proj, o.truth, orders)
+	o.fixes += len(fixes)
+	for _, id := range orders {
+		o.observe(id)
+	}
+	for _, f := range fixes {
+		o.step("reconciler", "projection", M("step.repair", f.OrderID), M("res.repaired", f.From, f.To), Good)
+	}
+	if len(fixes) == 0 {
+		for _, id := range orders {
+			res := M("explore.res.no-repair")
+			if _, known := o.truth.Status(id); !known {
+				res = M("res.unknown-to-source") // Reconcile skips it
+			}
+			o.step("reconciler", "projection", M("step.repair", id), res, Good)
+		}
+	}
+	return len(fixes)
+}
+
+// Read is the reader's look at an order's row.
+func (o *Ordering) Read(orderID string) ordering.OrderState {
+	st := o.observe(orderID)
+	o.step("reader", "projection", M("step.read-state", orderID), M("res.state", st, o.proj.AppliedCount()), Neutral)
+	return st
+}
+
+// Compare is the reader comparing an order's row with the source of truth.
+func (o *Ordering) Compare(orderID string) bool {
+	want, _ := o.truth.Status(orderID)
+	st := o.observe(orderID)
+	if st == want {
+		o.step("reader", "projection", M("explore.step.compare-source", want), M("explore.res.matches"), Good)
+		return true
+	}
+	o.step("reader", "projection", M("explore.step.compare-source", want), M("explore.res.diverged", st), Bad)
+	return false
+}
+
+// Diverged counts the orders the source of truth knows whose row differs.
+func (o *Ordering) Diverged() int {
+	n := 0
+	for id, want := range o.truth {
+		if st, _ := o.proj.Get(id); st != want {
+			n++
+		}
+	}
+	return n
+}
+
+// Append appends event i to the log.
+func (o *Ordering) Append(i int) error {
+	e := o.events[i]
+	n, err := o.broker.Append(e)
+	if err != nil {
+		return err
+	}
+	o.step("producer", "log", M("step.append", e), M("res.log-length", n), Neutral)
+	return nil
+}
+
+// ReplayFrom replays the log from offset in batches into the projection.
+func (o *Ordering) ReplayFrom(actor string, offset, batch int) (ordering.ReplayResult, error) {
+	res, err := ordering.Replay(o.broker, o.proj, offset, batch)
+	if err != nil {
+		return res, err
+	}
+	o.step(actor, "log", M("step.replay-from", offset, batch), M("res.replayed", res.Applied, res.Duplicates, res.Offset), Good)
+	return res, nil
+}
+
+// LoseOffset is the fault of replay: the consumer's offset commit was lost,
+// so it resumes from an older offset and will read the tail again.
+func (o *Ordering) LoseOffset(offset int) error {
+	n, err := o.broker.Len()
+	if err != nil {
+		return err
+	}
+	o.fault("consumer", "log", M("step.resume-from", offset), M("res.offset-behind", n-offset))
+	return nil
+}
+
+// ReadLog is one NextBatch call, classified: an error a consumer must
+// handle, an empty batch (drained), or events.
+func (o *Ordering) ReadLog(offset, size int) error {
+	events, next, err := o.broker.NextBatch(offset, size)
+	action := M("step.read", offset, size)
+	switch {
+	case IsBrokerError(err):
+		return err
+	case errors.Is(err, ordering.ErrOffsetOutOfRange):
+		o.outOfRange++
+		o.step("consumer", "log", action, M("res.err", "ErrOffsetOutOfRange"), Bad)
+	case errors.Is(err, ordering.ErrBatchSize):
+		o.zeroSize++
+		o.step("consumer", "log", action, M("res.err", "ErrBatchSize"), Bad)
+	case err != nil:
+		o.step("consumer", "log", action, M("res.err", err), Bad)
+	case len(events) == 0:
+		o.drained++
+		o.step("consumer", "log", action, M("res.drained", next), Good)
+	default:
+		o.step("consumer", "log", action, M("res.batch", len(events), next), Good)
+	}
+	return nil
+}
+
+// Route routes order-1 … order-n to partitions by ordering.Partition.
+func (o *Ordering) Route(n, partitions int) error {
+	o.partitions = partitions
+	o.routes = make([]int, n)
+	used := map[int]bool{}
+	for i := range n {
+		id := orderName(i)
+		p, err := o.broker.Partition(id, partitions)
+		if err != nil {
+			return err
+		}
+		o.routes[i] = p
+		used[o.routes[i]] = true
+		o.step("router", "partitions", M("step.route", id), M("res.partition", o.routes[i]), Neutral)
+	}
+	o.used = len(used)
+	return nil
+}
+
+// Restart is the consumer group restarting: every order is routed again
+// and compared with where it went before.
+func (o *Ordering) Restart() error {
+	o.fault("group", "router", M("step.restart"), M("res.restarted"))
+	moved := 0
+	for i, first := range o.routes {
+		id := orderName(i)
+		again, err := o.broker.Partition(id, o.partitions)
+		if err != nil {
+			return err
+		}
+		if again != first {
+			moved++
+			o.step("router", "partitions", M("step.route", id), M("res.partition-moved", first, again), Bad)
+		}
+	}
+	o.moved = moved
+	o.step("router", "partitions", M("step.reroute-all", len(o.routes)), M("res.moved", moved), toneIf(moved == 0, Good, Bad))
+	return nil
+}
+
+// CountPartitions is the reader counting the partitions in use.
+func (o *Ordering) CountPartitions() {
+	o.step("reader", "partitions", M("step.count-partitions"), M("res.used", o.used, o.partitions), Neutral)
+}
+
+func orderName(i int) string { return fmt.Sprintf("order-%d", i+1) }
+
+func (o *Ordering) step(actor, target string, action, result Msg, tone Tone) {
+	if o.rec != nil {
+		o.rec.Step(actor, target, action, result, tone)
+	}
+}
+
+func (o *Ordering) fault(actor, target string, action, result Msg) {
+	if o.rec != nil {
+		o.rec.Fault(actor, target, action, result)
+	}
+}
+
+// MovedBack reports whether any order's version ever went down;
+// AppliedTwice whether any event was applied twice.
+func (o *Ordering) MovedBack() bool    { return o.movedBack }
+func (o *Ordering) AppliedTwice() bool { return o.appliedTwice }
+
+// Deliveries counts the consumer's Handle calls; Fixes the repairs.
+func (o *Ordering) Deliveries() int { return o.deliveries }
+func (o *Ordering) Fixes() int      { return o.fixes }
+
+// DLQ is what the dead-letter queue holds.
+func (o *Ordering) DLQ() []ordering.DLQEntry {
+	if o.strategy == Student {
+		return append([]ordering.DLQEntry(nil), o.studentDLQ...)
+	}
+	if o.consumer == nil {
+		return nil
+	}
+	// The DLQ is the broker's: a topic on a real one.
+	dlq, err := o.broker.DeadLetters()
+	if err != nil {
+		o.brokerErr = errors.Join(o.brokerErr, err)
+	}
+	return dlq
+}
+
+// OrderingSection is §8.3 as a drill file speaks it.
+var OrderingSection = Section{
+	ID: "8.3", Harness: "ordering",
+	Verbs: []Verb{
+		{Name: "event", Args: []Arg{{Name: "id", Kind: Word}, {Name: "order", Kind: Word}, {Name: "version", Kind: Word},
+			{Name: "type", Kind: Word}, {Name: "where", Kind: Choice, Optional: true, Choices: []string{"logged"}}}},
+		{Name: "consumer", Args: []Arg{{Name: "max-attempts", Kind: Number, Optional: true}}},
+		{Name: "publish", Args: []Arg{{Name: "id", Kind: Word}}},
+		{Name: "dispatch"},
+		{Name: "truth", Args: []Arg{{Name: "order", Kind: Word}, {Name: "state", Kind: Word}}},
+		{Name: "reconcile", Args: []Arg{{Name: "order", Kind: Word}}, Binds: []string{"fixes", "known"}},
+		{Name: "read", Args: []Arg{{Name: "order", Kind: Word}}, Binds: []string{"state"}},
+		{Name: "compare", Args: []Arg{{Name: "order", Kind: Word}}},
+		{Name: "append", Args: []Arg{{Name: "id", Kind: Word}}},
+		{Name: "replay", Args: []Arg{{Name: "from", Kind: Number, Optional: true}, {Name: "batch", Kind: Number, Optional: true},
+			{Name: "by", Kind: Word, Optional: true}},
+			Binds: []string{"applied", "duplicates", "offset", "rows"}},
+		{Name: "lose-offset", Args: []Arg{{Name: "offset", Kind: Number}}},
+		{Name: "read-log", Args: []Arg{{Name: "offset", Kind: Number}, {Name: "size", Kind: Number}}},
+		{Name: "route", Args: []Arg{{Name: "orders", Kind: Number}, {Name: "partitions", Kind: Number}}},
+		{Name: "restart"},
+		{Name: "count-partitions"},
+	},
+	Observables: []Observable{
+		{"deliveries", 0}, {"published", 0}, {"applied", 0}, {"state", 1}, {"dlq", 0}, {"dlq_attempts", 0},
+		{"outcome", 1}, {"max_attempts", 0}, {"fixes", 0}, {"log_len", 0}, {"rows", 0},
+		{"out_of_range", 0}, {"zero_size", 0}, {"drained", 0},
+		{"routed", 0}, {"partitions", 0}, {"used", 0}, {"moved", 0},
+		{"moved_back", 0}, {"applied_twice", 0}, {"diverged", 0}, {"truth", 1},
+		{"dlq_of", 1},
+	},
+	New: func(strategy string, env Env, rec *Recorder) (Harness, error) {
+		if strategy == Student {
+			return NewStudentOrdering(env.Student, rec), nil
+		}
+		return NewOrderingIn(env.Ordering, rec)
+	},
+}
+
+// ParseState reads an order state's text form, "v2/PAID".
+func ParseState(s string) (ordering.OrderState, error) {
+	v, status, ok := strings.Cut(s, "/")
+	n, err := strconv.ParseInt(strings.TrimPrefix(v, "v"), 10, 64)
+	if !ok || err != nil || !strings.HasPrefix(v, "v") || status == "" {
+		return ordering.OrderState{}, fmt.Errorf("a state is vN/STATUS, like v2/PAID, got %q", s)
+	}
+	return ordering.OrderState{Version: n, Status: ordering.Status(status)}, nil
+}
+
+func (o *Ordering) eventRef(id string) (int, error) {
+	for i, e := range o.events {
+		if e.ID == id {
+			return i, nil
+		}
+	}
+	return 0, scenarioErr("no event %s: declare it first with \"event %s ORDER vN TYPE\"", id, id)
+}
+
+// Exec runs one step of a drill file.
+func (o *Ordering) Exec(c Call) (Fields, error) {
+	switch c.Verb {
+	case "event":
+		id := c.Word("id")
+		if _, err := o.eventRef(id); err == nil {
+			return nil, errArg(c.Verb, "id", "%s is declared twice", id)
+		}
+		v := c.Word("version")
+		n, err := strconv.ParseInt(strings.TrimPrefix(v, "v"), 10, 64)
+		if err != nil || !strings.HasPrefix(v, "v") {
+			return nil, errArg(c.Verb, "version", "is vN, like v2, got %q", v)
+		}
+		_, err = o.Declare(ordering.Event{ID: id, OrderID: c.Word("order"), Version: n, Type: c.Word("type")}, c.Word("where") == "logged")
+		return nil, err
+	case "consumer":
+		n := c.Int("max-attempts", 3)
+		if n < 1 {
+			return nil, errArg(c.Verb, "max-attempts", "must be at least 1, got %d", n)
+		}
+		o.Consumer(n)
+		return nil, nil
+	case "publish", "append":
+		i, err := o.eventRef(c.Word("id"))
+		if err != nil {
+			return nil, err
+		}
+		if c.Verb == "publish" {
+			return nil, o.Publish(i)
+		}
+		return nil, o.Append(i)
+	case "dispatch":
+		return nil, o.Dispatch()
+	case "truth":
+		st, err := ParseState(c.Word("state"))
+		if err != nil {
+			return nil, errArg(c.Verb, "state", "%v", err)
+		}
+		o.Truth(c.Word("order"), st)
+		return nil, nil
+	case "reconcile":
+		_, known := o.truth.Status(c.Word("order"))
+		return Fields{"fixes": o.Reconcile(c.Word("order")), "known": known}, nil
+	case "read":
+		return Fields{"state": o.Read(c.Word("order"))}, nil
+	case "compare":
+		o.Compare(c.Word("order"))
+		return nil, nil
+	case "replay":
+		by := c.Word("by")
+		if by == "" {
+			by = "consumer"
+		}
+		res, err := o.ReplayFrom(by, c.Int("from", 0), c.Int("batch", 100))
+		if err != nil {
+			return nil, err
+		}
+		return Fields{"applied": res.Applied, "duplicates": res.Duplicates, "offset": res.Offset, "rows": o.rows()}, nil
+	case "lose-offset":
+		return nil, o.LoseOffset(c.Int("offset", 0))
+	case "read-log":
+		return nil, o.ReadLog(c.Int("offset", 0), c.Int("size", 0))
+	case "route":
+		n, p := c.Int("orders", 0), c.Int("partitions", 0)
+		if p < 1 {
+			return nil, errArg(c.Verb, "partitions", "must be at least 1, got %d", p)
+		}
+		return nil, o.Route(n, p)
+	case "restart":
+		return nil, o.Restart()
+	case "count-partitions":
+		o.CountPartitions()
+		return nil, nil
+	}
+	return nil, fmt.Errorf("ordering has no verb %q", c.Verb)
+}
+
+// rows is every order's row in the projection, in the order the events
+// name them: what a rebuild must reproduce.
+func (o *Ordering) rows() string {
+	var parts []string
+	seen := map[string]bool{}
+	for _, e := range o.events {
+		if !seen[e.OrderID] {
+			seen[e.OrderID] = true
+			st, _ := o.proj.Get(e.OrderID)
+			parts = append(parts, e.OrderID+"="+st.String())
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// Observe reports what counters and checks read.
+func (o *Ordering) Observe(name string, args []any) (any, error) {
+	switch name {
+	case "deliveries":
+		return o.deliveries, nil
+	case "published":
+		return o.published, nil
+	case "applied":
+		return o.proj.AppliedCount(), nil
+	case "state":
+		id, err := argString(name, args, 0)
+		if err != nil {
+			return nil, err
+		}
+		st, _ := o.proj.Get(id)
+		return st, nil
+	case "dlq":
+		return len(o.DLQ()), nil
+	case "dlq_attempts":
+		var parts []string
+		for _, d := range o.DLQ() {
+			parts = append(parts, strconv.Itoa(d.Attempts))
+		}
+		return strings.Join(parts, "/"), nil
+	case "outcome":
+		id, err := argString(name, args, 0)
+		return string(o.outcomes[id]), err
+	case "max_attempts":
+		if o.consumer == nil {
+			return 0, nil
+		}
+		return o.consumer.MaxAttempts, nil
+	case "fixes":
+		return o.fixes, nil
+	case "log_len":
+		return o.broker.Len()
+	case "rows":
+		return o.rows(), nil
+	case "out_of_range":
+		return o.outOfRange, nil
+	case "zero_size":
+		return o.zeroSize, nil
+	case "drained":
+		return o.drained, nil
+	case "routed":
+		return len(o.routes), nil
+	case "partitions":
+		return o.partitions, nil
+	case "used":
+		return o.used, nil
+	case "moved":
+		return o.moved, nil
+	case "moved_back":
+		return o.movedBack, nil
+	case "applied_twice":
+		return o.appliedTwice, nil
+	case "diverged":
+		return o.Diverged(), nil
+	case "truth":
+		id, err := argString(name, args, 0)
+		if err != nil {
+			return nil, err
+		}
+		st, _ := o.truth.Status(id)
+		return st, nil
+	case "dlq_of":
+		// The dead letters of one order: several events of an order may
+		// die, and Reconcile still repairs the order once.
+		id, err := argString(name, args, 0)
+		n := 0
+		for _, d := range o.DLQ() {
+			if d.Event.OrderID == id {
+				n++
+			}
+		}
+		return n, err
+	}
+	return nil, fmt.Errorf("ordering has no observable %q", name)
+}
+
+// Finish ends the run: it closes the broker (a real one deletes its
+// topics).
+func (o *Ordering) Finish() error { return errors.Join(o.brokerErr, o.broker.Close()) }

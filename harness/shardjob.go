@@ -1,0 +1,443 @@
+package harness
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"archlab/internal/shardjob"
+)
+
+// §11.2: keys split into shards; a worker holding a shard's lease under an
+// epoch runs it through an idempotent sink, committing its checkpoint every
+// few items; it may crash (and a rerun resumes from the checkpoint) or
+// stall (and a new owner takes the lease under a higher epoch, while the
+// stalled worker lives on as a zombie that may still commit).
+
+// Shardjob is one §11.2 run.
+type Shardjob struct {
+	rec    *Recorder
+	keys   int
+	shards [][]string
+	sink   *shardjob.Sink
+	cp     *shardjob.Checkpoint
+
+	maxEpoch uint64         // the highest epoch that ran or fenced: older ones are zombies
+	progress map[uint64]int // how far each epoch's worker got (its items touched), for its zombie commit
+	crashed  map[string]bool
+	// The invariants the explorer checks, kept after every commit.
+	last           map[string]int
+	movedBack      bool
+	zombieCommits  int // commits tried by an epoch older than maxEpoch
+	rejected       int // ...rejected with ErrStaleEpoch
+	zombieAccepted int // ...accepted
+	// strategy student: the student's shard loop runs instead of
+	// shardjob.Runner, and fences its own takeover (student.go)
+	student  bool
+	students *Students
+}
+
+// NewShardjob starts a §11.2 run. rec may be nil.
+func NewShardjob(rec *Recorder) *Shardjob {
+	return &Shardjob{rec: rec, sink: shardjob.NewSink(), cp: shardjob.NewCheckpoint(),
+		progress: map[uint64]int{}, crashed: map[string]bool{}, last: map[string]int{}}
+}
+
+// JobKeys are the book's business keys: order-0 … order-(n-1).
+func JobKeys(n int) []string {
+	keys := make([]string, n)
+	for i := range keys {
+		keys[i] = "order-" + strconv.Itoa(i)
+	}
+	return keys
+}
+
+// ShardName names the i-th shard.
+func ShardName(i int) string { return "shard-" + strconv.Itoa(i) }
+
+// Split splits the keys order-0 … order-(keys-1) into shards by FNV-1a.
+func (s *Shardjob) Split(keys, shards int) error {
+	out, err := shardjob.Split(JobKeys(keys), shards)
+	if err != nil {
+		return err
+	}
+	s.keys, s.shards = keys, out
+	for i, items := range out {
+		s.step("splitter", ShardName(i), M("step.assign"), M("res.keys", len(items)), Neutral)
+	}
+	return nil
+}
+
+// Run is one worker's run of a shard under a lease epoch, committing every
+// `every` items (Runner.Run). crashAfter > 0 kills the worker after that
+// many items; stallAfter > 0 stops it there alive (its lease expires, it
+// becomes a zombie); zombieAt >= 0 lets the previous epoch's zombie commit
+// its progress at this run's zombieAt-th commit (0: before the run starts).
+type Run struct {
+	Shard      string
+	Epoch      uint64
+	Every      int
+	CrashAfter int
+	StallAfter int
+	ZombieAt   int // -1: no zombie
+	Named      bool
+}
+
+// Ran is what a run did.
+type Ran struct {
+	Attempts, Applied, Suppressed, Checkpoint int
+	Crashed, Stalled                          bool
+	From                                      int // the checkpoint it resumed from
+	Commits                                   int // commits that moved the checkpoint (OnCommit calls)
+}
+
+// Run runs r.
+func (s *Shardjob) Run(r Run) (Ran, error) {
+	if s.student {
+		return s.runStudent(r)
+	}
+	items, err := s.items(r.Shard)
+	if err != nil {
+		return Ran{}, err
+	}
+	actor := "worker"
+	if r.Named {
+		actor = "worker-e" + strconv.FormatUint(r.Epoch, 10)
+	}
+	from := s.cp.Load(r.Shard)
+	var commits []int
+	zombieDone := r.ZombieAt < 0
+	zombie := func() {
+		zombieDone = true
+		s.flush(actor, r.Shard, &commits)
+		if err := s.Commit(r.Shard, r.Epoch-1, s.progress[r.Epoch-1]); err != nil {
+			// The error is the zombie's; the owner runs on.
+			_ = err
+		}
+	}
+	if r.Epoch > s.maxEpoch {
+		s.maxEpoch = r.Epoch
+	}
+	n := 0
+	runner := &shardjob.Runner{Sink: s.sink, CP: s.cp, Epoch: r.Epoch, CommitEvery: r.Every, OnCommit: func(offset int) {
+		s.observe(r.Shard)
+		if s.rec != nil {
+			commits = append(commits, offset)
+		}
+		n++
+		if n == r.ZombieAt {
+			zombie()
+		}
+	}}
+	if r.ZombieAt == 0 {
+		zombie()
+		// Runner.Run loads its start after the zombie's commit: an
+		// accepted one moves where the owner resumes.
+		from = s.cp.Load(r.Shard)
+	}
+	stop := r.CrashAfter
+	if r.StallAfter > 0 {
+		stop = r.StallAfter
+	}
+	res, err := runner.Run(r.Shard, items, stop)
+	stopped := errors.Is(err, shardjob.ErrInjectedCrash)
+	if err != nil && !stopped {
+		return Ran{}, err
+	}
+	s.observe(r.Shard)
+	s.progress[r.Epoch] = from + res.Attempts
+	ran := Ran{Attempts: res.Attempts, Applied: res.Applied, Suppressed: res.Suppressed, Checkpoint: res.Checkpoint, From: from,
+		Crashed: stopped && r.StallAfter == 0, Stalled: stopped && r.StallAfter > 0, Commits: n}
+	if ran.Crashed {
+		defer func() { s.crashed[r.Shard] = true }()
+	}
+	if s.rec != nil {
+		s.recordRun(r, actor, from, ran, &commits)
+	}
+	if !zombieDone {
+		return ran, fmt.Errorf("run %s epoch %d: made %d commits, the zombie waited for commit %d", r.Shard, r.Epoch, n, r.ZombieAt)
+	}
+	return ran, nil
+}
+
+// recordRun records a run: the run itself, then its commits, then how it
+// ended.
+func (s *Shardjob) recordRun(r Run, actor string, from int, ran Ran, commits *[]int) {
+	var action Msg
+	switch {
+	case s.crashed[r.Shard] && !r.Named:
+		action = M("step.resume", from)
+	case r.Named && r.Epoch > 1:
+		action = M("step.take-over", r.Epoch, from)
+	case r.Named:
+		action = M("step.run-epoch", r.Epoch)
+	default:
+		action = M("step.run")
+	}
+	s.step(actor, r.Shard, action, M("res.rerun", ran.Applied, ran.Suppressed), toneIf(from > 0 || s.crashed[r.Shard], Good, Neutral))
+	s.flush(actor, r.Shard, commits)
+	switch {
+	case ran.Crashed:
+		s.fault(actor, r.Shard, M("step.crash", ran.Attempts), M("res.checkpoint-at", ran.Checkpoint))
+	case ran.Stalled:
+		s.fault(actor, r.Shard, M("step.stall", ran.Attempts), M("res.lease-expired", ran.Checkpoint))
+	}
+}
+
+// flush records a run's commits: each one when there are few, else the
+// first and the last, so the timeline stays one screen.
+func (s *Shardjob) flush(actor, shard string, offsets *[]int) {
+	o := *offsets
+	switch {
+	case len(o) == 0:
+	case len(o) <= 3:
+		for _, off := range o {
+			s.step(actor, "checkpoint", M("step.commit", shard, off), M("res.committed"), Good)
+		}
+	default:
+		s.step(actor, "checkpoint", M("step.commits", shard, o[0], o[len(o)-1]), M("res.commits", len(o)), Good)
+	}
+	*offsets = o[:0]
+}
+
+// Fence is a new owner raising the fence before it works: it commits the
+// offset it resumes from under its own epoch, so the checkpoint knows the
+// new epoch at once. Left to Run, the checkpoint learns it only at the
+// owner's first commit, and a zombie's commit before that is accepted.
+func (s *Shardjob) Fence(shard string, epoch uint64) error {
+	if s.student {
+		return s.fenceStudent(shard, epoch)
+	}
+	at := s.cp.Load(shard)
+	if epoch > s.maxEpoch {
+		s.maxEpoch = epoch
+	}
+	if err := s.cp.Commit(shard, epoch, at); err != nil {
+		return err
+	}
+	s.observe(shard)
+	s.step(fmt.Sprintf("worker-e%d", epoch), "checkpoint", M("step.fence", epoch, at), M("res.committed"), Good)
+	return nil
+}
+
+// Commit is one commit by epoch's worker: a zombie's when a newer epoch has
+// run. It reports the checkpoint's answer; a rejection is not an error of
+// the run.
+func (s *Shardjob) Commit(shard string, epoch uint64, offset int) error {
+	zombie := epoch < s.maxEpoch
+	err := s.cp.Commit(shard, epoch, offset)
+	s.observe(shard)
+	actor := fmt.Sprintf("worker-e%d", epoch)
+	action := M("step.commit", shard, offset)
+	switch {
+	case errors.Is(err, shardjob.ErrStaleEpoch):
+		s.step(actor, "checkpoint", action, M("res.err", "ErrStaleEpoch"), Good)
+	case errors.Is(err, shardjob.ErrStaleOffset):
+		s.step(actor, "checkpoint", action, M("res.err", "ErrStaleOffset"), toneIf(zombie, Good, Bad))
+	case err != nil:
+		s.step(actor, "checkpoint", action, M("res.err", err), Bad)
+	default:
+		s.step(actor, "checkpoint", action, M("res.committed"), toneIf(zombie, Bad, Good))
+	}
+	if zombie {
+		s.zombieCommits++
+		if errors.Is(err, shardjob.ErrStaleEpoch) {
+			s.rejected++
+		} else if err == nil {
+			s.zombieAccepted++
+		}
+	}
+	return err
+}
+
+// Count is the reader counting the sink's effects.
+func (s *Shardjob) Count() {
+	applied, suppressed := s.sink.Counts()
+	s.step("reader", "sink", M("step.count-effects"), M("res.effects", applied, suppressed), toneIf(applied == s.keys, Neutral, Bad))
+}
+
+// ReadCheckpoint is the reader looking at a shard's checkpoint.
+func (s *Shardjob) ReadCheckpoint(shard string) {
+	s.step("reader", "checkpoint", M("explore.step.read-checkpoint", shard),
+		M("explore.res.checkpoint", s.cp.Load(shard), s.cp.Epoch(shard)), Neutral)
+}
+
+// observe notes whether a shard's checkpoint went down.
+func (s *Shardjob) observe(shard string) {
+	off := s.cp.Load(shard)
+	if off < s.last[shard] {
+		s.movedBack = true
+	}
+	s.last[shard] = off
+}
+
+func (s *Shardjob) items(shard string) ([]string, error) {
+	i, err := strconv.Atoi(strings.TrimPrefix(shard, "shard-"))
+	if !strings.HasPrefix(shard, "shard-") || err != nil || i < 0 || i >= len(s.shards) {
+		return nil, scenarioErr("no shard %q: split the keys first; the shards are shard-0 … shard-%d", shard, len(s.shards)-1)
+	}
+	return s.shards[i], nil
+}
+
+func (s *Shardjob) step(actor, target string, action, result Msg, tone Tone) {
+	if s.rec != nil {
+		s.rec.Step(actor, target, action, result, tone)
+	}
+}
+
+func (s *Shardjob) fault(actor, target string, action, result Msg) {
+	if s.rec != nil {
+		s.rec.Fault(actor, target, action, result)
+	}
+}
+
+// Applied counts the sink's effects; MovedBack, ZombieAccepted the
+// invariants.
+func (s *Shardjob) Applied() int        { a, _ := s.sink.Counts(); return a }
+func (s *Shardjob) MovedBack() bool     { return s.movedBack }
+func (s *Shardjob) ZombieAccepted() int { return s.zombieAccepted }
+
+// ShardjobSection is §11.2 as a drill file speaks it.
+var ShardjobSection = Section{
+	ID: "11.2", Harness: "shardjob",
+	Verbs: []Verb{
+		{Name: "split", Args: []Arg{{Name: "keys", Kind: Number}, {Name: "shards", Kind: Number}}},
+		{Name: "run", Args: []Arg{{Name: "shard", Kind: Word}, {Name: "epoch", Kind: Number, Optional: true},
+			{Name: "every", Kind: Number, Optional: true}, {Name: "crash-after", Kind: Number, Optional: true},
+			{Name: "stall-after", Kind: Number, Optional: true}, {Name: "zombie-at", Kind: Number, Optional: true}},
+			Binds: []string{"attempts", "applied", "suppressed", "checkpoint", "crashed", "stalled", "from", "epoch"}},
+		{Name: "fence", Args: []Arg{{Name: "shard", Kind: Word}, {Name: "epoch", Kind: Number}}},
+		{Name: "commit", Args: []Arg{{Name: "shard", Kind: Word}, {Name: "epoch", Kind: Number}, {Name: "offset", Kind: Number}},
+			Binds: []string{"accepted", "error", "checkpoint", "moved"}},
+		{Name: "count"},
+		{Name: "read-checkpoint", Args: []Arg{{Name: "shard", Kind: Word}}},
+	},
+	Observables: []Observable{
+		{"keys", 0}, {"shards", 0}, {"shard_keys", 1}, {"split_size", 3}, {"checkpoint", 1}, {"epoch", 1},
+		{"applied", 0}, {"suppressed", 0}, {"zombie_commits", 0}, {"rejected", 0}, {"zombie_accepted", 0}, {"moved_back", 0},
+		{"split_in_order", 0},
+	},
+	New: func(strategy string, env Env, rec *Recorder) (Harness, error) {
+		if strategy == Student {
+			return NewStudentShardjob(env.Student, rec), nil
+		}
+		return NewShardjob(rec), nil
+	},
+}
+
+// Exec runs one step of a drill file.
+func (s *Shardjob) Exec(c Call) (Fields, error) {
+	switch c.Verb {
+	case "split":
+		k, n := c.Int("keys", 0), c.Int("shards", 0)
+		if k < 0 {
+			return nil, errArg(c.Verb, "keys", "must be at least 0, got %d", k)
+		}
+		return nil, s.Split(k, n)
+	case "run":
+		epoch := c.Int("epoch", 1)
+		if epoch < 1 {
+			return nil, errArg(c.Verb, "epoch", "must be at least 1, got %d", epoch)
+		}
+		r := Run{Shard: c.Word("shard"), Epoch: uint64(epoch), Every: c.Int("every", 0), CrashAfter: c.Int("crash-after", 0),
+			StallAfter: c.Int("stall-after", 0), ZombieAt: c.Int("zombie-at", -1), Named: c.Has("epoch")}
+		if r.CrashAfter > 0 && r.StallAfter > 0 {
+			return nil, errArg(c.Verb, "stall-after", "and crash-after exclude each other")
+		}
+		ran, err := s.Run(r)
+		if err != nil {
+			return nil, err
+		}
+		return Fields{"attempts": ran.Attempts, "applied": ran.Applied, "suppressed": ran.Suppressed, "checkpoint": ran.Checkpoint,
+			"crashed": ran.Crashed, "stalled": ran.Stalled, "from": ran.From, "epoch": epoch}, nil
+	case "fence":
+		return nil, s.Fence(c.Word("shard"), uint64(max(c.Int("epoch", 1), 0)))
+	case "commit":
+		if _, err := s.items(c.Word("shard")); err != nil {
+			return nil, err
+		}
+		return s.commitFields(c.Word("shard"), uint64(max(c.Int("epoch", 1), 0)), c.Int("offset", 0)), nil
+	case "count":
+		s.Count()
+		return nil, nil
+	case "read-checkpoint":
+		s.ReadCheckpoint(c.Word("shard"))
+		return nil, nil
+	}
+	return nil, fmt.Errorf("shardjob has no verb %q", c.Verb)
+}
+
+// Observe reports what counters and checks read.
+func (s *Shardjob) Observe(name string, args []any) (any, error) {
+	switch name {
+	case "keys":
+		return s.keys, nil
+	case "shards":
+		return len(s.shards), nil
+	case "shard_keys":
+		i, err := argInt(name, args, 0)
+		if err != nil {
+			return nil, err
+		}
+		if i < 0 || i >= len(s.shards) {
+			return 0, nil
+		}
+		return len(s.shards[i]), nil
+	case "split_size":
+		// The size of shard i when keys are split into n shards, before
+		// any split: what a parameter's bound can depend on.
+		keys, err1 := argInt(name, args, 0)
+		n, err2 := argInt(name, args, 1)
+		i, err3 := argInt(name, args, 2)
+		if err := errors.Join(err1, err2, err3); err != nil {
+			return nil, err
+		}
+		return SplitSize(keys, n, i)
+	case "checkpoint", "epoch":
+		shard, err := argString(name, args, 0)
+		if err != nil {
+			return nil, err
+		}
+		if name == "epoch" {
+			return int(s.cp.Epoch(shard)), nil
+		}
+		return s.cp.Load(shard), nil
+	case "applied":
+		a, _ := s.sink.Counts()
+		return a, nil
+	case "suppressed":
+		_, sup := s.sink.Counts()
+		return sup, nil
+	case "zombie_commits":
+		return s.zombieCommits, nil
+	case "rejected":
+		return s.rejected, nil
+	case "zombie_accepted":
+		return s.zombieAccepted, nil
+	case "moved_back":
+		return s.movedBack, nil
+	case "split_in_order":
+		return s.splitInOrder(), nil
+	}
+	return nil, fmt.Errorf("shardjob has no observable %q", name)
+}
+
+// SplitSize is the number of keys shard i gets when order-0 …
+// order-(keys-1) are split into n shards.
+func SplitSize(keys, n, i int) (int, error) {
+	if keys < 0 || keys > 10_000_000 {
+		return 0, fmt.Errorf("split_size: keys must be between 0 and 10000000, got %d", keys)
+	}
+	out, err := shardjob.Split(JobKeys(keys), n)
+	if err != nil {
+		return 0, err
+	}
+	if i < 0 || i >= n {
+		return 0, fmt.Errorf("split_size: shard must be between 0 and %d, got %d", n-1, i)
+	}
+	return len(out[i]), nil
+}
+
+// Finish ends the run; nothing to close.
+func (s *Shardjob) Finish() error { return nil }

@@ -1,0 +1,216 @@
+package harness
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Kind says how a verb's argument is written.
+type Kind int
+
+// Argument kinds.
+const (
+	Word   Kind = iota // a name: pay:evt-1, o-1, shard-0, v2/PAID
+	Number             // an integer expression: 3, $deliveries-1, log_len+1
+	Choice             // a bare word from Choices: ack-lost, replay
+)
+
+// Arg is one argument of a verb. A positional argument is written as its
+// value; an optional one as name=value (a Choice as its bare word).
+type Arg struct {
+	Name     string
+	Kind     Kind
+	Optional bool
+	Choices  []string // Choice only
+}
+
+// Verb is one thing a drill file may say in a section's steps. Its help
+// text is the catalogue's "verb.<section>.<name>".
+type Verb struct {
+	Name string
+	Args []Arg
+	// Binds lists the fields of the value "-> name" binds, or nil when the
+	// verb binds nothing.
+	Binds []string
+}
+
+// HelpKey is the catalogue key of the verb's one-line explanation.
+func (v Verb) HelpKey(section string) string { return "verb." + section + "." + v.Name }
+
+// Usage is the verb's syntax: "deliver MSG [ack-lost|crash-before|…] [-> NAME]".
+func (v Verb) Usage() string {
+	parts := []string{v.Name}
+	for _, a := range v.Args {
+		var s string
+		switch {
+		case a.Kind == Choice:
+			s = strings.Join(a.Choices, "|")
+		case a.Optional:
+			s = a.Name + "=" + strings.ToUpper(a.Name)
+		default:
+			s = strings.ToUpper(a.Name)
+		}
+		if a.Optional {
+			s = "[" + s + "]"
+		}
+		parts = append(parts, s)
+	}
+	if v.Binds != nil {
+		parts = append(parts, "[-> NAME]")
+	}
+	return strings.Join(parts, " ")
+}
+
+// Arg finds an argument by name.
+func (v Verb) Arg(name string) (Arg, bool) {
+	i := slices.IndexFunc(v.Args, func(a Arg) bool { return a.Name == name })
+	if i < 0 {
+		return Arg{}, false
+	}
+	return v.Args[i], true
+}
+
+// Call is one evaluated step: a verb and its argument values, by name. A
+// Number is an int, a Word a string, a Choice the chosen word (absent when
+// not given).
+type Call struct {
+	Verb string
+	Args map[string]any
+}
+
+// Int returns a Number argument, def when it was left out.
+func (c Call) Int(name string, def int) int {
+	if v, ok := c.Args[name].(int); ok {
+		return v
+	}
+	return def
+}
+
+// Word returns a Word or Choice argument, "" when it was left out.
+func (c Call) Word(name string) string {
+	s, _ := c.Args[name].(string)
+	return s
+}
+
+// Has reports whether the argument was given.
+func (c Call) Has(name string) bool { _, ok := c.Args[name]; return ok }
+
+// Fields is the value a verb binds with "-> name": its fields by name.
+type Fields map[string]any
+
+// Harness is one section's harness as a drill file drives it.
+type Harness interface {
+	// Exec runs one step; it returns the fields to bind, if the verb
+	// binds any.
+	Exec(Call) (Fields, error)
+	// Observe returns a named observable of the run so far ("effects",
+	// "balance" with an order ID): what counters and checks read.
+	Observe(name string, args []any) (any, error)
+	// Finish ends the run: it closes what Exec opened and records the
+	// checks the harness adds on its own (that a real crash was real).
+	Finish() error
+}
+
+// Observable names one value a harness can report, for --verbs and for
+// the parser's "unknown name" errors.
+type Observable struct {
+	Name string
+	Args int // how many arguments it takes
+}
+
+// Section is what a drill file's "harness" line names: the section's verbs,
+// observables, strategies and a constructor.
+type Section struct {
+	ID          string // "8.2"
+	Harness     string // "inbox"
+	Verbs       []Verb
+	Observables []Observable
+	// Strategies are the designs a file may pick with "strategy"; the
+	// first is the default. Empty when the section has none.
+	Strategies []string
+	// New starts a run of strategy ("" for the section's default).
+	New func(strategy string, env Env, rec *Recorder) (Harness, error)
+}
+
+// Env says where a run's parts live when they are not the book's
+// in-memory ones: today the §8.2 consumer and its store.
+type Env struct {
+	Inbox    InboxEnv
+	Ordering OrderingEnv // §8.3's broker
+	// Student is the student's code, for a run of strategy student.
+	Student *Students
+}
+
+// Verb finds a verb by name.
+func (s *Section) Verb(name string) (Verb, bool) {
+	i := slices.IndexFunc(s.Verbs, func(v Verb) bool { return v.Name == name })
+	if i < 0 {
+		return Verb{}, false
+	}
+	return s.Verbs[i], true
+}
+
+// Observable finds an observable by name.
+func (s *Section) Observable(name string) (Observable, bool) {
+	i := slices.IndexFunc(s.Observables, func(o Observable) bool { return o.Name == name })
+	if i < 0 {
+		return Observable{}, false
+	}
+	return s.Observables[i], true
+}
+
+// Sections lists the harnesses in book order.
+var Sections = []*Section{&InboxSection, &OrderingSection, &ShardjobSection}
+
+// SectionByName finds a harness by its name ("inbox") or section ("8.2").
+func SectionByName(name string) (*Section, bool) {
+	for _, s := range Sections {
+		if s.Harness == name || s.ID == name {
+			return s, true
+		}
+	}
+	return nil, false
+}
+
+// ScenarioError is a step the scenario got wrong (a message never
+// declared, a shard that does not exist), as opposed to a mechanism that
+// failed. A drill file that causes one is a bad file.
+type ScenarioError struct{ Msg string }
+
+func (e *ScenarioError) Error() string { return e.Msg }
+
+func scenarioErr(format string, a ...any) error {
+	return &ScenarioError{Msg: fmt.Sprintf(format, a...)}
+}
+
+// errArg is a bad argument value found while running (the parser catches
+// the rest).
+func errArg(verb, arg string, format string, a ...any) error {
+	return scenarioErr("%s: %s %s", verb, arg, fmt.Sprintf(format, a...))
+}
+
+// intArg checks an Observe argument count and type.
+func argString(name string, args []any, i int) (string, error) {
+	if i >= len(args) {
+		return "", fmt.Errorf("%s needs %d argument(s)", name, i+1)
+	}
+	switch v := args[i].(type) {
+	case string:
+		return v, nil
+	case fmt.Stringer:
+		return v.String(), nil
+	}
+	return fmt.Sprint(args[i]), nil
+}
+
+func argInt(name string, args []any, i int) (int, error) {
+	if i >= len(args) {
+		return 0, fmt.Errorf("%s needs %d argument(s)", name, i+1)
+	}
+	v, ok := args[i].(int)
+	if !ok {
+		return 0, fmt.Errorf("%s: argument %d must be a number, got %v", name, i+1, args[i])
+	}
+	return v, nil
+}

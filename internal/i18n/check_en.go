@@ -1,0 +1,151 @@
+package i18n
+
+// checkEN holds the words of the student's exercises: archlab check, the
+// exercises' titles, explanations and hints, and the steps the harness
+// records when it runs a student's code (strategy student).
+var checkEN = map[string]string{
+	"help.check.short": "check the exercises you wrote in exercises/ against the drills and every schedule",
+	"help.check.long": `Check the exercises you wrote in exercises/ (one Go file per exercise, in the
+book's order). For each one, archlab runs the section's drills with your code
+as "strategy student", then every schedule of the explorer's scope on the same
+code, and prints whether it is done, the first lesson it breaks, the shortest
+schedule that breaks it, and a hint that points at the book's rule.
+
+Edit the file, run "go run ./cmd/archlab check" again: the command compiles
+your code in. Exit status: 0 every exercise done, 1 some are not, 2 a usage
+error.`,
+	"help.check.example": `  # every exercise, with the progress
+  $ go run ./cmd/archlab check
+  # one exercise, with the shortest breaking run in full and its drill file
+  $ go run ./cmd/archlab check consumer-handler --show
+  # the task, the verbs and what is checked
+  $ archlab explain consumer-handler`,
+	"check.flag.show":        "print the shortest breaking run in full: its timeline and the drill file that replays it",
+	"check.err.unknown":      "unknown exercise %q; the exercises are %s",
+	"check.err.args":         "check takes at most one exercise, got %d",
+	"check.err.not-done":     "not done yet: %s",
+	"check.err.show-json":    "--show prints a timeline; leave it out with --json",
+	"check.line.done":        "✓ %s (§%s): done: %d drills and %d schedules, none breaks it",
+	"check.line.not-done":    "✗ %s (§%s): not done: %s",
+	"check.line.not-started": "○ %s (§%s): not started: write %s in %s",
+	"check.line.error":       "✗ %s (§%s): your code failed: %v",
+	"check.detail.shortest":  "    shortest run: %s",
+	"check.detail.hint":      "    hint: %s",
+	"check.detail.show":      "    the whole run and its drill file: archlab check %s --show",
+	"check.detail.trace":     "The shortest run that breaks %s:",
+	"check.detail.file":      "The drill file that replays it (save it, then: archlab drill --file FILE):",
+	"check.progress":         "%d/%d exercises done",
+	"check.lesson.counter":   "%s is %s, the book says %s",
+	"check.line.drill":       "drill %s: %s",
+	"check.hint.start":       "open %s and write %s: it still returns ErrNotImplemented",
+
+	"check.title.consumer-handler":    "the consumer's handler: each payment applied once behind an at-least-once broker",
+	"check.title.projection-decision": "the projection's decision on one delivery: apply, ignore, retry or dead-letter",
+	"check.title.shard-loop":          "the shard loop: resume, apply idempotently, commit with the epoch, fence the takeover",
+
+	"check.hint.consumer-handler":                      "§8.2: at-least-once delivery means any message may come again. What makes a redelivery harmless, and what must be committed before the broker may forget the message?",
+	"check.hint.consumer-handler.not-lost":             "A message was lost: the broker forgot it, or a key said \"done\", before its effect was committed. §8.2: the effect comes before the ack, and a dedup key must never commit without its effect.",
+	"check.hint.consumer-handler.not-doubled":          "A payment landed twice: a redelivery was not recognised. §8.2: the consumer keeps a dedup key, and the key and the effect commit together or not at all.",
+	"check.hint.consumer-handler.all-acked":            "A message was never acked, so the broker will keep delivering it. §8.2: a delivery that has done its work (or found it done) says so to the broker.",
+	"check.hint.projection-decision":                   "§8.3: which failures can waiting fix, and which never? A gap in the versions may close when the missing event arrives, within a budget; what cannot apply goes where reconciliation will find it.",
+	"check.hint.projection-decision.within-budget":     "An event was retried past its budget. §8.3: the budget counts deliveries; when it is spent, retrying stops and the event is parked for reconciliation.",
+	"check.hint.projection-decision.not-applied-twice": "A delivery was reported applied when the projection did not move. §8.3: Apply reports a version already reached as not applied, with no error: that is a duplicate.",
+	"check.hint.projection-decision.poison":            "Poison cannot be fixed by waiting. §8.3: Projection.Apply tells poison from a conflict (errors.Is); poison must not spend the retry budget.",
+	"check.hint.projection-decision.out-of-order":      "A version gap is a conflict worth retrying: the missing event may still arrive. §8.3: the broker requeues what you ask it to retry.",
+	"check.hint.projection-decision.retry-budget":      "An event whose predecessor never comes must not loop. §8.3: a conflict is retried until the delivery count reaches the budget, then parked.",
+	"check.hint.shard-loop":                            "§11.2: a checkpoint says how far the shard certainly got; a rerun starts there, the sink makes the replay harmless, and the lease epoch keeps an old worker out.",
+	"check.hint.shard-loop.zombie-rejected":            "A zombie's commit was accepted. §11.2: the checkpoint only learns your epoch when you commit under it, and a zombie can commit before your first regular commit.",
+	"check.hint.shard-loop.exactly-once":               "A key was never applied: the checkpoint claimed items that were not done when the worker died. §11.2: an offset may be committed only when the items before it are done.",
+	"check.hint.shard-loop.replay-matches":             "The rerun replayed something other than the items after the checkpoint. §11.2: a rerun resumes from the committed offset.",
+	"check.hint.shard-loop.never-back":                 "The checkpoint moved back. §11.2: progress only moves forward within an epoch.",
+	"check.hint.shard-loop.crash-resume":               "The checkpoint or the replay differs from the book's. §11.2: commit every N items counted from where you resumed, and once more at the end.",
+
+	"check.explain.consumer-handler": `The task:
+Write ConsumerHandler in exercises/consumer_handler.go: the consumer's
+handler for one delivery of a payment. The broker delivers at least once:
+after a crash or a lost ack the same message comes again. Every payment
+must be applied exactly once, and every message must end acked.
+
+The verbs:
+d.Message(); d.ApplyOnce() (the dedup key and the effect in one local
+transaction; a duplicate changes nothing); d.Mark() (the key alone);
+d.Effect() (the payment alone); d.NaiveApply() (the payment, no key);
+d.Ack() (may be lost: the broker then delivers again). After the scenario's
+crash every verb returns harness.ErrCrashed. A crash strikes before your
+first call, at your first write (inside it when it is one transaction, right
+after it when it commits alone) or before your ack.
+
+What is checked:
+The drills ack-lost, dedup-scope and prune-window with your handler
+(strategy student), then every schedule of explore inbox (3 messages, 2
+faults): no message lost, none applied twice, every message acked.
+
+Where to read:
+§8.2 and internal/inbox: Ledger, Consume. Compare the designs with
+archlab explore inbox and archlab drill mark-before-effect.
+
+Try:
+  go run ./cmd/archlab check consumer-handler --show`,
+	"check.explain.projection-decision": `The task:
+Write ProjectionDecision in exercises/projection_decision.go: what one
+delivery of an order event comes to. Return applied, duplicate, retry (the
+broker requeues it at the back) or dead (the dead-letter queue, which
+reconciliation repairs).
+
+The verbs:
+d.Event(); d.Attempt() (this delivery's number, from 1); d.MaxAttempts()
+(the retry budget, in deliveries); d.Apply() (Projection.Apply: true, a
+duplicate as false, or an error wrapping ordering.ErrConflict or
+ordering.ErrPoison).
+
+What is checked:
+The drills out-of-order, poison, retry-budget and reconcile with your
+decision (strategy student), then every schedule of explore ordering with
+the poison event added (every delivery order, up to 2 duplicates, budgets 1
+to 3) followed by reconciliation: the version never moves back, no event is
+applied twice, the projection ends equal to the source of truth, no event
+is retried past its budget.
+
+Where to read:
+§8.3 and internal/ordering: Projection.Apply, Consumer.Handle.
+
+Try:
+  go run ./cmd/archlab check projection-decision --show`,
+	"check.explain.shard-loop": `The task:
+Write ShardLoop in exercises/shard_loop.go: one worker's pass over a shard
+as the holder of its lease. A worker may crash between two items and be
+rerun; a stalled worker loses its lease to a new owner with a higher epoch
+and may still commit as a zombie.
+
+The verbs:
+w.Shard(), w.Epoch(), w.Items(), w.CommitEvery(), w.Load() (the committed
+offset), w.Apply(key) (the idempotent sink: false for a key already
+applied), w.Commit(epoch, offset) (a lower epoch than the last commit's is
+shardjob.ErrStaleEpoch). After the scenario's crash or stall every verb
+returns harness.ErrCrashed; it strikes between two Apply calls.
+
+What is checked:
+The drills crash-resume and stale-epoch with your loop (strategy student;
+the fence step is yours to make), then every schedule of explore shardjob
+(30 keys: every commit interval, crash point and zombie commit): every key
+applied once, the rerun replays exactly the items after the checkpoint,
+the checkpoint never moves back, every zombie commit is rejected.
+
+Where to read:
+§11.2 and internal/shardjob: Runner.Run, Checkpoint.Commit, Sink.Apply;
+archlab explain stale-epoch.
+
+Try:
+  go run ./cmd/archlab check shard-loop --show`,
+
+	"student.step.effect":              "Effect %v",
+	"student.step.crash-between":       "crashes between its writes",
+	"student.step.past-budget":         "stops redelivering %v after attempt %d",
+	"student.res.not-requeued":         "a retry past the budget of %d: not requeued",
+	"student.step.fence":               "takes over under epoch %d",
+	"student.res.fence-is-yours":       "no harness fence: the student's loop fences",
+	"student.outcome.unacked":          "m%d never acked",
+	"student.outcome.past-budget":      "an event retried past its budget",
+	"explore.emit.check.all-acked":     "every message ends acked",
+	"explore.emit.check.within-budget": "no event is retried past its budget",
+}

@@ -1,0 +1,139 @@
+package i18n
+
+// checkZH 是学生练习的文字：archlab check、各练习的标题、说明与提示，以及
+// 运行学生代码（strategy student）时测试台记录的步骤。
+var checkZH = map[string]string{
+	"help.check.short": "用演练和每一种故障序列检查你在 exercises/ 中写的练习",
+	"help.check.long": `检查你在 exercises/ 中写的练习（每个练习一个 Go 文件，按书的顺序）。对每个练
+习，archlab 先以 “strategy student” 用你的代码运行本节的演练，再在同一份代码
+上运行探索器范围内的每一种故障序列，然后打印：是否完成、第一个被破坏的要点、
+破坏它的最短故障序列，以及指向书中规则的提示。
+
+修改文件后再次运行 “go run ./cmd/archlab check”：命令会把你的代码编译进来。
+退出码：0 全部完成，1 有未完成的练习，2 用法错误。`,
+	"help.check.example": `  # 所有练习，以及进度
+  $ go run ./cmd/archlab check
+  # 一个练习，完整打印破坏它的最短运行及其演练文件
+  $ go run ./cmd/archlab check consumer-handler --show
+  # 任务、可用的动词和检查内容
+  $ archlab explain consumer-handler`,
+	"check.flag.show":        "完整打印破坏它的最短运行：时间线，以及重放它的演练文件",
+	"check.err.unknown":      "未知练习 %q；练习有 %s",
+	"check.err.args":         "check 最多接受一个练习，收到了 %d 个",
+	"check.err.not-done":     "尚未完成：%s",
+	"check.err.show-json":    "--show 打印时间线；与 --json 一起使用时请去掉它",
+	"check.line.done":        "✓ %s（§%s）：已完成：%d 个演练、%d 种故障序列，没有一个能破坏它",
+	"check.line.not-done":    "✗ %s（§%s）：未完成：%s",
+	"check.line.not-started": "○ %s（§%s）：尚未开始：在 %[4]s 中编写 %[3]s",
+	"check.line.error":       "✗ %s（§%s）：你的代码出错：%v",
+	"check.detail.shortest":  "    最短运行：%s",
+	"check.detail.hint":      "    提示：%s",
+	"check.detail.show":      "    完整运行及其演练文件：archlab check %s --show",
+	"check.detail.trace":     "破坏 %s 的最短运行：",
+	"check.detail.file":      "重放它的演练文件（保存后运行：archlab drill --file FILE）：",
+	"check.progress":         "已完成 %d/%d 个练习",
+	"check.lesson.counter":   "%s 为 %s，书中为 %s",
+	"check.line.drill":       "演练 %s：%s",
+	"check.hint.start":       "打开 %s，编写 %s：它仍然返回 ErrNotImplemented",
+
+	"check.title.consumer-handler":    "消费端的处理函数：在至少一次投递的消息代理后面，每笔付款只生效一次",
+	"check.title.projection-decision": "投影对一次投递的决策：应用、忽略、重试或转入死信",
+	"check.title.shard-loop":          "分片循环：恢复、幂等应用、带纪元提交、接管时设置围栏",
+
+	"check.hint.consumer-handler":                      "§8.2：至少一次投递意味着任何消息都可能再来一次。什么让重复投递变得无害？在消息代理可以忘掉这条消息之前，什么必须已经提交？",
+	"check.hint.consumer-handler.not-lost":             "有消息丢失了：在它的效果提交之前，消息代理已经忘掉了它，或者去重键已经说了“做过了”。§8.2：效果在确认之前，去重键绝不能脱离效果单独提交。",
+	"check.hint.consumer-handler.not-doubled":          "一笔付款生效了两次：重复投递没有被认出来。§8.2：消费端保存去重键，并且键和效果要么一起提交，要么都不提交。",
+	"check.hint.consumer-handler.all-acked":            "有消息从未被确认，消息代理会一直投递它。§8.2：完成了工作（或发现工作已完成）的投递要告诉消息代理。",
+	"check.hint.projection-decision":                   "§8.3：哪些失败等一等就能解决，哪些永远不能？版本缺口可能在缺失的事件到达后补上，但要在预算之内；无法应用的，要放到对账能找到的地方。",
+	"check.hint.projection-decision.within-budget":     "有事件在预算用完之后还在重试。§8.3：预算按投递次数计；用完之后停止重试，把事件停放下来等待对账。",
+	"check.hint.projection-decision.not-applied-twice": "投影没有前进，却报告了已应用。§8.3：对于已达到的版本，Apply 返回未应用且没有错误：那是重复。",
+	"check.hint.projection-decision.poison":            "毒消息等多久都修不好。§8.3：Projection.Apply 能区分毒消息和冲突（errors.Is）；毒消息不能消耗重试预算。",
+	"check.hint.projection-decision.out-of-order":      "版本缺口是值得重试的冲突：缺失的事件可能还会到达。§8.3：你要求重试的，消息代理会重新入队。",
+	"check.hint.projection-decision.retry-budget":      "前驱永远不来的事件不能无限循环。§8.3：冲突一直重试到投递次数达到预算，然后停放。",
+	"check.hint.shard-loop":                            "§11.2：检查点说明分片确定做到了哪里；重跑从那里开始，下游让重放无害，租约纪元把旧的工作进程挡在外面。",
+	"check.hint.shard-loop.zombie-rejected":            "僵尸的提交被接受了。§11.2：只有你以自己的纪元提交之后，检查点才知道你的纪元，而僵尸可能在你第一次常规提交之前就提交。",
+	"check.hint.shard-loop.exactly-once":               "有键从未被应用：工作进程死掉时，检查点已经声称完成了还没做的项。§11.2：只有之前的项都完成了，才能提交这个偏移量。",
+	"check.hint.shard-loop.replay-matches":             "重跑重放的不是检查点之后的那些项。§11.2：重跑从已提交的偏移量继续。",
+	"check.hint.shard-loop.never-back":                 "检查点回退了。§11.2：在同一纪元内，进度只能向前。",
+	"check.hint.shard-loop.crash-resume":               "检查点或重放与书中不同。§11.2：从恢复的位置开始，每 N 项提交一次，结束时再提交一次。",
+
+	"check.explain.consumer-handler": `任务：
+在 exercises/consumer_handler.go 中编写 ConsumerHandler：消费端处理一次付款
+投递的函数。消息代理至少投递一次：崩溃或确认丢失之后，同一条消息会再来。每笔
+付款必须恰好生效一次，每条消息最终都必须被确认。
+
+动词：
+d.Message()；d.ApplyOnce()（在同一个本地事务中写去重键和效果；重复时什么都不
+改）； d.Mark()（只写键）；d.Effect()（只写付款）；d.NaiveApply()（写付款，
+没有键）； d.Ack()（可能丢失：消息代理随后会重投）。场景中的崩溃发生之后，每
+个动词都返回 harness.ErrCrashed。崩溃可能发生在你第一次调用之前、你的第一次
+写时（若它是一个事务则在其中，若它单独提交则紧随其后），或者确认之前。
+
+检查什么：
+用你的处理函数（strategy student）运行演练 ack-lost、dedup-scope 和
+prune-window，再运行 explore inbox 的每一种故障序列（3 条消息、2 次故障）：
+没有消息丢失，没有消息生效两次，每条消息都被确认。
+
+去哪里读：
+§8.2 与 internal/inbox：Ledger、Consume。用 archlab explore inbox 和 archlab
+drill mark-before-effect 比较各种设计。
+
+试试：
+  go run ./cmd/archlab check consumer-handler --show`,
+	"check.explain.projection-decision": `任务：
+在 exercises/projection_decision.go 中编写 ProjectionDecision：一个订单事件
+的一次投递结果如何。返回 applied、duplicate、retry（消息代理把它重新排到队
+尾）或 dead（死信队列，由对账修复）。
+
+动词：
+d.Event()；d.Attempt()（这是第几次投递，从 1 开始）；d.MaxAttempts()（重试预
+算，按投递次数计）；d.Apply()（即 Projection.Apply：true；重复时为 false；或
+者返回包装了 ordering.ErrConflict 或 ordering.ErrPoison 的错误）。
+
+检查什么：
+用你的决策（strategy student）运行演练 out-of-order、poison、retry-budget 和
+reconcile，再运行加入毒消息的 explore ordering 的每一种故障序列（每种投递顺
+序、最多 2 个重复、预算 1 到 3），然后对账：版本从不回退，没有事件被应用两
+次，投影最终与事实来源一致，没有事件在预算用完后还在重试。
+
+去哪里读：
+§8.3 与 internal/ordering：Projection.Apply、Consumer.Handle。
+
+试试：
+  go run ./cmd/archlab check projection-decision --show`,
+	"check.explain.shard-loop": `任务：
+在 exercises/shard_loop.go 中编写 ShardLoop：一个工作进程以租约持有者的身份
+处理一遍分片。工作进程可能在两项之间崩溃并被重跑；停顿的工作进程会把租约输给
+纪元更高的新持有者，并可能作为僵尸继续提交。
+
+动词：
+w.Shard()、w.Epoch()、w.Items()、w.CommitEvery()、w.Load()（已提交的偏移
+量）、 w.Apply(key)（幂等的下游：已应用过的键返回 false）、w.Commit(epoch,
+offset) （纪元低于上一次提交的返回 shardjob.ErrStaleEpoch）。场景中的崩溃或
+停顿发生之后，每个动词都返回 harness.ErrCrashed；它发生在两次 Apply 调用之
+间。
+
+检查什么：
+用你的循环（strategy student；围栏由你来设置）运行演练 crash-resume 和
+stale-epoch，再运行 explore shardjob 的每一种故障序列（30 个键：每种提交间
+隔、崩溃点和僵尸提交）：每个键只应用一次，重跑恰好重放检查点之后的项，检查点
+从不回退，僵尸的每次提交都被拒绝。
+
+去哪里读：
+§11.2 与 internal/shardjob：Runner.Run、Checkpoint.Commit、Sink.Apply；
+archlab explain stale-epoch。
+
+试试：
+  go run ./cmd/archlab check shard-loop --show`,
+
+	"student.step.effect":              "Effect %v",
+	"student.step.crash-between":       "在两次写之间崩溃",
+	"student.step.past-budget":         "第 %[2]d 次投递之后不重投 %[1]v",
+	"student.res.not-requeued":         "超出预算 %d 的重试：不再入队",
+	"student.step.fence":               "以纪元 %d 接管",
+	"student.res.fence-is-yours":       "测试台不设围栏：由学生的循环设置",
+	"student.outcome.unacked":          "m%d 从未被确认",
+	"student.outcome.past-budget":      "有事件在预算用完后还在重试",
+	"explore.emit.check.all-acked":     "每条消息最终都被确认",
+	"explore.emit.check.within-budget": "没有事件在预算用完后还在重试",
+}
