@@ -58,6 +58,7 @@ var outputCommands = [][]string{
 	{"explore", "inbox"}, {"explore", "inbox", "--show"}, {"explore", "ordering", "--json"},
 	{"list"}, {"--help"}, {"drill", "--help"}, {"help", "explore"}, {"version"}, {"--version"},
 	{"explain", "ack-lost"}, {},
+	{"explore", "inbox", "--emit"}, {"drill", "ack-lost", "--source"},
 }
 
 // TestOutputWriteErrorCouldNotRun: before issue 11, with stdout on a full

@@ -4,7 +4,9 @@
 // the book prints.
 //
 // Exit status: 0 when every drill agrees with the book, 1 when one does
-// not, 2 for a usage error.
+// not, 2 for a usage error, 3 when the run could not run (a read-only,
+// locked or busy database, a full disk, a write error on stdout), 128+N
+// when signal N stopped it (130 Ctrl-C, 143 SIGTERM).
 package main
 
 import (

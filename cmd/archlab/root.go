@@ -234,6 +234,9 @@ func flagError(g *globalOptions, err error) string {
 		}
 		var pe *dbPathError
 		if errors.As(err, &pe) {
+			if pe.key == "err.db.dash" { // with the name to write instead
+				return g.t(pe.key, pe.value, "./"+pe.value)
+			}
 			return g.t(pe.key, pe.value)
 		}
 		key := "err.flag.invalid"

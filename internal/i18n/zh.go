@@ -420,7 +420,7 @@ STRATEGY 时，--emit 依次打印每个不安全策略的文件；要保存恰�
 	"err.help.unknown":         "没有 %q 的帮助：请给出一个命令，例如 drill 或 explore",
 	"explore.err.interrupted":  "已中断：探索在完成前停止，没有打印结果",
 	"err.db.empty":             "--db 需要一个文件名，收到 %q；不加 --db 时每个演练使用临时数据库",
-	"err.db.dash":              "--db 需要一个文件名，收到 %q，它会被当作选项；如确有此名的文件，请写 ./%[1]s",
+	"err.db.dash":              "--db 需要一个文件名，收到 %q，它会被当作选项；如确有此名的文件，请写 %q",
 	"err.db.slash":             "--db 需要一个文件名，收到 %q，以“/”结尾表示目录",
 	"err.db.nul":               "--db 需要一个文件名，收到 %q，其中含有 NUL 字节",
 	"err.db.wrong-schema":      "--db %s 带有 archlab 的标记，但表结构不是 archlab 的（%s）；文件未被修改",

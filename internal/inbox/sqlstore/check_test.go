@@ -318,3 +318,29 @@ func FuzzInspect(f *testing.F) {
 		}
 	})
 }
+
+// TestReadOnlyDirectoryWithWAL: as a user, a valid database whose -wal is
+// still beside it, in a directory that cannot be written, is not "not a
+// SQLite database" (before issue 11) but a file archlab could not use.
+func TestReadOnlyDirectoryWithWAL(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root writes any directory")
+	}
+	dir := t.TempDir()
+	path := archlabFile(t, filepath.Join(dir, "a.db"))
+	s, err := Open(path, Options{}) // holds the -wal open
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.ApplyOnce(pay)
+	os.Chmod(dir, 0o555)
+	t.Cleanup(func() { os.Chmod(dir, 0o755); s.Close() })
+	var oe *OpenError
+	_, err = Open(path, Options{})
+	if !errors.As(err, &oe) || oe.Problem == NotSQLite || oe.Problem == WrongSchema {
+		t.Fatalf("err = %v; want a problem of the environment", err)
+	}
+	if !Environmental(err) && oe.Problem != ReadOnly {
+		t.Fatalf("err = %v is not reported as the environment's", err)
+	}
+}

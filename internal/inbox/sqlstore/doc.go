@@ -19,7 +19,13 @@
 //
 // The schema is created on first use and versioned: PRAGMA application_id
 // marks the file as archlab's and PRAGMA user_version holds the schema
-// version. Open checks both before it writes a byte, so a file that is not
-// SQLite, holds another application's tables or a newer archlab's schema is
-// refused and left as it was.
+// version. Open checks both before it writes a byte, and then the tables
+// themselves, column by column with their primary keys (check.go): a file
+// that is not SQLite, holds another application's tables, a newer archlab's
+// schema, or archlab's mark over other tables is refused and left as it was,
+// with no -wal or -shm file created beside it.
+//
+// A run that keeps a file takes it with Lock (lock.go) for its whole
+// length, so two runs never interleave their transactions and mix their
+// counters; the run's own consumer processes open it all the same.
 package sqlstore

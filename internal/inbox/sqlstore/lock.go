@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -46,7 +47,7 @@ func Lock(path string) (*RunLock, error) {
 	if _, err := precheck(path, 0); err != nil {
 		return nil, err
 	}
-	lp := path + LockSuffix
+	lp := lockPath(path)
 	for {
 		f, err := os.OpenFile(lp, os.O_RDWR|os.O_CREATE, 0o644)
 		if err != nil {
@@ -132,7 +133,7 @@ func allowed(pid, owner int) bool {
 
 // holder reports whether some process holds path's lock, and its pid.
 func holder(path string) (pid int, held bool) {
-	f, err := os.Open(path + LockSuffix)
+	f, err := os.Open(lockPath(path))
 	if err != nil {
 		return 0, false
 	}
@@ -158,6 +159,15 @@ func readPid(f *os.File) int {
 		time.Sleep(2 * time.Millisecond)
 	}
 	return 0
+}
+
+// lockPath is the lock file of the database at path. A symbolic link to
+// the database shares the lock of the file it points to.
+func lockPath(path string) string {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	return path + LockSuffix
 }
 
 // same reports whether f is still the file at path.

@@ -225,3 +225,23 @@ func TestStaleLockFileIsTakenOver(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestLockFollowsSymlinks: a run through a symbolic link to the database
+// is refused like a run on the file itself.
+func TestLockFollowsSymlinks(t *testing.T) {
+	dir := t.TempDir()
+	path := archlabFile(t, filepath.Join(dir, "a.db"))
+	link := filepath.Join(dir, "link.db")
+	if err := os.Symlink(path, link); err != nil {
+		t.Skip(err)
+	}
+	l, err := Lock(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	var oe *OpenError
+	if _, err := Lock(link); !errors.As(err, &oe) || oe.Problem != InUse {
+		t.Fatalf("Lock through a link = %v, want InUse", err)
+	}
+}

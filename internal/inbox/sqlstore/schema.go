@@ -168,6 +168,11 @@ func inspect(path string) (fileState, error) {
 	if err == nil {
 		err = db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'").Scan(&tables)
 	}
+	if err != nil && Environmental(err) {
+		// SQLite could not read it (a busy file, a -wal it cannot open in a
+		// read-only directory): that says nothing about what the file is.
+		return 0, &OpenError{Path: path, Problem: CannotOpen, Err: err}
+	}
 	if err != nil {
 		return 0, &OpenError{Path: path, Problem: NotSQLite, Err: err}
 	}
