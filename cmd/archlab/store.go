@@ -160,7 +160,11 @@ func (s *stores) env(d *drills.Drill) harness.InboxEnv {
 // interrupted is the error of a run cut short by Ctrl-C, or nil.
 func (s *stores) interrupted(g *globalOptions) error {
 	if s.ctx != nil && s.ctx.Err() != nil {
-		return &interruptedError{msg: g.t("err.interrupted"), code: signalStatus(s.ctx)}
+		msg := g.t("err.interrupted")
+		if s.brokers != nil && s.o.store != "sqlite" {
+			msg = g.t("err.interrupted.broker") // no process, no file: the broker's leftovers
+		}
+		return &interruptedError{msg: msg, code: signalStatus(s.ctx)}
 	}
 	return nil
 }

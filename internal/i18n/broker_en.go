@@ -12,5 +12,6 @@ var brokerEN = map[string]string{
 	"err.broker.url-needs":        "%s needs --broker %s",
 	"err.broker.section":          "--broker %s does not run drill %s (§%s): --broker nats runs the §8.2 drills, --broker kafka the §8.3 drills, memory every drill",
 	"err.broker.unreachable":      "cannot reach the %s broker at %s: %s",
+	"err.interrupted.broker":      "interrupted: the drill's stream or topics deleted, the embedded server shut down",
 	"err.broker.unreachable-hint": "leave out --nats-url / --kafka-brokers to run on the embedded server",
 }
