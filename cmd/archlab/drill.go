@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"archlab/drills"
+	"archlab/internal/view"
 )
 
 // drillOptions are the flags of `archlab drill` and of every drill
@@ -289,31 +290,13 @@ func mismatch(g *globalOptions, results []*drills.Result) error {
 		}
 		failed = append(failed, res.Drill.Name)
 		if first == "" {
-			first = failureReason(g, res)
+			first = view.FailureReason(g.lang, res)
 		}
 	}
 	if len(failed) == 0 {
 		return nil
 	}
 	return &mismatchError{msg: g.t("err.mismatch", len(failed), strings.Join(failed, ", "), first)}
-}
-
-// failureReason says in one phrase why a drill failed.
-func failureReason(g *globalOptions, res *drills.Result) string {
-	if res.Err != nil {
-		return g.t("cli.fail.error", res.Drill.Name, res.Err)
-	}
-	for _, c := range res.Counters {
-		if c.Match != nil && !*c.Match {
-			return g.t("cli.fail.counter", res.Drill.Name, c.Name, c.Value, *c.Book)
-		}
-	}
-	for _, c := range res.Checks {
-		if !c.OK {
-			return g.t("cli.fail.check", res.Drill.Name, g.t(c.Key))
-		}
-	}
-	return g.t("cli.fail.missing", res.Drill.Name)
 }
 
 // unknownDrill names the bad drill and the nearest real ones.

@@ -12,6 +12,7 @@ import (
 
 	"archlab/drills"
 	"archlab/harness"
+	"archlab/internal/view"
 )
 
 // renderer prints drill results for people: header, trace, table, verdict.
@@ -22,18 +23,6 @@ type renderer struct {
 }
 
 func (r *renderer) out() io.Writer { return r.g.io.Out }
-
-// msg renders a recorded message in the reader's language.
-func (r *renderer) msg(m drills.Msg) string { return r.g.t(m.Key, m.Args...) }
-
-// actor is the display name of a role: the catalogue's, or "shard N" for
-// the shard-N roles of 11.2.
-func (r *renderer) actor(role string) string {
-	if n, ok := strings.CutPrefix(role, "shard-"); ok {
-		return r.g.t("actor.shard", n)
-	}
-	return r.g.t("actor." + role)
-}
 
 // header names the drill's place in the book and its title.
 func (r *renderer) header(d *drills.Drill) {
@@ -54,7 +43,7 @@ func (r *renderer) header(d *drills.Drill) {
 // checks and a verdict line.
 func (r *renderer) drill(res *drills.Result, trace bool) error {
 	r.header(res.Drill)
-	if w := r.whatIf(res); w != "" {
+	if w := view.WhatIf(r.g.lang, res); w != "" {
 		writeHanging(r.out(), r.g.t("cli.what-if.head")+" ", "  ", w, r.g.width())
 	}
 	if trace {
@@ -67,19 +56,19 @@ func (r *renderer) drill(res *drills.Result, trace bool) error {
 	if err := r.counters(res); err != nil {
 		return err
 	}
-	for _, c := range res.Checks {
-		text, mark := r.g.t(c.Key), r.mark(c.OK)
-		if c.Shows {
-			// A demonstrated failure: no green tick beside a loss.
-			text = r.g.t("cli.shows", text)
-			if c.OK {
-				mark = r.p.bad.Sprint("◆")
-			}
+	for _, c := range view.Checks(r.g.lang, res) {
+		mark := r.p.good.Sprint(c.Mark)
+		if c.Mark != "✓" { // ✗ a broken lesson, ◆ a demonstrated failure
+			mark = r.p.bad.Sprint(c.Mark)
 		}
-		writeHanging(r.out(), "  "+mark+" ", "    ", text, r.g.width())
+		writeHanging(r.out(), "  "+mark+" ", "    ", c.Text, r.g.width())
 	}
-	word, rest, _ := strings.Cut(r.verdict(res), "  ")
-	writeHanging(r.out(), word+"  ", "      ", rest, r.g.width())
+	v := view.VerdictOf(r.g.lang, res)
+	word := r.p.good.Sprint(v.Word)
+	if !v.Pass {
+		word = r.p.bad.Sprint(v.Word)
+	}
+	writeHanging(r.out(), word+"  ", "      ", v.Text, r.g.width())
 	return nil
 }
 
@@ -90,46 +79,28 @@ func (r *renderer) mark(ok bool) string {
 	return r.p.bad.Sprint("✗")
 }
 
-// whatIf names the parameters a run changed, beside the book's:
-// "--commit-every 5 (the book: 10)"; "" for the book's own run.
-func (r *renderer) whatIf(res *drills.Result) string {
-	var parts []string
-	for _, p := range res.WhatIf() {
-		parts = append(parts, r.g.t("cli.what-if.param", p.Name, p.Value, p.Default))
-	}
-	return strings.Join(parts, r.g.t("cli.what-if.sep"))
-}
-
 // counters prints counter | value | book | ✓/✗; for a "what if" run,
 // counter | value and the book's run as a greyed reference, not compared.
 func (r *renderer) counters(res *drills.Result) error {
-	expected := r.g.t("cli.col.book")
-	switch {
-	case !res.Drill.Builtin:
-		expected = r.g.t("cli.col.expect")
-	case res.Drill.LabOnly:
-		expected = r.g.t("cli.col.lab")
+	tab := view.Counters(r.g.lang, res)
+	header := make([]any, 0, 4)
+	for _, h := range tab.Header {
+		header = append(header, h)
 	}
-	header := []any{r.g.t("cli.col.counter"), r.g.t("cli.col.value")}
-	reference := !res.Compared && res.Drill.Builtin && len(res.Drill.Book) > 0
 	switch {
-	case res.Compared:
-		header = append(header, expected, "")
-	case reference:
-		header = append(header, r.p.dim.Sprint(r.g.t("cli.col.book-run")))
+	case tab.Compared:
+		header = append(header, "")
+	case tab.Reference:
+		header[2] = r.p.dim.Sprint(header[2])
 	}
 	var rows [][]string
-	for _, c := range res.Counters {
+	for _, c := range tab.Rows {
 		row := []string{c.Name, c.Value}
 		switch {
-		case res.Compared:
-			row = append(row, *c.Book, r.mark(*c.Match))
-		case reference:
-			book, ok := res.Drill.BookValue(c.Name)
-			if !ok {
-				book = "—"
-			}
-			row = append(row, r.p.dim.Sprint(book))
+		case tab.Compared:
+			row = append(row, c.Expected, r.mark(*c.Match))
+		case tab.Reference:
+			row = append(row, r.p.dim.Sprint(c.Expected))
 		}
 		rows = append(rows, row)
 	}
@@ -235,34 +206,6 @@ func cellWidth(s string) int {
 	return w
 }
 
-// verdict is the drill's one-line verdict.
-func (r *renderer) verdict(res *drills.Result) string {
-	held := 0
-	for _, c := range res.Checks {
-		if c.OK {
-			held++
-		}
-	}
-	name := res.Drill.Name
-	if !res.Pass {
-		return r.p.bad.Sprint("FAIL") + "  " + failureReason(r.g, res)
-	}
-	key := "cli.verdict.book"
-	switch {
-	case len(res.Drill.Book) == 0:
-		key = "cli.verdict.no-expect"
-	case !res.Compared && len(res.WhatIf()) > 0:
-		return r.p.good.Sprint("PASS") + "  " + r.g.t("cli.verdict.what-if", name, len(res.Counters), held, len(res.Checks))
-	case !res.Compared:
-		key = "cli.verdict.not-compared"
-	case !res.Drill.Builtin:
-		key = "cli.verdict.file"
-	case res.Drill.LabOnly:
-		key = "cli.verdict.lab"
-	}
-	return r.p.good.Sprint("PASS") + "  " + r.g.t(harness.Plural(key, len(res.Checks)), name, len(res.Counters), held, len(res.Checks))
-}
-
 // summary prints section | drill | result | counters for many drills and
 // the final count line.
 func (r *renderer) summary(results []*drills.Result) error {
@@ -299,12 +242,11 @@ func counterLine(res *drills.Result) string {
 // n, actor -> target, action, result. With --step on a terminal it waits for
 // Enter between phases.
 func (r *renderer) trace(steps []drills.Step) error {
-	who := make([]string, len(steps))
-	what := make([]string, len(steps))
+	rows := view.Rows(r.g.lang, steps)
+	who := make([]string, len(rows))
 	whoW, whatW := 0, 0
-	for i, s := range steps {
-		who[i] = r.actor(s.Actor) + " -> " + r.actor(s.Target)
-		what[i] = r.msg(s.Action)
+	for i, row := range rows {
+		who[i] = row.From + " -> " + row.To
 		whoW = max(whoW, runewidth.StringWidth(who[i]))
 	}
 	numW := len(fmt.Sprint(len(steps)))
@@ -313,9 +255,9 @@ func (r *renderer) trace(steps []drills.Step) error {
 	// long write) wraps with its result below, rather than pushing every
 	// other step's result onto a line of its own.
 	room := r.g.width() - (numW + 2 + whoW + 2) - 2
-	for i, s := range steps {
-		w := runewidth.StringWidth(what[i])
-		if w <= wideAction && w+runewidth.StringWidth(r.msg(s.Result)) <= room {
+	for _, row := range rows {
+		w := runewidth.StringWidth(row.Action)
+		if w <= wideAction && w+runewidth.StringWidth(row.Named) <= room {
 			whatW = max(whatW, w)
 		}
 	}
@@ -327,10 +269,7 @@ func (r *renderer) trace(steps []drills.Step) error {
 			}
 			fmt.Fprintln(r.out(), r.p.bold.Sprint("["+r.g.t(s.Phase.Key())+"]"))
 		}
-		result := r.msg(s.Result)
-		if s.Tone == drills.Harm {
-			result = r.g.t("cli.harm", result) // named as the harm
-		}
+		result, what := rows[i].Named, rows[i].Action // "harm: …" for the damage
 		tone := func(l string) string {
 			switch s.Tone {
 			case drills.Good:
@@ -343,15 +282,15 @@ func (r *renderer) trace(steps []drills.Step) error {
 		width := r.g.width()
 		num := fmt.Sprintf("%*d  %s  ", numW, i+1, runewidth.FillRight(who[i], whoW))
 		indent := strings.Repeat(" ", numW+2+whoW+2)
-		if displayWidth(num)+whatW+2+displayWidth(result) <= width && displayWidth(what[i]) <= whatW {
-			fmt.Fprintf(r.out(), "%s%s  %s\n", num, runewidth.FillRight(what[i], whatW), tone(result))
+		if displayWidth(num)+whatW+2+displayWidth(result) <= width && displayWidth(what) <= whatW {
+			fmt.Fprintf(r.out(), "%s%s  %s\n", num, runewidth.FillRight(what, whatW), tone(result))
 			continue
 		}
 		// Too wide for a projector: the action wraps under itself (a SQL
 		// statement does not widen the column for the other steps), and
 		// the result goes on its own line, under the action it belongs to.
 		room := max(width-len(indent), 20)
-		for j, l := range wrapText(what[i], room) {
+		for j, l := range wrapText(what, room) {
 			if j == 0 {
 				fmt.Fprintln(r.out(), strings.TrimRight(num+l, " "))
 			} else {

@@ -204,7 +204,7 @@ func VerdictOf(lang i18n.Lang, res *drills.Result) Verdict {
 	case res.Drill.LabOnly:
 		key = "cli.verdict.lab"
 	}
-	return Verdict{Pass: true, Word: "PASS", Text: t(key, name, len(res.Counters), held, len(res.Checks))}
+	return Verdict{Pass: true, Word: "PASS", Text: t(harness.Plural(key, len(res.Checks)), name, len(res.Counters), held, len(res.Checks))}
 }
 
 // FailureReason says in one phrase why a drill failed: the mechanism's
