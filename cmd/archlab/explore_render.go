@@ -9,6 +9,7 @@ import (
 	"archlab/drills"
 	"archlab/explore"
 	"archlab/internal/i18n"
+	"archlab/internal/view"
 )
 
 // render prints a report for people: where it is in the book, the scope,
@@ -75,14 +76,20 @@ func (o *exploreOptions) render(rep *exploreReport) error {
 }
 
 // strategyTable is strategy | schedules | violations | verdict, one row
-// per strategy in the book's order.
+// per strategy in the book's order, as internal/view renders them.
 func (o *exploreOptions) strategyTable(r *renderer, rep *exploreReport) error {
 	g := o.g
 	header := []any{g.t("explore.col.strategy"), g.t("explore.col.schedules"), g.t("explore.col.violations"),
 		g.t("explore.col.verdict")}
 	var rows [][]string
-	for _, s := range rep.Strategies {
-		rows = append(rows, []string{s.Name, groupDigits(s.Schedules), violationsLine(s.Violations), o.verdict(r, s)})
+	for _, s := range view.Strategies(g.lang, (*explore.Report)(rep)) {
+		// The mark is the design's: a strategy the book calls unsafe gets
+		// a red ✗ even though finding it so is what the lab expects.
+		mark := r.p.good.Sprint(s.Mark)
+		if s.Mark != "✓" {
+			mark = r.p.bad.Sprint(s.Mark)
+		}
+		rows = append(rows, []string{s.Name, groupDigits(s.Schedules), strings.Join(s.Violations, "\n"), mark + " " + s.Verdict})
 	}
 	// The verdict wraps so the table fits a projector.
 	return r.table(header, rows, true)
@@ -137,45 +144,6 @@ func legendLines(legend string, width int) []string {
 		}
 	}
 	return wrapped
-}
-
-// violationsLine is "lost=0", "doubled=3018", one invariant per line of
-// the cell: invariant names are the lab's identifiers, the same in every
-// language and in the JSON.
-func violationsLine(vs []explore.Count) string {
-	parts := make([]string, len(vs))
-	for i, v := range vs {
-		parts[i] = fmt.Sprintf("%s=%d", v.Name, v.N)
-	}
-	return strings.Join(parts, "\n")
-}
-
-// verdict is the verdict cell: a mark and what the book teaches.
-func (o *exploreOptions) verdict(r *renderer, s explore.Strategy) string {
-	g := o.g
-	book := g.t("explore.book.unsafe")
-	if s.Safe {
-		book = g.t("explore.book.safe")
-	}
-	switch s.Verdict {
-	case explore.AsTheBook:
-		// A strategy the book does not name (the lab's takeover fence, or
-		// the book's own loop that the lab found a window in) says so.
-		key := "explore.verdict.as-the-book"
-		if own := "explore.verdict." + s.Name; i18n.Has(g.lang, own) {
-			key = own
-		}
-		// The mark is the design's: a strategy the book calls unsafe gets
-		// a red ✗ even though finding it so is what the lab expects.
-		mark := r.p.good.Sprint("✓")
-		if !s.Safe {
-			mark = r.p.bad.Sprint("✗")
-		}
-		return mark + " " + g.t(key, book)
-	case explore.NotFound:
-		return r.p.bad.Sprint("?") + " " + g.t("explore.verdict.not-found", book)
-	}
-	return r.p.bad.Sprint("✗") + " " + g.t("explore.verdict.contradicts", book)
 }
 
 // budgetTable is §8.3's lesson about retry budgets: per budget, the orders
