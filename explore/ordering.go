@@ -106,7 +106,10 @@ func (s *orderingSchedule) String() string {
 
 // orderingSpace is every (budget, delivery order) of one scope.
 type orderingSpace struct {
-	sc OrderingScope
+	// students, when set, runs the student's decision instead of
+	// ordering.Consumer (archlab check).
+	students *harness.Students
+	sc       OrderingScope
 	// multisets lists, for every number of duplicates, how many copies of
 	// each event a delivery order holds, with its number of distinct orders.
 	multisets []multiset
@@ -349,6 +352,9 @@ func (sp *orderingSpace) outcome(strategy int, s *orderingSchedule) ([]harness.M
 // invariants after every step.
 func (sp *orderingSpace) run(strategy int, s *orderingSchedule, rec *harness.Recorder, tp *tape) (orderingResult, error) {
 	o := harness.NewOrdering(rec)
+	if sp.students != nil { // the student's decision as the consumer
+		o = harness.NewStudentOrdering(sp.students, rec)
+	}
 	if tp != nil {
 		tp.h = o
 	}
@@ -407,6 +413,9 @@ func (sp *orderingSpace) run(strategy int, s *orderingSchedule, rec *harness.Rec
 	}
 	if o.Diverged() > 0 {
 		res.broken |= brokeDiverged
+	}
+	if o.OverBudget() > 0 { // only the student's consumer can retry past its budget
+		res.broken |= brokeStuck
 	}
 	return res, nil
 }

@@ -90,9 +90,12 @@ func resumeAt(n, c, k int) (checkpoint, commits int) {
 }
 
 type shardSpace struct {
-	n    int
-	perC []uint64  // schedules per commit interval, index c
-	wC   []float64 // the same, for sample
+	// students, when set, runs the student's shard loop instead of
+	// shardjob.Runner (archlab check).
+	students *harness.Students
+	n        int
+	perC     []uint64  // schedules per commit interval, index c
+	wC       []float64 // the same, for sample
 }
 
 func newShardSpace(sc ShardjobScope) *shardSpace {
@@ -301,6 +304,9 @@ func (sp *shardSpace) run(strategy int, s *shardSchedule, rec *harness.Recorder,
 	var res shardResult
 	c, k, z := int(s.c), int(s.k), int(s.z)
 	h := harness.NewShardjob(rec)
+	if sp.students != nil { // the student's loop as both workers; no harness fence
+		h = harness.NewStudentShardjob(sp.students, rec)
+	}
 	if tp != nil {
 		tp.h = h
 		tp.say("split %d 1", sp.n)
@@ -319,7 +325,7 @@ func (sp *shardSpace) run(strategy int, s *shardSchedule, rec *harness.Recorder,
 	if err != nil {
 		return res, fmt.Errorf("explore: %s: first run: %w", s, err)
 	}
-	if first.Crashed != (k > 0) {
+	if sp.students == nil && first.Crashed != (k > 0) {
 		return res, fmt.Errorf("explore: %s: first run crashed=%v", s, first.Crashed)
 	}
 	res.checkpoint, res.commits = first.Checkpoint, first.Commits
@@ -340,7 +346,7 @@ func (sp *shardSpace) run(strategy int, s *shardSchedule, rec *harness.Recorder,
 			return res, fmt.Errorf("explore: %s: rerun: %w", s, err)
 		}
 		res.replay = rerun.Suppressed
-		if res.replay != k-first.Checkpoint {
+		if res.replay != first.Attempts-first.Checkpoint {
 			res.broken |= brokeReplay
 		}
 	} else if tp != nil {

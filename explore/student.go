@@ -7,7 +7,6 @@ import (
 
 	"archlab/harness"
 	"archlab/internal/inbox"
-	"archlab/internal/ordering"
 )
 
 // The student's code is one more strategy, and it faces the schedules the
@@ -338,71 +337,12 @@ func StudentOrdering(ctx context.Context, sc OrderingScope, s *harness.Students)
 	return rep, nil
 }
 
-// studentOrderingRun is the ordering scope's run (orderingSpace.run, the
-// retry-then-reconcile loop) with the student's decision as the consumer.
+// studentOrderingRun is the ordering scope's run, the book's loop (retry,
+// then reconcile), with the student's decision as the consumer.
 func studentOrderingRun(sp *orderingSpace, s *harness.Students, sched *orderingSchedule, rec *harness.Recorder, tp *tape) (orderingResult, error) {
-	o := harness.NewStudentOrdering(s, rec)
-	if tp != nil {
-		tp.h = o
-	}
-	for i := range sp.events() {
-		e := orderingEvents[i]
-		o.Declare(e, false)
-		if tp != nil {
-			tp.say("event %s %s v%d %s", e.ID, e.OrderID, e.Version, e.Type)
-		}
-	}
-	o.Truth(orderingOrder, orderingTruth)
-	o.Consumer(int(sched.budget))
-	if tp != nil {
-		tp.say("truth %s %s", orderingOrder, orderingTruth)
-		tp.say("consumer max-attempts=%d", sched.budget)
-	}
-	for i := range int(sched.n) {
-		o.Publish(int(sched.events[i]))
-		if tp != nil {
-			tp.say("publish %s", orderingEvents[sched.events[i]].ID)
-		}
-	}
-	if err := o.Dispatch(); err != nil {
-		return orderingResult{}, err
-	}
-	if tp != nil {
-		tp.say("dispatch")
-	}
-	res := orderingResult{deliveries: o.Deliveries(), dead: len(o.DLQ())}
-	res.fixes = o.Reconcile(orderingOrder)
-	if tp != nil {
-		tp.say("reconcile %s", orderingOrder)
-	}
-	if rec != nil {
-		rec.Phase(harness.Verdict)
-		o.Read(orderingOrder)
-		o.Compare(orderingOrder)
-	}
-	if tp != nil {
-		tp.say("[verdict]")
-		tp.say("read %s", orderingOrder)
-		tp.say("compare %s", orderingOrder)
-	}
-	st, err := o.Observe("state", []any{orderingOrder})
-	if err != nil {
-		return res, err
-	}
-	res.final = st.(ordering.OrderState)
-	if o.MovedBack() {
-		res.broken |= brokeMovedBack
-	}
-	if o.AppliedTwice() {
-		res.broken |= brokeAppliedTwice
-	}
-	if o.Diverged() > 0 {
-		res.broken |= brokeDiverged
-	}
-	if o.OverBudget() > 0 {
-		res.broken |= brokeStuck
-	}
-	return res, nil
+	with := *sp
+	with.students = s
+	return with.run(retryThenReconcile, sched, rec, tp)
 }
 
 // StudentShardjob runs every (commit interval, crash point, zombie step) of
@@ -482,62 +422,7 @@ func StudentShardjob(ctx context.Context, sc ShardjobScope, s *harness.Students)
 // schedule's crash, then, after a crash, the rerun under epoch 2 while the
 // epoch-1 zombie commits at the schedule's step.
 func studentShardRun(sp *shardSpace, s *harness.Students, sched *shardSchedule, rec *harness.Recorder, tp *tape) (shardResult, error) {
-	var res shardResult
-	c, k, z := int(sched.c), int(sched.k), int(sched.z)
-	h := harness.NewStudentShardjob(s, rec)
-	if tp != nil {
-		tp.h = h
-		tp.say("split %d 1", sp.n)
-	}
-	if err := h.Split(sp.n, 1); err != nil {
-		return res, err
-	}
-	if tp != nil {
-		if k > 0 {
-			tp.say("run %s epoch=1 every=%d crash-after=%d -> first", shardName, c, k)
-		} else {
-			tp.say("run %s epoch=1 every=%d -> first", shardName, c)
-		}
-	}
-	first, err := h.Run(harness.Run{Shard: shardName, Epoch: 1, Every: c, CrashAfter: k, ZombieAt: -1, Named: true})
-	if err != nil {
-		return res, err
-	}
-	res.checkpoint, res.commits = first.Checkpoint, first.Commits
-	if first.Crashed {
-		if tp != nil {
-			tp.say("run %s epoch=2 every=%d zombie-at=%d -> rerun", shardName, c, z)
-		}
-		rerun, err := h.Run(harness.Run{Shard: shardName, Epoch: 2, Every: c, ZombieAt: z, Named: true})
-		if err != nil {
-			return res, err
-		}
-		res.replay = rerun.Suppressed
-		if res.replay != first.Attempts-first.Checkpoint {
-			res.broken |= brokeReplay
-		}
-	} else if tp != nil {
-		tp.skip["replay-matches"] = true
-	}
-	res.applied = h.Applied()
-	if res.applied != sp.n {
-		res.broken |= brokeNotOnce
-	}
-	if h.MovedBack() {
-		res.broken |= brokeCheckpointBack
-	}
-	if h.ZombieAccepted() > 0 {
-		res.broken |= brokeZombie
-	}
-	if rec != nil {
-		rec.Phase(harness.Verdict)
-		h.Count()
-		h.ReadCheckpoint(shardName)
-	}
-	if tp != nil {
-		tp.say("[verdict]")
-		tp.say("count")
-		tp.say("read-checkpoint %s", shardName)
-	}
-	return res, nil
+	with := *sp
+	with.students = s
+	return with.run(fenceAtFirstCommit, sched, rec, tp)
 }
