@@ -232,7 +232,7 @@ func NewInbox(strategy Strategy, env InboxEnv, rec *Recorder) (*Inbox, error) {
 	if env.Consumer != nil {
 		h.consumer = env.Consumer()
 	}
-	h.broker = &memoryInbox{acks: h.acks, attempts: map[inbox.Message]int{}}
+	h.broker = &memoryInbox{acks: h.acks}
 	if env.Broker != nil {
 		b, err := env.Broker()
 		if err != nil {
@@ -274,7 +274,9 @@ func (h *Inbox) Deliver(i int, f FaultKind) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	h.attempts[i] = n
+	if h.attempts[i]++; n > 0 {
+		h.attempts[i] = n // the broker's own count
+	}
 	h.deliveries++
 	crash := f.crashPoint()
 	real := h.consumer.Real()

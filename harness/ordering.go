@@ -134,8 +134,8 @@ func (o *Ordering) Dispatch() error {
 			}
 		case ordering.OutcomeDead:
 			if o.strategy != Student {
-				dlq := o.consumer.DLQ() // the entry the consumer just wrote
-				if err := o.broker.DeadLetter(dlq[len(dlq)-1]); err != nil {
+				d, _ := o.consumer.LastDead() // the entry the consumer just wrote
+				if err := o.broker.DeadLetter(d); err != nil {
 					return err
 				}
 			}

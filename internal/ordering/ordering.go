@@ -196,6 +196,18 @@ func (c *Consumer) Handle(e Event, attempt int) Outcome {
 	return OutcomeDead
 }
 
+// LastDead returns the newest dead letter, without copying the queue: a
+// broker that keeps the DLQ elsewhere (a topic) takes each entry as it
+// comes.
+func (c *Consumer) LastDead() (DLQEntry, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.dlq) == 0 {
+		return DLQEntry{}, false
+	}
+	return c.dlq[len(c.dlq)-1], true
+}
+
 // DLQ returns a copy of the dead-letter queue, oldest first.
 func (c *Consumer) DLQ() []DLQEntry {
 	c.mu.Lock()
