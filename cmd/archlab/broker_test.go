@@ -120,3 +120,46 @@ func TestBrokerRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestBrokerInterrupt: Ctrl-C in the middle of a drill on the reader's own
+// server exits 130 and leaves nothing there: the run's stream is deleted
+// before archlab exits. The drill is long (999 lost acks, each costing one
+// AckWait), and the signal goes out once the stream exists on the server.
+func TestBrokerInterrupt(t *testing.T) {
+	srv, err := natsbroker.StartServer(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	conn, err := natsbroker.Dial(t.Context(), srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	cmd := archlabCmd(t, "drill", "ack-lost", "--deliveries", "1000", "--broker", "nats", "--nats-url", srv.URL())
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); conn.Streams() == 0; {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatal("the drill created no stream in 20 s")
+		}
+		time.Sleep(5 * time.Millisecond) // polling the server: the event is the stream appearing
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	if code := exitStatus(t, cmd.Wait()); code != exitInterrupted {
+		t.Errorf("exit %d, want %d; stderr %q", code, exitInterrupted, stderr.String())
+	}
+	if n := conn.Streams(); n != 0 {
+		t.Errorf("%d streams left on the server after Ctrl-C, want 0", n)
+	}
+	if !strings.Contains(stderr.String(), "interrupted") {
+		t.Errorf("stderr %q, want it to say interrupted", stderr.String())
+	}
+}
