@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"slices"
@@ -248,14 +249,15 @@ func (o *exploreOptions) withProgress(name string, opts *explore.Options, fn fun
 	}
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
+	// The bar starts with the work, so its rate is measured from the
+	// start, but it shows only once the work has taken a second; then, if
+	// the count of schedules is known, an estimate of the time says how
+	// long the rest will take.
+	gate := &gatedWriter{w: o.g.io.Err}
+	start := time.Now()
 	wg.Go(func() {
-		select {
-		case <-stop:
-			return
-		case <-time.After(time.Second):
-		}
 		bar := progressbar.NewOptions64(size(),
-			progressbar.OptionSetWriter(o.g.io.Err),
+			progressbar.OptionSetWriter(gate),
 			progressbar.OptionSetDescription(o.g.t("explore.progress", name)),
 			progressbar.OptionSetItsString(unit),
 			progressbar.OptionShowIts(),
@@ -271,6 +273,13 @@ func (o *exploreOptions) withProgress(name string, opts *explore.Options, fn fun
 				return
 			case <-tick.C:
 				_ = bar.Set64(int64(done.Load()))
+				if !gate.open.Load() && time.Since(start) >= time.Second {
+					if d, all := done.Load(), total.Load(); unit == "schedules" && d > 0 && all > d {
+						rest := time.Duration(float64(time.Since(start)) * float64(all-d) / float64(d))
+						fmt.Fprintln(o.g.io.Err, o.g.t("explore.estimate", name, groupDigits(all), rest.Round(time.Second)))
+					}
+					gate.open.Store(true)
+				}
 			}
 		}
 	})
@@ -371,4 +380,18 @@ func groupDigits(n uint64) string {
 		b.WriteRune(c)
 	}
 	return b.String()
+}
+
+// gatedWriter drops what is written until it is opened: the progress bar
+// is measured from the start but shown only when the work is slow.
+type gatedWriter struct {
+	w    io.Writer
+	open atomic.Bool
+}
+
+func (g *gatedWriter) Write(p []byte) (int, error) {
+	if !g.open.Load() {
+		return len(p), nil
+	}
+	return g.w.Write(p)
 }

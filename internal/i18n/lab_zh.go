@@ -52,6 +52,7 @@ var labZH = map[string]string{
 	"cli.verdict.not-compared.one":    "%s：参数与书中不同，%d 个计数器不与书比对；%d/%d 条要点成立",
 	"cli.verdict.no-expect.one":       "%s：文件尚未写明预期计数器（archlab drill --file PATH --rewrite 可自动填入），因此 %d 个计数器未作比较；%d/%d 条要点成立",
 	"cli.verdict.file.one":            "%s：%d 个计数器与文件的 expect 部分一致，%d/%d 条要点成立",
+	"explore.estimate":                "explore %s：共 %s 个故障序列，按当前速度还需约 %v",
 	"cli.verbs.strategies":            "策略（头部写 “strategy 名称”）：%s",
 
 	"verb.8.2.message": "声明一条可投递的消息（producer:event-id、发件箱序号 seq、订单与金额，单位为分）；notify：处理函数还会调用本地存储之外的服务",
