@@ -48,11 +48,13 @@ func TestEveryScreenFits(t *testing.T) {
 				})
 			}
 			// --step: the screens between the pauses, and the prompts.
-			t.Run(fmt.Sprintf("%d/%s/step", width, lang), func(t *testing.T) {
-				out, errOut, _ := runWide(width, strings.Repeat("\n", 20), "drill", "crash-resume", "--step", "--lang", lang)
-				tooWide(t, width, out)
-				tooWide(t, width, errOut)
-			})
+			for _, d := range drills.All() {
+				t.Run(fmt.Sprintf("%d/%s/step %s", width, lang, d.Name), func(t *testing.T) {
+					out, errOut, _ := runWide(width, strings.Repeat("\n", 20), "drill", d.Name, "--step", "--lang", lang)
+					tooWide(t, width, out)
+					tooWide(t, width, errOut)
+				})
+			}
 		}
 	}
 }
