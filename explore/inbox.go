@@ -89,6 +89,63 @@ func deliver(h *harness.Inbox, i int, d delivery) error {
 	return err
 }
 
+// declare declares the scope's messages, and writes them down on a tape.
+func declare(h *harness.Inbox, msgs []inbox.Message, tp *tape) {
+	for _, m := range msgs {
+		h.Declare(m)
+		if tp != nil {
+			tp.say("message %s seq=%d order=%s amount=%d", m, m.Seq, m.OrderID, m.AmountCents)
+		}
+	}
+}
+
+// deliverTaped is deliver, written down on a tape as a drill-file step.
+func deliverTaped(h *harness.Inbox, msgs []inbox.Message, i int, d delivery, tp *tape) error {
+	if tp != nil {
+		if d == ok {
+			tp.say("deliver %s", msgs[i])
+		} else {
+			tp.say("deliver %s %s", msgs[i], d)
+		}
+	}
+	return deliver(h, i, d)
+}
+
+// onceBroken is which of §8.2's invariants a run broke: a message applied
+// never (lost) or more than once (doubled).
+func onceBroken(h *harness.Inbox, msgs int) uint8 {
+	var broken uint8
+	for i := range msgs {
+		switch n := h.Applied(i); {
+		case n == 0:
+			broken |= brokeLost
+		case n > 1:
+			broken |= brokeDoubled
+		}
+	}
+	return broken
+}
+
+// checkEach is the reader's verdict for --show and --emit: every message
+// checked once.
+func checkEach(h *harness.Inbox, msgs []inbox.Message, rec *harness.Recorder, tp *tape) {
+	if rec == nil && tp == nil {
+		return
+	}
+	if rec != nil {
+		rec.Phase(harness.Verdict)
+	}
+	if tp != nil {
+		tp.say("[verdict]")
+	}
+	for i, m := range msgs {
+		h.CheckOnce(i)
+		if tp != nil {
+			tp.say("once %s", m)
+		}
+	}
+}
+
 // String is the delivery's name in a schedule: ok, or the harness's fault.
 func (d delivery) String() string {
 	if d == ok {
@@ -404,29 +461,8 @@ func (sp *inboxSpace) run(strategy harness.Strategy, s *inboxSchedule, rec *harn
 	if err != nil {
 		return 0, err
 	}
-	var broken uint8
-	for i := range sp.msgs {
-		switch n := h.Applied(i); {
-		case n == 0:
-			broken |= brokeLost
-		case n > 1:
-			broken |= brokeDoubled
-		}
-	}
-	if rec != nil || tp != nil {
-		if rec != nil {
-			rec.Phase(harness.Verdict)
-		}
-		if tp != nil {
-			tp.say("[verdict]")
-		}
-		for i, m := range sp.msgs {
-			h.CheckOnce(i)
-			if tp != nil {
-				tp.say("once %s", m)
-			}
-		}
-	}
+	broken := onceBroken(h, len(sp.msgs))
+	checkEach(h, sp.msgs, rec, tp)
 	return broken, h.Finish()
 }
 
@@ -442,12 +478,7 @@ func (sp *inboxSpace) play(strategy harness.Strategy, s *inboxSchedule, rec *har
 	if tp != nil {
 		tp.h = h
 	}
-	for _, m := range sp.msgs {
-		h.Declare(m)
-		if tp != nil {
-			tp.say("message %s seq=%d order=%s amount=%d", m, m.Seq, m.OrderID, m.AmountCents)
-		}
-	}
+	declare(h, sp.msgs, tp)
 	// Acked allocates, so only traces, emits and tests check it.
 	paranoid := rec != nil || tp != nil || sp.paranoid
 	wantAcks := 0
@@ -461,14 +492,7 @@ func (sp *inboxSpace) play(strategy harness.Strategy, s *inboxSchedule, rec *har
 				return nil, fmt.Errorf("explore: %s under %s: the broker delivered %s as %s, but acked=%v", s, strategy, sp.msgs[msg], what, acked)
 			}
 		}
-		if tp != nil {
-			if what == ok {
-				tp.say("deliver %s", sp.msgs[msg])
-			} else {
-				tp.say("deliver %s %s", sp.msgs[msg], what)
-			}
-		}
-		if err := deliver(h, msg, what); err != nil {
+		if err := deliverTaped(h, sp.msgs, msg, what, tp); err != nil {
 			return nil, err
 		}
 	}

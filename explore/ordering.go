@@ -240,12 +240,8 @@ func Ordering(ctx context.Context, sc OrderingScope, o Options) (*Report, error)
 	if err != nil {
 		return nil, err
 	}
-	poison := 0
-	if sc.Poison {
-		poison = 1
-	}
 	rep := &Report{Mechanism: "ordering", Section: "8.3", Sampled: o.Samples > 0, Seed: o.Seed, Engine: EngineEnumerate,
-		Scope:     []Param{{"duplicates", sc.Duplicates}, {"poison", poison}, {"max-attempts", sc.MaxAttempts}},
+		Scope:     sc.params(),
 		Space:     sp.size(),
 		Schedules: n,
 		Budgets:   t.budgets,
@@ -253,10 +249,7 @@ func Ordering(ctx context.Context, sc OrderingScope, o Options) (*Report, error)
 	for i := range rep.Budgets {
 		rep.Budgets[i].MaxAttempts = i + 1
 	}
-	file := drillFile{mechanism: "ordering", section: "8.3", scope: scopeLine(rep.Scope),
-		counters: []string{"deliveries", "dlq", "fixes", "moved_back", "applied_twice", "diverged"},
-		checks: []check{{"not-moved-back", "!moved_back", "moved-back"}, {"not-applied-twice", "!applied_twice", "applied-twice"},
-			{"not-diverged", "diverged == 0", "diverged"}}}
+	file := orderingFile(rep.Scope)
 	for k, strat := range orderingStrategies {
 		st, err := strategyResult(strat.name, strat.safe, n, rep.Sampled, &t.st[k], section[orderingSchedule]{
 			invariants: orderingInvariants,
@@ -342,7 +335,28 @@ func (sp *orderingSpace) outcome(strategy int, s *orderingSchedule) ([]harness.M
 	if res.broken&brokeAppliedTwice != 0 {
 		out = append(out, harness.M("explore.outcome.applied-twice"))
 	}
+	if res.broken&brokeStuck != 0 { // only a student's consumer retries past its budget
+		out = append(out, harness.M("student.outcome.past-budget"))
+	}
 	return append(out, harness.M("explore.outcome.dlq", res.dead)), nil
+}
+
+// params is the scope as its flags name it, in flag order (poison as 0 or 1).
+func (sc OrderingScope) params() []Param {
+	poison := 0
+	if sc.Poison {
+		poison = 1
+	}
+	return []Param{{"duplicates", sc.Duplicates}, {"poison", poison}, {"max-attempts", sc.MaxAttempts}}
+}
+
+// orderingFile is how a §8.3 counterexample is written as a drill file: its
+// counters and one check per invariant.
+func orderingFile(scope []Param) drillFile {
+	return drillFile{mechanism: "ordering", section: "8.3", scope: scopeLine(scope),
+		counters: []string{"deliveries", "dlq", "fixes", "moved_back", "applied_twice", "diverged"},
+		checks: []check{{"not-moved-back", "!moved_back", "moved-back"}, {"not-applied-twice", "!applied_twice", "applied-twice"},
+			{"not-diverged", "diverged == 0", "diverged"}}}
 }
 
 // run plays one schedule through the harness: the source of truth, a

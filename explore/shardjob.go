@@ -186,11 +186,7 @@ func Shardjob(ctx context.Context, sc ShardjobScope, o Options) (*Report, error)
 	}
 	rep := &Report{Mechanism: "shardjob", Section: "11.2", Sampled: o.Samples > 0, Seed: o.Seed, Engine: EngineEnumerate,
 		Scope: []Param{{"keys", sc.Keys}}, Space: sp.size(), Schedules: n, Replay: t.replay[1:]}
-	file := drillFile{mechanism: "shardjob", section: "11.2", scope: scopeLine(rep.Scope),
-		counters: []string{"applied", "keys", "moved_back", "zombie_accepted"},
-		checks: []check{{"exactly-once", "applied == keys", "not-exactly-once"},
-			{"replay-matches", "rerun.suppressed == first.attempts - first.checkpoint", "replay-mismatch"},
-			{"never-back", "!moved_back", "moved-back"}, {"zombie-rejected", "zombie_accepted == 0", "zombie-accepted"}}}
+	file := shardjobFile(rep.Scope)
 	for k, strat := range shardjobStrategies {
 		st, err := strategyResult(strat.name, strat.safe, n, rep.Sampled, &t.st[k], section[shardSchedule]{
 			invariants: shardjobInvariants,
@@ -267,6 +263,16 @@ type shardResult struct {
 	checkpoint int // the checkpoint when the worker crashed
 	commits    int // the first worker's commits
 	applied    int
+}
+
+// shardjobFile is how a §11.2 counterexample is written as a drill file:
+// its counters and one check per invariant.
+func shardjobFile(scope []Param) drillFile {
+	return drillFile{mechanism: "shardjob", section: "11.2", scope: scopeLine(scope),
+		counters: []string{"applied", "keys", "moved_back", "zombie_accepted"},
+		checks: []check{{"exactly-once", "applied == keys", "not-exactly-once"},
+			{"replay-matches", "rerun.suppressed == first.attempts - first.checkpoint", "replay-mismatch"},
+			{"never-back", "!moved_back", "moved-back"}, {"zombie-rejected", "zombie_accepted == 0", "zombie-accepted"}}}
 }
 
 // outcome is the end of a counterexample: "zombie commit 1 accepted,

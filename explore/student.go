@@ -176,50 +176,18 @@ func (sp *studentInbox) run(s *inboxSchedule, rec *harness.Recorder, tp *tape) (
 	if tp != nil {
 		tp.h = h
 	}
-	for _, m := range sp.msgs {
-		h.Declare(m)
-		if tp != nil {
-			tp.say("message %s seq=%d order=%s amount=%d", m, m.Seq, m.OrderID, m.AmountCents)
-		}
-	}
+	declare(h, sp.msgs, tp)
 	for i := range int(s.n) {
-		msg, what := int(s.steps[i].msg), s.steps[i].what
-		if tp != nil {
-			if what == ok {
-				tp.say("deliver %s", sp.msgs[msg])
-			} else {
-				tp.say("deliver %s %s", sp.msgs[msg], what)
-			}
-		}
-		if err := deliver(h, msg, what); err != nil {
+		if err := deliverTaped(h, sp.msgs, int(s.steps[i].msg), s.steps[i].what, tp); err != nil {
 			return nil, 0, err
 		}
 	}
 	acked := make([]bool, len(sp.msgs))
-	var broken uint8
 	for i, m := range sp.msgs {
 		acked[i] = h.Acks().Acked(m)
-		switch n := h.Applied(i); {
-		case n == 0:
-			broken |= brokeLost
-		case n > 1:
-			broken |= brokeDoubled
-		}
 	}
-	if rec != nil || tp != nil {
-		if rec != nil {
-			rec.Phase(harness.Verdict)
-		}
-		if tp != nil {
-			tp.say("[verdict]")
-		}
-		for i, m := range sp.msgs {
-			h.CheckOnce(i)
-			if tp != nil {
-				tp.say("once %s", m)
-			}
-		}
-	}
+	broken := onceBroken(h, len(sp.msgs))
+	checkEach(h, sp.msgs, rec, tp)
 	return acked, broken, h.Finish()
 }
 
@@ -230,9 +198,7 @@ func (sp *studentInbox) outcome(s *inboxSchedule) ([]harness.Msg, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, m := range sp.msgs {
-		h.Declare(m)
-	}
+	declare(h, sp.msgs, nil)
 	for i := range int(s.n) {
 		if err := deliver(h, int(s.steps[i].msg), s.steps[i].what); err != nil {
 			return nil, err
@@ -268,61 +234,26 @@ func StudentOrdering(ctx context.Context, sc OrderingScope, s *harness.Students)
 	if err := checkSize(Options{}, sp.size(), EnumerateLimit); err != nil {
 		return nil, err
 	}
-	var t strategyTally[orderingSchedule]
-	var n uint64
-	var runErr error
-	sp.each(func(sched orderingSchedule) bool {
-		if runErr = ctx.Err(); runErr != nil {
-			return false
-		}
-		res, err := studentOrderingRun(sp, s, &sched, nil, nil)
-		if err != nil {
-			runErr = err
-			return false
-		}
-		t.record(int(sched.n), n, &sched, res.broken)
-		n++
-		return true
+	t, n, err := tallyEach(ctx, sp.each, func(sched *orderingSchedule) (uint8, int, error) {
+		res, err := studentOrderingRun(sp, s, sched, nil, nil)
+		return res.broken, int(sched.n), err
 	})
-	if runErr != nil {
-		return nil, runErr
+	if err != nil {
+		return nil, err
 	}
-	poison := 0
-	if sc.Poison {
-		poison = 1
-	}
-	rep := &Report{Mechanism: "ordering", Section: "8.3", Space: n, Schedules: n,
-		Scope: []Param{{"duplicates", sc.Duplicates}, {"poison", poison}, {"max-attempts", sc.MaxAttempts}}}
+	rep := &Report{Mechanism: "ordering", Section: "8.3", Space: n, Schedules: n, Scope: sc.params()}
 	var settled []string
 	for i := range sp.events() {
 		settled = append(settled, fmt.Sprintf("outcome(%q) != \"retry\"", orderingEvents[i].ID))
 	}
-	file := drillFile{mechanism: "ordering", section: "8.3", scope: scopeLine(rep.Scope), strategyLine: true,
-		counters: []string{"deliveries", "dlq", "fixes", "moved_back", "applied_twice", "diverged"},
-		checks: []check{{"not-moved-back", "!moved_back", "moved-back"}, {"not-applied-twice", "!applied_twice", "applied-twice"},
-			{"not-diverged", "diverged == 0", "diverged"}, {"within-budget", strings.Join(settled, " && "), studentStuck}}}
-	st, err := strategyResult(harness.Student, true, n, false, &t, section[orderingSchedule]{
+	file := orderingFile(rep.Scope)
+	file.strategyLine = true
+	file.checks = append(file.checks, check{"within-budget", strings.Join(settled, " && "), studentStuck})
+	st, err := strategyResult(harness.Student, true, n, false, t, section[orderingSchedule]{
 		invariants: append(append([]string(nil), orderingInvariants...), studentStuck),
 		schedule:   (*orderingSchedule).String,
 		outcome: func(sched *orderingSchedule) ([]harness.Msg, error) {
-			res, err := studentOrderingRun(sp, s, sched, nil, nil)
-			if err != nil {
-				return nil, err
-			}
-			var out []harness.Msg
-			if res.broken&brokeDiverged != 0 {
-				out = append(out, harness.M("explore.outcome.diverged", res.final, orderingTruth))
-			}
-			if res.broken&brokeMovedBack != 0 {
-				out = append(out, harness.M("explore.outcome.moved-back"))
-			}
-			if res.broken&brokeAppliedTwice != 0 {
-				out = append(out, harness.M("explore.outcome.applied-twice"))
-			}
-			if res.broken&brokeStuck != 0 {
-				out = append(out, harness.M("student.outcome.past-budget"))
-			}
-			return append(out, harness.M("explore.outcome.dlq", res.dead)), nil
+			return sp.withStudents(s).outcome(retryThenReconcile, sched)
 		},
 		replay: func(sched *orderingSchedule, rec *harness.Recorder, tp *tape) error {
 			_, err := studentOrderingRun(sp, s, sched, rec, tp)
@@ -337,12 +268,41 @@ func StudentOrdering(ctx context.Context, sc OrderingScope, s *harness.Students)
 	return rep, nil
 }
 
+// tallyEach runs every schedule each yields, in order, on this goroutine
+// (the student's code may panic; the checker recovers it), and tallies
+// what each broke. run reports the invariants broken and the schedule's
+// length, by which the shortest counterexample is chosen.
+func tallyEach[S any](ctx context.Context, each func(func(S) bool), run func(*S) (uint8, int, error)) (*strategyTally[S], uint64, error) {
+	var t strategyTally[S]
+	var n uint64
+	var runErr error
+	each(func(sched S) bool {
+		if runErr = ctx.Err(); runErr != nil {
+			return false
+		}
+		broken, length, err := run(&sched)
+		if err != nil {
+			runErr = err
+			return false
+		}
+		t.record(length, n, &sched, broken)
+		n++
+		return true
+	})
+	return &t, n, runErr
+}
+
 // studentOrderingRun is the ordering scope's run, the book's loop (retry,
 // then reconcile), with the student's decision as the consumer.
 func studentOrderingRun(sp *orderingSpace, s *harness.Students, sched *orderingSchedule, rec *harness.Recorder, tp *tape) (orderingResult, error) {
+	return sp.withStudents(s).run(retryThenReconcile, sched, rec, tp)
+}
+
+// withStudents is the same scope run on the student's code.
+func (sp *orderingSpace) withStudents(s *harness.Students) *orderingSpace {
 	with := *sp
 	with.students = s
-	return with.run(retryThenReconcile, sched, rec, tp)
+	return &with
 }
 
 // StudentShardjob runs every (commit interval, crash point, zombie step) of
@@ -356,53 +316,21 @@ func StudentShardjob(ctx context.Context, sc ShardjobScope, s *harness.Students)
 	if err := checkSize(Options{}, sp.size(), ShardjobEnumerateLimit); err != nil {
 		return nil, err
 	}
-	var t strategyTally[shardSchedule]
-	var n uint64
-	var runErr error
-	sp.each(func(sched shardSchedule) bool {
-		if runErr = ctx.Err(); runErr != nil {
-			return false
-		}
-		res, err := studentShardRun(sp, s, &sched, nil, nil)
-		if err != nil {
-			runErr = err
-			return false
-		}
-		t.record(int(sched.k+sched.z), n, &sched, res.broken)
-		n++
-		return true
+	t, n, err := tallyEach(ctx, sp.each, func(sched *shardSchedule) (uint8, int, error) {
+		res, err := studentShardRun(sp, s, sched, nil, nil)
+		return res.broken, int(sched.k + sched.z), err
 	})
-	if runErr != nil {
-		return nil, runErr
+	if err != nil {
+		return nil, err
 	}
 	rep := &Report{Mechanism: "shardjob", Section: "11.2", Scope: []Param{{"keys", sc.Keys}}, Space: n, Schedules: n}
-	file := drillFile{mechanism: "shardjob", section: "11.2", scope: scopeLine(rep.Scope), strategyLine: true,
-		counters: []string{"applied", "keys", "moved_back", "zombie_accepted"},
-		checks: []check{{"exactly-once", "applied == keys", "not-exactly-once"},
-			{"replay-matches", "rerun.suppressed == first.attempts - first.checkpoint", "replay-mismatch"},
-			{"never-back", "!moved_back", "moved-back"}, {"zombie-rejected", "zombie_accepted == 0", "zombie-accepted"}}}
-	st, err := strategyResult(harness.Student, true, n, false, &t, section[shardSchedule]{
+	file := shardjobFile(rep.Scope)
+	file.strategyLine = true
+	st, err := strategyResult(harness.Student, true, n, false, t, section[shardSchedule]{
 		invariants: shardjobInvariants,
 		schedule:   (*shardSchedule).String,
 		outcome: func(sched *shardSchedule) ([]harness.Msg, error) {
-			res, err := studentShardRun(sp, s, sched, nil, nil)
-			if err != nil {
-				return nil, err
-			}
-			var out []harness.Msg
-			if res.broken&brokeZombie != 0 {
-				out = append(out, harness.M("explore.outcome.zombie-accepted", sched.k))
-			}
-			if res.broken&brokeReplay != 0 {
-				out = append(out, harness.M("explore.outcome.replay-mismatch", res.replay, sched.k, res.checkpoint))
-			}
-			if res.broken&brokeCheckpointBack != 0 {
-				out = append(out, harness.M("explore.outcome.checkpoint-back"))
-			}
-			if res.broken&brokeNotOnce != 0 {
-				out = append(out, harness.M("explore.outcome.not-exactly-once", res.applied, sp.n))
-			}
-			return out, nil
+			return sp.withStudents(s).outcome(fenceAtFirstCommit, sched)
 		},
 		replay: func(sched *shardSchedule, rec *harness.Recorder, tp *tape) error {
 			_, err := studentShardRun(sp, s, sched, rec, tp)
@@ -422,7 +350,12 @@ func StudentShardjob(ctx context.Context, sc ShardjobScope, s *harness.Students)
 // schedule's crash, then, after a crash, the rerun under epoch 2 while the
 // epoch-1 zombie commits at the schedule's step.
 func studentShardRun(sp *shardSpace, s *harness.Students, sched *shardSchedule, rec *harness.Recorder, tp *tape) (shardResult, error) {
+	return sp.withStudents(s).run(fenceAtFirstCommit, sched, rec, tp)
+}
+
+// withStudents is the same scope run on the student's code.
+func (sp *shardSpace) withStudents(s *harness.Students) *shardSpace {
 	with := *sp
 	with.students = s
-	return with.run(fenceAtFirstCommit, sched, rec, tp)
+	return &with
 }
