@@ -587,7 +587,7 @@ var InboxSection = Section{
 		{Name: "once", Args: []Arg{{Name: "msg", Kind: Word}}},
 	},
 	Observables: []Observable{
-		{"deliveries", 0}, {"effects", 0}, {"balance", 1}, {"acks", 0}, {"acked", 1}, {"amount", 1},
+		{"deliveries", 0}, {"effects", 0}, {"balance", 1}, {"acks", 0}, {"acked", 1}, {"amount", 1}, {"seq", 1},
 		{"messages", 0}, {"shared_id", 0}, {"amounts", 0}, {"pruned", 0}, {"applied", 1}, {"lost", 0}, {"doubled", 0},
 		{"calls", 0}, {"called", 1},
 	},
@@ -678,10 +678,13 @@ func (h *Inbox) Observe(name string, args []any) (any, error) {
 			return nil, err
 		}
 		return h.broker.Acked(h.msgs[i]), nil
-	case "amount":
+	case "amount", "seq":
 		i, err := msg()
 		if err != nil {
 			return nil, err
+		}
+		if name == "seq" { // the producer's outbox sequence, what Prune measures
+			return int(h.msgs[i].Seq), nil
 		}
 		return int(h.msgs[i].AmountCents), nil
 	case "applied":
