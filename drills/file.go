@@ -661,7 +661,7 @@ func (f *file) parseCounters(s *parseScope, data []byte, start int, fail func(in
 		if c.loop == "" && strings.ContainsAny(c.name, "{}") {
 			return fail(n, "only a counter with \"for VAR < EXPR\" may use {VAR} in its name")
 		}
-		x, err := s.expr(strings.ReplaceAll(src, " ", ""))
+		x, err := s.expr(src)
 		if c.loop != "" {
 			delete(s.vars, c.loop)
 		}

@@ -190,7 +190,7 @@ func errArg(verb, arg string, format string, a ...any) error {
 	return scenarioErr("%s: %s %s", verb, arg, fmt.Sprintf(format, a...))
 }
 
-// intArg checks an Observe argument count and type.
+// argString and argInt read an Observe argument, checking its count and type.
 func argString(name string, args []any, i int) (string, error) {
 	if i >= len(args) {
 		return "", fmt.Errorf("%s needs %d argument(s)", name, i+1)
