@@ -13,6 +13,8 @@ var realdbEN = map[string]string{
 	"step.sql-pid":                      "[pid %d] %s",
 	"step.kill.before-ack":              "SIGKILL pid %d: after COMMIT, before ack",
 	"step.kill.between-mark-and-effect": "SIGKILL pid %d: key committed, no effect",
+	"step.kill.before-writes":           "SIGKILL pid %d: before its first write",
+	"step.kill.between-writes":          "SIGKILL pid %d: inside its transaction, before COMMIT",
 	"res.sql-ok":                        "ok",
 	"res.sql-rows":                      "%d row(s)",
 	"res.killed":                        "%s; waited for",

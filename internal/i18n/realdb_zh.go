@@ -11,6 +11,8 @@ var realdbZH = map[string]string{
 	"step.sql-pid":                      "[pid %d] %s",
 	"step.kill.before-ack":              "SIGKILL 进程 %d：COMMIT 后、确认前",
 	"step.kill.between-mark-and-effect": "SIGKILL 进程 %d：去重键已提交，效果未执行",
+	"step.kill.before-writes":           "SIGKILL 进程 %d：第一次写入之前",
+	"step.kill.between-writes":          "SIGKILL 进程 %d：事务之中、COMMIT 之前",
 	"res.sql-ok":                        "成功",
 	"res.sql-rows":                      "%d 行",
 	"res.killed":                        "%s；已回收",
