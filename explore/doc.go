@@ -32,18 +32,20 @@
 // distinct state once. A §8.2 state is what a run's future depends on, read
 // from the harness: per message, acked or not, effects written (0, 1, or
 // more: all the invariants ask), its dedup key held or not, and the faults
-// spent. The engine builds each strategy's state graph breadth first; a
-// state's successors are learnt once, by replaying a schedule that reaches
-// it into a fresh harness, taking one more step and reading the state back,
-// so every rule stays the harness's (the ledger's keys are watched through
-// the ledger's own answers, keyStore). Each step acks a message or spends
-// a fault, so states number in layers and dynamic programming from the
-// last one counts, for every state, the schedules that finish from it, the
-// ones that break each invariant, and the fewest steps to a broken end.
-// From the empty state, the first edge that stays on a shortest broken path
-// gives the counterexample the enumerator would keep, and the counts of the
-// edges passed over give its number. Sums past 2^64 are an error
-// (ErrOverflow), so are graphs past StateLimit states. TestEnginesAgree
+// spent. A delivery is local: what it does depends on its own message's
+// bits alone, and it changes only those (a prune may forget other keys,
+// blindly), so one harness run teaches the move for every state where the
+// message has the same bits, at most 768 runs however large the scope. The
+// claim is checked as the moves are learnt: the ledger is watched
+// (keyStore), and a delivery that reaches another message is an error, not
+// a wrong count. Each step acks a message or spends a fault, so states fall
+// in layers; the engine finds them breadth first, and dynamic programming
+// from the deepest layer counts, for every state, the schedules that finish
+// from it, the ones that break each invariant, and the fewest steps to a
+// broken end. From the empty state, the first step that stays on a shortest
+// broken path gives the counterexample the enumerator would keep, and the
+// counts of the steps passed over give its number. Sums past 2^64 are an
+// error (ErrOverflow), so are walks past StateLimit states. TestEnginesAgree
 // holds the two engines to the same report on every scope of a grid.
 // §8.3 and §11.2 still enumerate: one Dispatch delivers the whole queue and
 // one Run works the whole shard, so their harnesses have no step between

@@ -184,6 +184,14 @@ func checkParam(flag string, v, lo, hi int) error {
 	return nil
 }
 
+// workers is how many goroutines o runs on.
+func (o Options) workers() int {
+	if o.Workers > 0 {
+		return o.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
 // Sampled reports whether o draws a sample.
 func (o Options) Sampled() bool { return o.Samples > 0 }
 

@@ -338,20 +338,9 @@ func Inbox(ctx context.Context, sc InboxScope, o Options) (*Report, error) {
 	var n, states uint64
 	engine := o.engine()
 	if engine == EngineStates {
-		for k, strategy := range harness.InboxStrategies {
-			g, err := sp.graph(ctx, strategy, o)
-			if err != nil {
-				return nil, err
-			}
-			cs, err := g.count()
-			if err != nil {
-				return nil, err
-			}
-			if cs[0].total != sp.size() {
-				return nil, fmt.Errorf("explore: the %s state graph counts %d schedules, the scope has %d", strategy, cs[0].total, sp.size())
-			}
-			n, states = cs[0].total, states+uint64(g.states())
-			tallies[k] = tallyFrom(g, cs, sp.schedule, func(s *inboxSchedule) int { return int(s.n) })
+		var err error
+		if n, states, err = sp.byStates(ctx, o, &tallies); err != nil {
+			return nil, err
 		}
 	} else {
 		if err := checkSize(o, sp.size(), EnumerateLimit); err != nil {

@@ -2,8 +2,8 @@ package explore
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"runtime"
 	"sync"
 
 	"archlab/harness"
@@ -22,6 +22,9 @@ const inboxBits = 4
 
 func (h inboxState) acked(i int) bool  { return h>>(inboxBits*i)&1 != 0 }
 func (h inboxState) applied(i int) int { return int(h >> (inboxBits*i + 1) & 3) }
+
+// local is message i's four bits.
+func (h inboxState) local(i int) uint8 { return uint8(h >> (inboxBits * i) & 15) }
 
 // broken is what a schedule ending in h breaks.
 func (h inboxState) broken(n int) uint8 {
@@ -46,184 +49,125 @@ func (h inboxState) allAcked(n int) bool {
 	return true
 }
 
-// inboxNode is one state of the graph: the harness's state and the faults
-// spent reaching it.
-type inboxNode struct {
-	h      inboxState
-	faults uint8
-}
+// inboxKey is a state's key: the harness's state and the faults spent.
+func inboxKey(h inboxState, faults int) uint64 { return uint64(h) | uint64(faults)<<32 }
 
 // Steps are coded msg<<3 | delivery.
 func inboxStep(msg int, d delivery) uint16 { return uint16(msg)<<3 | uint16(d) }
 
-// successors is the harness's answer for every delivery from one state:
-// next[msg][d] is the state after delivering msg with d.
-type successors [MaxInboxMessages][replay + 1]inboxState
-
-// graph builds strategy's state graph breadth first. A state's successors
-// are learnt once, by replaying a schedule that reaches it into a fresh
-// harness and taking one more step; every other way to reach the state
-// shares them. The steps that exist at a state are the scope's (the
-// broker delivers what is unacked, replays what is acked, the faults stay
-// within the budget): the enumerator's own rules, so both walk one space.
-func (sp *inboxSpace) graph(ctx context.Context, strategy harness.Strategy, o Options) (*graph, error) {
-	g := &graph{first: []int32{0}}
-	ids := map[inboxNode]int32{{}: 0}
-	nodes := []inboxNode{{}}
-	parent, via := []int32{-1}, []uint16{0}
-	learnt := map[inboxState]*successors{}
-	workers := o.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	for level := 0; level < len(nodes); {
-		end := len(nodes) // this level: every state its predecessors found
-		// Learn the new harness states of the level, in parallel.
-		var todo []int
-		seen := map[inboxState]bool{}
-		for i := level; i < end; i++ {
-			nd := nodes[i]
-			if nd.h.allAcked(sp.n) && int(nd.faults) == sp.faults {
-				continue // the end of every schedule through it: nothing to learn
-			}
-			if h := nd.h; learnt[h] == nil && !seen[h] {
-				seen[h] = true
-				todo = append(todo, i)
-			}
-		}
-		got := make([]*successors, len(todo))
-		errs := make([]error, workers)
-		var wg sync.WaitGroup
-		for w := range workers {
-			wg.Go(func() {
-				for j := w; j < len(todo); j += workers {
-					if ctx.Err() != nil {
-						return
-					}
-					path := pathTo(parent, via, todo[j])
-					got[j], errs[w] = sp.learn(strategy, nodes[todo[j]].h, path)
-					if errs[w] != nil {
-						return
-					}
-				}
-			})
-		}
-		wg.Wait()
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		for _, err := range errs {
-			if err != nil {
-				return nil, err
-			}
-		}
-		for j, i := range todo {
-			learnt[nodes[i].h] = got[j]
-		}
-		// Link the level's states to the next level's, in canonical order.
-		for i := level; i < end; i++ {
-			nd := nodes[i]
-			next := learnt[nd.h]
-			link := func(msg int, d delivery, to inboxNode) {
-				id, ok := ids[to]
-				if !ok {
-					id = int32(len(nodes))
-					ids[to] = id
-					nodes = append(nodes, to)
-					parent, via = append(parent, int32(i)), append(via, inboxStep(msg, d))
-				}
-				g.edges = append(g.edges, edge{to: id, step: inboxStep(msg, d)})
-			}
-			if nd.h.allAcked(sp.n) {
-				g.edges = append(g.edges, edge{to: stop, broken: nd.h.broken(sp.n)})
-			}
-			more := int(nd.faults) < sp.faults
-			for msg := range sp.n {
-				if !nd.h.acked(msg) {
-					link(msg, ok, inboxNode{next[msg][ok], nd.faults})
-					if more {
-						for d := crashBefore; d <= ackLost; d++ {
-							link(msg, d, inboxNode{next[msg][d], nd.faults + 1})
-						}
-					}
-				} else if more {
-					link(msg, replay, inboxNode{next[msg][replay], nd.faults + 1})
-				}
-			}
-			g.first = append(g.first, int32(len(g.edges)))
-		}
-		if err := checkStates(len(nodes), StateLimit); err != nil {
-			return nil, err
-		}
-		if o.Progress != nil {
-			o.Progress(end-level, 0)
-		}
-		level = end
-	}
-	return g, nil
+// A delivery of message i is local: what it does depends on message i's
+// four bits alone, and it changes only those, except that it may forget
+// other messages' dedup keys without looking at them (the janitor's prune).
+// So one harness run teaches a move for every state where message i has
+// the same bits: eight messages, six deliveries and sixteen values make at
+// most 768 runs, however many states share them. The claim is checked,
+// not assumed: keyStore watches every store call the delivery makes, and
+// learn refuses a delivery that touches another message's key, effect or
+// the ledger's totals, or leaves another message's bits other than the
+// prune says.
+type inboxMove struct {
+	known bool
+	to    uint8      // message i's bits after the delivery
+	clear inboxState // other messages' key bits the delivery forgot
 }
 
-// pathTo is the schedule that first reached state i: the shortest, and of
-// those the first in canonical order.
-func pathTo(parent []int32, via []uint16, i int) []uint16 {
-	var rev []uint16
-	for ; parent[i] >= 0; i = int(parent[i]) {
-		rev = append(rev, via[i])
-	}
-	for a, b := 0, len(rev)-1; a < b; a, b = a+1, b-1 {
-		rev[a], rev[b] = rev[b], rev[a]
-	}
-	return rev
+// inboxStates is one strategy's §8.2 scope as a space of states.
+type inboxStates struct {
+	sp       *inboxSpace
+	strategy harness.Strategy
+	moves    [MaxInboxMessages][replay + 1][1 << inboxBits]inboxMove
 }
 
-// learn asks the harness what every delivery does in state h, reached by
-// path: each delivery is path replayed into a fresh harness plus that one
-// delivery, and the state read back.
-func (sp *inboxSpace) learn(strategy harness.Strategy, h inboxState, path []uint16) (*successors, error) {
-	var next successors
-	var s inboxSchedule
-	for _, st := range path {
-		s.steps[s.n].msg, s.steps[s.n].what = uint8(st>>3), delivery(st&7)
-		s.n++
+// expand lists a state's steps in the enumerator's order (inboxSpace.each):
+// stop if every message is acked; then message by message, an unacked one
+// delivered ok or with each fault, an acked one replayed, the faults within
+// the budget.
+func (x *inboxStates) expand(key uint64, path func() []uint16, to func(uint16, uint64, uint64), end func(uint8, uint64)) error {
+	h, faults := inboxState(key), int(key>>32)
+	n := x.sp.n
+	if h.allAcked(n) {
+		end(h.broken(n), 0)
 	}
-	for msg := range sp.n {
-		ds := []delivery{replay}
+	more := faults < x.sp.faults
+	step := func(msg int, d delivery, faults int) error {
+		mv := &x.moves[msg][d][h.local(msg)]
+		if !mv.known {
+			if err := x.learn(h, msg, d, path()); err != nil {
+				return err
+			}
+		}
+		shift := inboxBits * msg
+		own := inboxState(1<<inboxBits-1) << shift
+		next := h&^mv.clear&^own | inboxState(mv.to)<<shift
+		to(inboxStep(msg, d), inboxKey(next, faults), 0)
+		return nil
+	}
+	for msg := range n {
+		var err error
 		if !h.acked(msg) {
-			ds = []delivery{ok, crashBefore, crashMid, crashAfter, ackLost}
-		}
-		for _, d := range ds {
-			s.steps[s.n].msg, s.steps[s.n].what = uint8(msg), d
-			s.n++
-			to, err := sp.state(strategy, &s)
-			s.n--
-			if err != nil {
-				return nil, err
+			err = step(msg, ok, faults)
+			for d := crashBefore; more && err == nil && d <= ackLost; d++ {
+				err = step(msg, d, faults+1)
 			}
-			next[msg][d] = to
+		} else if more {
+			err = step(msg, replay, faults+1)
+		}
+		if err != nil {
+			return err
 		}
 	}
-	return &next, nil
+	return nil
 }
 
-// state plays s into a fresh harness and reads its state.
-func (sp *inboxSpace) state(strategy harness.Strategy, s *inboxSchedule) (inboxState, error) {
-	ks := &keyStore{Ledger: inbox.NewLedger(), msgs: sp.msgs}
+// learn runs path and then message msg's delivery d through a fresh
+// harness, and keeps what the delivery did to message msg's bits as the
+// move for every state with those bits.
+func (x *inboxStates) learn(h inboxState, msg int, d delivery, path []uint16) error {
+	sp := x.sp
+	ks := &keyStore{Ledger: inbox.NewLedger(), msgs: sp.msgs, watch: -1}
 	env := harness.InboxEnv{Open: func(func(harness.Statement)) (inbox.Store, error) { return ks, nil }}
-	h, err := harness.NewInbox(strategy, env, nil)
+	hn, err := harness.NewInbox(x.strategy, env, nil)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	for _, m := range sp.msgs {
-		h.Declare(m)
+		hn.Declare(m)
 	}
+	s := sp.schedule(path)
 	for i := range int(s.n) {
-		if err := deliver(h, int(s.steps[i].msg), s.steps[i].what); err != nil {
-			return 0, err
+		if err := deliver(hn, int(s.steps[i].msg), s.steps[i].what); err != nil {
+			return err
 		}
 	}
-	if ks.err != nil {
-		return 0, fmt.Errorf("explore: %s under %s: %w", s, strategy, ks.err)
+	if before := sp.read(hn, ks); before != h || ks.err != nil {
+		return fmt.Errorf("explore: %s under %s reached state %08x, not %08x: %v", &s, x.strategy, before, h, ks.err)
 	}
+	ks.watch = msg
+	if err := deliver(hn, msg, d); err != nil {
+		return err
+	}
+	s.steps[s.n].msg, s.steps[s.n].what = uint8(msg), d
+	s.n++
+	if ks.err != nil {
+		return fmt.Errorf("explore: %s under %s: %w", &s, x.strategy, ks.err)
+	}
+	after := sp.read(hn, ks)
+	shift := inboxBits * msg
+	own := inboxState(1<<inboxBits-1) << shift
+	if (h&^ks.forgot)&^own != after&^own {
+		return fmt.Errorf("explore: %s under %s: delivering m%d changed other messages' state (%08x to %08x): %w",
+			&s, x.strategy, msg+1, h, after, errNotLocal)
+	}
+	x.moves[msg][d][h.local(msg)] = inboxMove{known: true, to: after.local(msg), clear: ks.forgot &^ own}
+	return nil
+}
+
+// errNotLocal is a delivery that reached past its own message: the state
+// engine cannot share its moves, and says so rather than count wrong.
+var errNotLocal = fmt.Errorf("the delivery is not local to its message; run with --engine enumerate")
+
+// read is the harness's state after a run.
+func (sp *inboxSpace) read(h *harness.Inbox, ks *keyStore) inboxState {
 	var st inboxState
 	for i, m := range sp.msgs {
 		var bits inboxState
@@ -236,17 +180,21 @@ func (sp *inboxSpace) state(strategy harness.Strategy, s *inboxSchedule) (inboxS
 		}
 		st |= bits << (inboxBits * i)
 	}
-	return st, nil
+	return st
 }
 
 // keyStore is the book's Ledger, watched: it notes which messages' dedup
 // keys the ledger holds, from the ledger's own answers (ApplyOnce and Mark
 // say whether the key was new; Prune how many keys it forgot), and fails
-// the run if an answer disagrees with what it noted.
+// the run if an answer disagrees with what it noted. While watch is a
+// message's index, it also fails any call that reaches another message
+// (errNotLocal), and notes in forgot the key bits a prune clears.
 type keyStore struct {
 	*inbox.Ledger
 	msgs    []inbox.Message
 	present uint16
+	watch   int // -1: not watching
+	forgot  inboxState
 	err     error
 }
 
@@ -257,6 +205,14 @@ func (s *keyStore) index(m inbox.Message) int {
 		}
 	}
 	return -1
+}
+
+// touch is a call about message m: while watching, it must be the watched
+// message.
+func (s *keyStore) touch(m inbox.Message, call string) {
+	if s.watch >= 0 && s.index(m) != s.watch {
+		s.fail(fmt.Errorf("delivering %s called %s(%s): %w", s.msgs[s.watch], call, m, errNotLocal))
+	}
 }
 
 // written notes that m's key is held now; isNew is the ledger's answer.
@@ -279,6 +235,7 @@ func (s *keyStore) fail(err error) {
 }
 
 func (s *keyStore) ApplyOnce(m inbox.Message) (bool, error) {
+	s.touch(m, "ApplyOnce")
 	applied, err := s.Ledger.ApplyOnce(m)
 	if err == nil {
 		s.written(m, applied)
@@ -287,6 +244,7 @@ func (s *keyStore) ApplyOnce(m inbox.Message) (bool, error) {
 }
 
 func (s *keyStore) Mark(m inbox.Message) (bool, error) {
+	s.touch(m, "Mark")
 	isNew, err := s.Ledger.Mark(m)
 	if err == nil {
 		s.written(m, isNew)
@@ -294,11 +252,43 @@ func (s *keyStore) Mark(m inbox.Message) (bool, error) {
 	return isNew, err
 }
 
+func (s *keyStore) Effect(m inbox.Message) error {
+	s.touch(m, "Effect")
+	return s.Ledger.Effect(m)
+}
+
+func (s *keyStore) NaiveApply(m inbox.Message) {
+	s.touch(m, "NaiveApply")
+	s.Ledger.NaiveApply(m)
+}
+
+func (s *keyStore) Balance(orderID string) int64 {
+	if s.watch >= 0 && orderID != s.msgs[s.watch].OrderID {
+		s.fail(fmt.Errorf("delivering %s read the balance of %s: %w", s.msgs[s.watch], orderID, errNotLocal))
+	}
+	return s.Ledger.Balance(orderID)
+}
+
+func (s *keyStore) Applies() int {
+	if s.watch >= 0 {
+		s.fail(fmt.Errorf("delivering %s read the ledger's total applies: %w", s.msgs[s.watch], errNotLocal))
+	}
+	return s.Ledger.Applies()
+}
+
+// Prune forgets keys without reading them: while watching, every key with
+// Seq <= maxSeq is noted as forgotten, held or not.
 func (s *keyStore) Prune(maxSeq int64) int {
 	n := s.Ledger.Prune(maxSeq)
 	forgot := 0
 	for i, m := range s.msgs {
-		if s.present&(1<<i) != 0 && m.Seq <= maxSeq {
+		if m.Seq > maxSeq {
+			continue
+		}
+		if s.watch >= 0 {
+			s.forgot |= 1 << (inboxBits*i + 3)
+		}
+		if s.present&(1<<i) != 0 {
 			s.present &^= 1 << i
 			forgot++
 		}
@@ -307,4 +297,54 @@ func (s *keyStore) Prune(maxSeq int64) int {
 		s.fail(fmt.Errorf("the ledger forgot %d keys through seq %d, the keys it held say %d", n, maxSeq, forgot))
 	}
 	return n
+}
+
+// byStates counts every strategy's schedules through its states, the
+// strategies side by side on o's workers.
+func (sp *inboxSpace) byStates(ctx context.Context, o Options, tallies *[4]strategyTally[inboxSchedule]) (n, states uint64, err error) {
+	var progress func(int)
+	if o.Progress != nil {
+		progress = func(k int) { o.Progress(k, 0) }
+	}
+	counted := make([]int, len(harness.InboxStrategies))
+	errs := make([]error, len(counted))
+	each(o.workers(), len(counted), func(k int) {
+		x := &inboxStates{sp: sp, strategy: harness.InboxStrategies[k]}
+		lv, err := walkStates(ctx, x, inboxKey(0, 0), brokeLost|brokeDoubled, 0, StateLimit, progress)
+		if err == nil {
+			tallies[k], err = tallyOf(lv, x, 0, sp.schedule, func(s *inboxSchedule) int { return int(s.n) })
+		}
+		if err == nil && lv.root().total != sp.size() {
+			err = fmt.Errorf("explore: the %s states count %d schedules, the scope has %d", x.strategy, lv.root().total, sp.size())
+		}
+		if err == nil {
+			counted[k] = lv.states()
+		}
+		errs[k] = err
+	})
+	if err := errors.Join(errs...); err != nil {
+		return 0, 0, err
+	}
+	for _, c := range counted {
+		states += uint64(c)
+	}
+	return sp.size(), states, nil
+}
+
+// each runs f(0) … f(n-1) on up to workers goroutines.
+func each(workers, n int, f func(int)) {
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(workers, n) {
+		wg.Go(func() {
+			for k := range next {
+				f(k)
+			}
+		})
+	}
+	for k := range n {
+		next <- k
+	}
+	close(next)
+	wg.Wait()
 }

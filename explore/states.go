@@ -1,8 +1,8 @@
 package explore
 
 import (
+	"context"
 	"errors"
-	"fmt"
 	"math"
 	"math/bits"
 )
@@ -42,144 +42,231 @@ func enumerateOnly(o Options) error {
 	return nil
 }
 
-// edge is one step out of a state, in the canonical order the enumerator
-// walks them. A stop edge ends the schedule in that state; its broken bits
-// are the invariants the finished schedule breaks.
-type edge struct {
-	to     int32 // the next state, or stop
-	step   uint16
-	broken uint8 // stop edges only
+// stateSpace is one strategy's scope seen state by state. A state is a uint64
+// key: the section's canonical state, memoised by its value. Every step
+// goes one layer deeper (it acks a message or spends a fault; it delivers
+// one more event), so the layers need no ordering of their own.
+type stateSpace interface {
+	// expand lists the ways out of state key in the enumerator's canonical
+	// order: to for a step to the state next, costing cost (what the
+	// section sums over schedules: deliveries), end where a schedule may
+	// stop, with the invariants it broke (tag bits, outside the section's
+	// invariants, are counted but break nothing) and its cost. path, when
+	// a successor must be learnt, is the steps that first reached key.
+	expand(key uint64, path func() []uint16, to func(step uint16, next uint64, cost uint64), end func(broken uint8, cost uint64)) error
 }
 
-const stop int32 = -1
-
-// graph is one strategy's state graph: states numbered so that every edge
-// goes to a higher number (each step adds to a quantity no step takes
-// away: messages acked plus faults spent), state 0 the empty schedule.
-// Edges are in the canonical order, so the enumerator's numbering of
-// schedules can be recovered from the stateCounts.
-type graph struct {
-	first []int32 // state i's edges are edges[first[i]:first[i+1]]
-	edges []edge
+// layers is a space walked breadth first from one root: per layer, the
+// states in the order they were first reached, each one's index by key, the
+// state and step that first reached it, and, after count, what dynamic
+// programming learnt of it.
+type layers struct {
+	keys   [][]uint64
+	index  []map[uint64]int32
+	parent [][]int32
+	via    [][]uint16
+	counts [][]stateCounts
+	// broken is the mask of stop bits that are invariants; the others are
+	// tags.
+	broken uint8
 }
 
-func (g *graph) states() int { return len(g.first) - 1 }
-
-func (g *graph) out(i int) []edge { return g.edges[g.first[i]:g.first[i+1]] }
-
-// stateCounts is what dynamic programming learns of one state: over every way
-// to finish a schedule from it, how many there are, how many break each
-// invariant and at least one, and the fewest steps to a broken end.
+// stateCounts is what dynamic programming learns of one state: over every
+// way to finish a schedule from it, how many there are, how many break each
+// invariant (or carry each tag) and at least one invariant, the sum of their
+// costs, and the fewest steps to a broken end.
 type stateCounts struct {
-	total, broken uint64
-	viol          [8]uint64
-	dist          int32 // -1: no broken end is reachable
+	total, broken, cost uint64
+	viol                [8]uint64
+	dist                int32 // -1: no broken end is reachable
 }
 
-// count fills every state's stateCounts, last state first: a state's successors
-// are all numbered higher, so they are done when it is. A sum past
-// MaxUint64 is ErrOverflow, never a wrapped small number.
-func (g *graph) count() ([]stateCounts, error) {
-	n := g.states()
-	cs := make([]stateCounts, n)
+func (lv *layers) states() int {
+	n := 0
+	for _, k := range lv.keys {
+		n += len(k)
+	}
+	return n
+}
+
+// path is the steps that first reached state i of layer l: the shortest,
+// and of those the first in canonical order.
+func (lv *layers) path(l, i int) []uint16 {
+	steps := make([]uint16, l)
+	for ; l > 0; l-- {
+		steps[l-1] = lv.via[l][i]
+		i = int(lv.parent[l][i])
+	}
+	return steps
+}
+
+// walkStates finds every state of sp reachable from root, layer by layer, and
+// refuses more than limit states (seen, the states other walks of the same
+// exploration already hold, count against it). progress, when set, is told
+// each layer's states.
+func walkStates(ctx context.Context, sp stateSpace, root uint64, broken uint8, seen, limit int, progress func(int)) (*layers, error) {
+	lv := &layers{keys: [][]uint64{{root}}, index: []map[uint64]int32{{root: 0}}, parent: [][]int32{{-1}}, via: [][]uint16{{0}},
+		broken: broken}
+	n := 1
+	for l := 0; l < len(lv.keys); l++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		next := map[uint64]int32{}
+		var keys []uint64
+		var parent []int32
+		var via []uint16
+		for i, key := range lv.keys[l] {
+			err := sp.expand(key, func() []uint16 { return lv.path(l, i) }, func(step uint16, to, _ uint64) {
+				if _, ok := next[to]; !ok {
+					next[to] = int32(len(keys))
+					keys, parent, via = append(keys, to), append(parent, int32(i)), append(via, step)
+				}
+			}, func(uint8, uint64) {})
+			if err != nil {
+				return nil, err
+			}
+		}
+		if progress != nil {
+			progress(len(lv.keys[l]))
+		}
+		if len(keys) == 0 {
+			break
+		}
+		if n += len(keys); seen+n > limit {
+			return nil, &ScopeError{States: uint64(seen + n), Limit: uint64(limit), Err: ErrTooManyStates}
+		}
+		lv.keys, lv.index = append(lv.keys, keys), append(lv.index, next)
+		lv.parent, lv.via = append(lv.parent, parent), append(lv.via, via)
+	}
+	return lv, lv.count(sp)
+}
+
+// count fills every state's stateCounts, deepest layer first: a state's
+// successors are all one layer deeper, so they are done when it is. A sum
+// past MaxUint64 is ErrOverflow, never a wrapped small number.
+func (lv *layers) count(sp stateSpace) error {
 	var carry uint64
 	add := func(a, b uint64) uint64 {
 		s, c := bits.Add64(a, b, 0)
 		carry |= c
 		return s
 	}
-	for i := n - 1; i >= 0; i-- {
-		c := &cs[i]
-		c.dist = -1
-		for _, e := range g.out(i) {
-			if e.to == stop {
+	mul := func(a, b uint64) uint64 {
+		hi, lo := bits.Mul64(a, b)
+		carry |= hi
+		return lo
+	}
+	lv.counts = make([][]stateCounts, len(lv.keys))
+	for l := len(lv.keys) - 1; l >= 0; l-- {
+		cs := make([]stateCounts, len(lv.keys[l]))
+		for i, key := range lv.keys[l] {
+			c := &cs[i]
+			c.dist = -1
+			err := sp.expand(key, func() []uint16 { return lv.path(l, i) }, func(_ uint16, to, cost uint64) {
+				s := &lv.counts[l+1][lv.index[l+1][to]]
+				c.total = add(c.total, s.total)
+				c.broken = add(c.broken, s.broken)
+				c.cost = add(c.cost, add(s.cost, mul(cost, s.total)))
+				for k := range c.viol {
+					c.viol[k] = add(c.viol[k], s.viol[k])
+				}
+				if s.dist >= 0 && (c.dist < 0 || s.dist+1 < c.dist) {
+					c.dist = s.dist + 1
+				}
+			}, func(broken uint8, cost uint64) {
 				c.total = add(c.total, 1)
-				if e.broken != 0 {
+				c.cost = add(c.cost, cost)
+				if broken&lv.broken != 0 {
 					c.broken = add(c.broken, 1)
 					c.dist = 0
 				}
 				for k := range c.viol {
-					if e.broken&(1<<k) != 0 {
+					if broken&(1<<k) != 0 {
 						c.viol[k] = add(c.viol[k], 1)
 					}
 				}
-				continue
-			}
-			if int(e.to) <= i {
-				return nil, fmt.Errorf("explore: state %d steps back to state %d: the graph is not layered", i, e.to)
-			}
-			s := &cs[e.to]
-			c.total = add(c.total, s.total)
-			c.broken = add(c.broken, s.broken)
-			for k := range c.viol {
-				c.viol[k] = add(c.viol[k], s.viol[k])
-			}
-			if s.dist >= 0 && (c.dist < 0 || s.dist+1 < c.dist) {
-				c.dist = s.dist + 1
+			})
+			if err != nil {
+				return err
 			}
 		}
+		lv.counts[l] = cs
 	}
 	if carry != 0 {
-		return nil, &ScopeError{Schedules: math.MaxUint64, Err: ErrOverflow}
+		return &ScopeError{Schedules: math.MaxUint64, Err: ErrOverflow}
 	}
-	return cs, nil
+	return nil
 }
 
-// shortest is the shortest broken schedule from state 0, as its steps, and
-// its number in the enumerator's order. Of the shortest ones it is the
-// first in that order: at every state it takes the first edge that stays
-// on a shortest path, and the schedules it passes over on the way, those
-// of the earlier edges, are exactly the ones numbered before it (a
-// schedule is numbered when it stops, before the longer ones through the
-// same state). ok is false when no schedule breaks anything.
-func (g *graph) shortest(cs []stateCounts) (steps []uint16, index uint64, broken uint8, ok bool) {
-	if cs[0].dist < 0 {
-		return nil, 0, 0, false
+// root is what the walk learnt of its root: every schedule of the space.
+func (lv *layers) root() *stateCounts { return &lv.counts[0][0] }
+
+// shortest is the shortest broken schedule from the root, as its steps,
+// and its number in the enumerator's order. Of the shortest ones it is the
+// first in that order: at every state it takes the first step that stays on
+// a shortest broken path, and the schedules it passes over on the way,
+// those of the earlier steps and stops, are exactly the ones numbered
+// before it (a schedule is numbered when it stops, before the longer ones
+// through the same state). ok is false when no schedule breaks anything.
+func (lv *layers) shortest(sp stateSpace) (steps []uint16, index uint64, broken uint8, ok bool, err error) {
+	if lv.root().dist < 0 {
+		return nil, 0, 0, false, nil
 	}
-	i := 0
-	for {
-		d := cs[i].dist
-		next := stop
-		for _, e := range g.out(i) {
-			if e.to == stop {
-				if e.broken != 0 && d == 0 {
-					return steps, index, e.broken, true
-				}
-				index++
-				continue
+	for l, i := 0, 0; ; l++ {
+		d := lv.counts[l][i].dist
+		next, done := int32(-1), false
+		err := sp.expand(lv.keys[l][i], func() []uint16 { return lv.path(l, i) }, func(step uint16, to, _ uint64) {
+			if next >= 0 || done {
+				return
 			}
-			if s := cs[e.to]; s.dist >= 0 && s.dist+1 == d {
-				steps, next = append(steps, e.step), e.to
-				break
+			j := lv.index[l+1][to]
+			if s := lv.counts[l+1][j]; s.dist >= 0 && s.dist+1 == d {
+				steps, next = append(steps, step), j
+				return
 			}
-			index += cs[e.to].total
+			index += lv.counts[l+1][j].total
+		}, func(b uint8, _ uint64) {
+			if next >= 0 || done {
+				return
+			}
+			if b&lv.broken != 0 && d == 0 {
+				broken, done = b, true
+				return
+			}
+			index++
+		})
+		if err != nil || done {
+			return steps, index, broken, done, err
 		}
-		if next == stop {
-			panic("explore: shortest path lost its way") // count guarantees a way
+		if next < 0 {
+			return nil, 0, 0, false, errors.New("explore: the shortest path lost its way") // count guarantees a way
 		}
 		i = int(next)
 	}
 }
 
-// tallyFrom turns a counted graph into the tally the enumerator would have
-// made: the same sums, the same shortest counterexample.
-func tallyFrom[S any](g *graph, cs []stateCounts, sched func(steps []uint16) S, length func(*S) int) strategyTally[S] {
+// tallyOf turns a walked space into the tally the enumerator would have
+// made: the same sums, the same shortest counterexample, its number offset
+// by the schedules of the spaces enumerated before it.
+func tallyOf[S any](lv *layers, sp stateSpace, offset uint64, sched func(steps []uint16) S, length func(*S) int) (strategyTally[S], error) {
 	var t strategyTally[S]
-	t.violations = cs[0].viol
-	t.broken = cs[0].broken
-	if steps, index, broken, ok := g.shortest(cs); ok {
+	c := lv.root()
+	for k := range t.violations {
+		if lv.broken&(1<<k) != 0 {
+			t.violations[k] = c.viol[k]
+		}
+	}
+	t.broken = c.broken
+	steps, index, broken, ok, err := lv.shortest(sp)
+	if err != nil {
+		return t, err
+	}
+	if ok {
 		s := sched(steps)
-		t.shortest = best[S]{found: true, length: length(&s), index: index, sched: s, broken: broken}
+		t.shortest = best[S]{found: true, length: length(&s), index: offset + index, sched: s, broken: broken & lv.broken}
 	}
-	return t
-}
-
-// checkStates refuses a graph past the state limit.
-func checkStates(n int, limit int) error {
-	if n > limit {
-		return &ScopeError{States: uint64(n), Limit: uint64(limit), Err: ErrTooManyStates}
-	}
-	return nil
+	return t, nil
 }
 
 // ErrTooManyStates is wrapped by a ScopeError whose scope has more distinct

@@ -91,26 +91,44 @@ func TestStateEngineScales(t *testing.T) {
 	}
 }
 
-// TestStateLimit: a graph past the limit is refused with the limit.
+// chain is a toy space: a chain of depth states, each with two ways on to
+// the next, whose last state stops: 2^depth schedules.
+// Each step costs cost.
+type chain struct{ depth, cost uint64 }
+
+func (c chain) expand(key uint64, _ func() []uint16, to func(uint16, uint64, uint64), end func(uint8, uint64)) error {
+	if key == c.depth {
+		end(0, 0)
+		return nil
+	}
+	to(0, key+1, c.cost)
+	to(1, key+1, c.cost)
+	return nil
+}
+
+// TestStateLimit: a walk past the limit is refused with the limit.
 func TestStateLimit(t *testing.T) {
-	err := checkStates(StateLimit+1, StateLimit)
+	_, err := walkStates(ctx, chain{depth: 100}, 0, 1, 0, 50, nil)
 	var se *ScopeError
-	if !errors.Is(err, ErrTooManyStates) || !errors.As(err, &se) || se.Limit != StateLimit {
+	if !errors.Is(err, ErrTooManyStates) || !errors.As(err, &se) || se.Limit != 50 {
 		t.Fatalf("err = %v", err)
 	}
 }
 
-// TestOverflow: counts past 2^64 are an error, not a wrapped number.
+// TestOverflow: counts and costs past 2^64 are an error, not a wrapped
+// number; below it they count exactly.
 func TestOverflow(t *testing.T) {
-	// A chain of 65 states, each with two ways on: 2^65 schedules.
-	g := &graph{first: []int32{0}}
-	for i := range 65 {
-		g.edges = append(g.edges, edge{to: int32(i + 1)}, edge{to: int32(i + 1), step: 1})
-		g.first = append(g.first, int32(len(g.edges)))
+	for _, c := range []chain{{depth: 65}, {depth: 60, cost: 16}} {
+		if _, err := walkStates(ctx, c, 0, 1, 0, StateLimit, nil); !errors.Is(err, ErrOverflow) {
+			t.Errorf("%+v: err = %v", c, err)
+		}
 	}
-	g.edges = append(g.edges, edge{to: stop})
-	g.first = append(g.first, int32(len(g.edges)))
-	if _, err := g.count(); !errors.Is(err, ErrOverflow) {
-		t.Fatalf("err = %v", err)
+	lv, err := walkStates(ctx, chain{depth: 63}, 0, 1, 0, StateLimit, nil)
+	if err != nil || lv.root().total != 1<<63 {
+		t.Fatalf("2^63: err = %v, %+v", err, lv.root())
+	}
+	lv, err = walkStates(ctx, chain{depth: 58, cost: 1}, 0, 1, 0, StateLimit, nil)
+	if err != nil || lv.root().total != 1<<58 || lv.root().cost != 58<<58 {
+		t.Fatalf("58 steps of cost 1: err = %v, %+v", err, lv.root())
 	}
 }
