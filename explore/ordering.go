@@ -227,20 +227,30 @@ func Ordering(ctx context.Context, sc OrderingScope, o Options) (*Report, error)
 	if err := checkParam("max-attempts", sc.MaxAttempts, 1, MaxOrderingAttempts); err != nil {
 		return nil, err
 	}
-	if err := enumerateOnly(o); err != nil {
-		return nil, err
-	}
 	sp := newOrderingSpace(sc)
-	if err := checkSize(o, sp.size(), EnumerateLimit); err != nil {
-		return nil, err
+	engine := o.engine()
+	var t *orderingTally
+	var n, states uint64
+	if engine == EngineStates {
+		t = &orderingTally{sp: sp, budgets: make([]Budget, sc.MaxAttempts)}
+		var err error
+		if states, err = sp.byStates(ctx, o, t); err != nil {
+			return nil, err
+		}
+		n = sp.size()
+	} else {
+		if err := checkSize(o, sp.size(), EnumerateLimit); err != nil {
+			return nil, err
+		}
+		var err error
+		t, n, err = walk(ctx, sp, sp.size(), o, func() *orderingTally {
+			return &orderingTally{sp: sp, budgets: make([]Budget, sc.MaxAttempts)}
+		})
+		if err != nil {
+			return nil, err
+		}
 	}
-	t, n, err := walk(ctx, sp, sp.size(), o, func() *orderingTally {
-		return &orderingTally{sp: sp, budgets: make([]Budget, sc.MaxAttempts)}
-	})
-	if err != nil {
-		return nil, err
-	}
-	rep := &Report{Mechanism: "ordering", Section: "8.3", Sampled: o.Samples > 0, Seed: o.Seed, Engine: EngineEnumerate,
+	rep := &Report{Mechanism: "ordering", Section: "8.3", Sampled: o.Samples > 0, Seed: o.Seed, Engine: engine, States: states,
 		Scope:     sc.params(),
 		Space:     sp.size(),
 		Schedules: n,

@@ -29,8 +29,8 @@ const StateLimit = 20_000_000
 var ErrOverflow = errors.New("more than 2^64 schedules")
 
 // ErrNoStateGraph is a mechanism asked for --engine states that has no
-// state graph yet: its harness verbs are coarser than its states (one
-// Dispatch delivers the whole queue; one Run works the whole shard).
+// state graph: §11.2, whose schedule is one pass of the book's Runner.Run
+// per worker, so no two schedules share a state past their first run.
 var ErrNoStateGraph = errors.New("no state graph for this mechanism")
 
 // enumerateOnly is the engine of a mechanism with no state graph: it

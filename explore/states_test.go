@@ -40,6 +40,35 @@ func TestEnginesAgree(t *testing.T) {
 	}
 }
 
+// TestEnginesAgreeOrdering is the same claim for §8.3, over duplicates,
+// poison and budgets, the retry-budget table included.
+func TestEnginesAgreeOrdering(t *testing.T) {
+	var grid []OrderingScope
+	for d := 0; d <= 3; d++ {
+		for _, poison := range []bool{false, true} {
+			for _, budget := range []int{1, 2, 4} {
+				grid = append(grid, OrderingScope{Duplicates: d, Poison: poison, MaxAttempts: budget})
+			}
+		}
+	}
+	if testing.Short() {
+		grid = grid[:6]
+	}
+	for _, sc := range grid {
+		t.Run(fmt.Sprintf("ordering/duplicates=%d/poison=%v/max-attempts=%d", sc.Duplicates, sc.Poison, sc.MaxAttempts), func(t *testing.T) {
+			states, err := Ordering(ctx, sc, Options{Engine: EngineStates})
+			if err != nil {
+				t.Fatal(err)
+			}
+			enum, err := Ordering(ctx, sc, Options{Engine: EngineEnumerate})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameReport(t, states, enum)
+		})
+	}
+}
+
 // sameReport compares two reports of one scope, engines aside.
 func sameReport(t *testing.T, states, enum *Report) {
 	t.Helper()

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -114,39 +115,101 @@ func (o *Ordering) Dispatch() error {
 		if !ok {
 			return nil
 		}
-		o.deliveries++
-		out, err := o.decide(e, attempt)
-		if err != nil {
+		if err := o.deliver(e, attempt); err != nil {
 			return err
 		}
-		o.outcomes[e.ID] = out
-		stuck := false
-		st := o.observe(e.OrderID)
-		switch out {
-		case ordering.OutcomeApplied:
-			o.applied[e.ID]++
-			o.appliedTwice = o.appliedTwice || o.applied[e.ID] > 1
-		case ordering.OutcomeRetry:
-			if stuck = o.pastBudget(attempt); !stuck {
-				if err := o.broker.Publish(e, attempt+1); err != nil {
-					return err
-				}
-			}
-		case ordering.OutcomeDead:
-			if o.strategy != Student {
-				d, _ := o.consumer.LastDead() // the entry the consumer just wrote
-				if err := o.broker.DeadLetter(d); err != nil {
-					return err
-				}
+	}
+}
+
+// Deliver is the broker delivering event i now, as its first delivery,
+// ahead of the queue: what Dispatch does with a published event when it
+// reaches the queue's head. Publishing events and then dispatching them is
+// the same run as delivering each in turn and then dispatching the retries
+// they queued, one step at a time, which is how the explorer walks it.
+func (o *Ordering) Deliver(i int) error {
+	if o.consumer == nil {
+		return scenarioErr("deliver: no consumer yet: start one with \"consumer max-attempts=N\"")
+	}
+	o.published++
+	return o.deliver(o.events[i], 1)
+}
+
+// deliver is one delivery: the consumer decides, and a retry goes to the
+// back of the queue with its attempt raised, or past the budget to the DLQ.
+func (o *Ordering) deliver(e ordering.Event, attempt int) error {
+	o.deliveries++
+	out, err := o.decide(e, attempt)
+	if err != nil {
+		return err
+	}
+	o.outcomes[e.ID] = out
+	stuck := false
+	st := o.observe(e.OrderID)
+	switch out {
+	case ordering.OutcomeApplied:
+		o.applied[e.ID]++
+		o.appliedTwice = o.appliedTwice || o.applied[e.ID] > 1
+	case ordering.OutcomeRetry:
+		if stuck = o.pastBudget(attempt); !stuck {
+			if err := o.broker.Publish(e, attempt+1); err != nil {
+				return err
 			}
 		}
-		if o.rec != nil { // the explorer's enumeration records nothing, and builds nothing
-			o.recordDelivery(e, attempt, out, st)
-			if stuck {
-				o.recordPastBudget(e, attempt)
+	case ordering.OutcomeDead:
+		if o.strategy != Student {
+			d, _ := o.consumer.LastDead() // the entry the consumer just wrote
+			if err := o.broker.DeadLetter(d); err != nil {
+				return err
 			}
 		}
 	}
+	if o.rec != nil { // the explorer's enumeration records nothing, and builds nothing
+		o.recordDelivery(e, attempt, out, st)
+		if stuck {
+			o.recordPastBudget(e, attempt)
+		}
+	}
+	return nil
+}
+
+// Snapshot is the run's state as one canonical text: everything a later
+// step's outcome depends on (each order's row and highest version seen, the
+// queue with its attempts, how many dead letters, each event's applies up
+// to two, the
+// invariants broken so far, the budget), and nothing it does not (counts
+// of deliveries, outcomes already read). Two runs with the same snapshot
+// end alike whatever they are given next; the explorer memoises states by
+// it. The model broker's queue only: a real broker's is not read.
+func (o *Ordering) Snapshot() string {
+	var b strings.Builder
+	for _, id := range sortedKeys(o.version) {
+		st, _ := o.proj.Get(id)
+		fmt.Fprintf(&b, "%s=%s^%d ", id, st, o.version[id])
+	}
+	if o.consumer != nil {
+		fmt.Fprintf(&b, "budget=%d ", o.consumer.MaxAttempts)
+	}
+	b.WriteString("queue=")
+	if q, ok := o.broker.(*memoryOrdering); ok {
+		for _, d := range q.queue {
+			fmt.Fprintf(&b, "%s#%d,", d.event.ID, d.attempt)
+		}
+	}
+	fmt.Fprintf(&b, " dlq=%d applied=", len(o.DLQ()))
+	for _, id := range sortedKeys(o.applied) {
+		fmt.Fprintf(&b, "%s:%d,", id, min(o.applied[id], 2))
+	}
+	fmt.Fprintf(&b, " moved-back=%v applied-twice=%v over-budget=%v", o.movedBack, o.appliedTwice, o.overBudget > 0)
+	return b.String()
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // recordDelivery records one delivery and what the consumer made of it; a
