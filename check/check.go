@@ -42,13 +42,13 @@ var Exercises = []*Exercise{
 		Drills:  []string{"ack-lost", "dedup-scope", "prune-window"},
 		plugged: func(s *harness.Students) bool { return s.Inbox != nil },
 		explore: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
-			return explore.StudentInbox(ctx, explore.StudentInboxScope, s)
+			return explore.StudentInbox(ctx, explore.StudentInboxScope, s, explore.Options{})
 		}},
 	{Name: "projection-decision", Section: "8.3", File: "exercises/projection_decision.go", Func: "ProjectionDecision",
 		Drills:  []string{"out-of-order", "poison", "retry-budget", "reconcile"},
 		plugged: func(s *harness.Students) bool { return s.Ordering != nil },
 		explore: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
-			return explore.StudentOrdering(ctx, explore.StudentOrderingScope, s)
+			return explore.StudentOrdering(ctx, explore.StudentOrderingScope, s, explore.Options{})
 		}},
 	{Name: "shard-loop", Section: "11.2", File: "exercises/shard_loop.go", Func: "ShardLoop",
 		Drills:  []string{"crash-resume", "stale-epoch"},

@@ -49,8 +49,14 @@ func (h inboxState) allAcked(n int) bool {
 	return true
 }
 
-// inboxKey is a state's key: the harness's state and the faults spent.
-func inboxKey(h inboxState, faults int) uint64 { return uint64(h) | uint64(faults)<<32 }
+// inboxKey is a state's key: the harness's state, the faults spent and
+// the deliveries that met no fault. The last is the harness's state again
+// for the book's handlers, which ack every such delivery; a student's
+// handler may not, and the broker gives up when every message has had one
+// and every fault is spent.
+func inboxKey(h inboxState, faults, oks int) uint64 {
+	return uint64(h) | uint64(faults)<<32 | uint64(oks)<<40
+}
 
 // Steps are coded msg<<3 | delivery.
 func inboxStep(msg int, d delivery) uint16 { return uint16(msg)<<3 | uint16(d) }
@@ -71,25 +77,33 @@ type inboxMove struct {
 	clear inboxState // other messages' key bits the delivery forgot
 }
 
-// inboxStates is one strategy's §8.2 scope as a space of states.
+// inboxStates is one strategy's §8.2 scope as a space of states: a book's
+// strategy, or the student's handler when students is set.
 type inboxStates struct {
 	sp       *inboxSpace
 	strategy harness.Strategy
+	students *harness.Students
 	moves    [MaxInboxMessages][replay + 1][1 << inboxBits]inboxMove
 }
 
-// expand lists a state's steps in the enumerator's order (inboxSpace.each):
-// stop if every message is acked; then message by message, an unacked one
-// delivered ok or with each fault, an acked one replayed, the faults within
-// the budget.
+// expand lists a state's steps in the enumerator's order (inboxSpace.each,
+// studentInbox.each): stop if every message is acked, or if the broker can
+// do nothing more (each message had a delivery with no fault, every fault
+// is spent) and a message is unacked, which only a student's handler
+// leaves; then message by message, an unacked one delivered ok or with each
+// fault, an acked one replayed, the faults within the budget.
 func (x *inboxStates) expand(key uint64, path func() []uint16, to func(uint16, uint64, uint64), end func(uint8, uint64)) error {
-	h, faults := inboxState(key), int(key>>32)
+	h, faults, oks := inboxState(key), int(key>>32&0xff), int(key>>40)
 	n := x.sp.n
-	if h.allAcked(n) {
-		end(h.broken(n), 0)
+	if full := h.allAcked(n); full || (oks == n && faults == x.sp.faults) {
+		broken := h.broken(n)
+		if !full {
+			broken |= brokeUnacked
+		}
+		end(broken, 0)
 	}
 	more := faults < x.sp.faults
-	step := func(msg int, d delivery, faults int) error {
+	step := func(msg int, d delivery, faults, oks int) error {
 		mv := &x.moves[msg][d][h.local(msg)]
 		if !mv.known {
 			if err := x.learn(h, msg, d, path()); err != nil {
@@ -99,18 +113,20 @@ func (x *inboxStates) expand(key uint64, path func() []uint16, to func(uint16, u
 		shift := inboxBits * msg
 		own := inboxState(1<<inboxBits-1) << shift
 		next := h&^mv.clear&^own | inboxState(mv.to)<<shift
-		to(inboxStep(msg, d), inboxKey(next, faults), 0)
+		to(inboxStep(msg, d), inboxKey(next, faults, oks), 0)
 		return nil
 	}
 	for msg := range n {
 		var err error
 		if !h.acked(msg) {
-			err = step(msg, ok, faults)
+			if oks < n {
+				err = step(msg, ok, faults, oks+1)
+			}
 			for d := crashBefore; more && err == nil && d <= ackLost; d++ {
-				err = step(msg, d, faults+1)
+				err = step(msg, d, faults+1, oks)
 			}
 		} else if more {
-			err = step(msg, replay, faults+1)
+			err = step(msg, replay, faults+1, oks)
 		}
 		if err != nil {
 			return err
@@ -126,7 +142,13 @@ func (x *inboxStates) learn(h inboxState, msg int, d delivery, path []uint16) er
 	sp := x.sp
 	ks := &keyStore{Ledger: inbox.NewLedger(), msgs: sp.msgs, watch: -1}
 	env := harness.InboxEnv{Open: func(func(harness.Statement)) (inbox.Store, error) { return ks, nil }}
-	hn, err := harness.NewInbox(x.strategy, env, nil)
+	var hn *harness.Inbox
+	var err error
+	if x.students != nil {
+		hn, err = harness.NewStudentInbox(x.students, env, nil)
+	} else {
+		hn, err = harness.NewInbox(x.strategy, env, nil)
+	}
 	if err != nil {
 		return err
 	}
@@ -310,7 +332,7 @@ func (sp *inboxSpace) byStates(ctx context.Context, o Options, tallies *[4]strat
 	errs := make([]error, len(counted))
 	each(o.workers(), len(counted), func(k int) {
 		x := &inboxStates{sp: sp, strategy: harness.InboxStrategies[k]}
-		lv, err := walkStates(ctx, x, inboxKey(0, 0), brokeLost|brokeDoubled, 0, StateLimit, progress)
+		lv, err := walkStates(ctx, x, inboxKey(0, 0, 0), brokeLost|brokeDoubled, 0, StateLimit, progress)
 		if err == nil {
 			tallies[k], err = tallyOf(lv, x, 0, sp.schedule, func(s *inboxSchedule) int { return int(s.n) })
 		}
@@ -331,8 +353,16 @@ func (sp *inboxSpace) byStates(ctx context.Context, o Options, tallies *[4]strat
 	return sp.size(), states, nil
 }
 
-// each runs f(0) … f(n-1) on up to workers goroutines.
+// each runs f(0) … f(n-1) on up to workers goroutines; with one worker,
+// on this one (a student's code runs on the caller's goroutine, which
+// recovers its panics).
 func each(workers, n int, f func(int)) {
+	if workers == 1 {
+		for k := range n {
+			f(k)
+		}
+		return
+	}
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for range min(workers, n) {

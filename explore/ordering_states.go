@@ -87,6 +87,9 @@ func (l *orderingLearner) intern(snap string, path []uint8) uint32 {
 // budget's consumer.
 func (l *orderingLearner) play(events []uint8) (*harness.Ordering, error) {
 	o := harness.NewOrdering(nil)
+	if l.sp.students != nil {
+		o = harness.NewStudentOrdering(l.sp.students, nil)
+	}
 	for i := range l.sp.events() {
 		if _, err := o.Declare(orderingEvents[i], false); err != nil {
 			return nil, err
@@ -127,7 +130,7 @@ func (l *orderingLearner) end(id uint32) (*orderingEnd, error) {
 	path := l.paths[id]
 	s := orderingSchedule{budget: uint8(l.budget), n: uint8(len(path))}
 	copy(s.events[:], path)
-	for k := range orderingStrategies {
+	for _, k := range l.sp.strategies() {
 		res, err := l.sp.run(k, &s, nil, nil)
 		if err != nil {
 			return nil, err
@@ -192,7 +195,11 @@ func (sp *orderingSpace) byStates(ctx context.Context, o Options, t *orderingTal
 	tallies := make([]orderingTally, budgets)
 	counted := make([]int, budgets)
 	errs := make([]error, budgets)
-	each(o.workers(), budgets, func(b int) {
+	workers := o.workers()
+	if sp.students != nil {
+		workers = 1 // the student's code runs on the caller's goroutine
+	}
+	each(workers, budgets, func(b int) {
 		errs[b] = sp.countBudget(ctx, b+1, &tallies[b], &counted[b], progress)
 	})
 	if err := errors.Join(errs...); err != nil {
@@ -214,10 +221,14 @@ func (sp *orderingSpace) countBudget(ctx context.Context, budget int, t *orderin
 	t.budgets = make([]Budget, sp.sc.MaxAttempts)
 	row := &t.budgets[budget-1]
 	offset := uint64(budget-1) * sp.perBudget
+	broken := brokeMovedBack | brokeAppliedTwice | brokeDiverged
+	if sp.students != nil {
+		broken |= brokeStuck
+	}
 	for _, m := range sp.multisets {
-		for k := range orderingStrategies {
+		for _, k := range sp.strategies() {
 			x := orderingStates{l: l, strategy: k}
-			lv, err := walkStates(ctx, x, orderingKey(0, m.counts), brokeMovedBack|brokeAppliedTwice|brokeDiverged, *states, StateLimit, progress)
+			lv, err := walkStates(ctx, x, orderingKey(0, m.counts), broken, *states, StateLimit, progress)
 			if err != nil {
 				return err
 			}
@@ -248,4 +259,13 @@ func (sp *orderingSpace) countBudget(ctx context.Context, budget int, t *orderin
 		offset += m.orders
 	}
 	return nil
+}
+
+// strategies are the strategies the scope runs: both of the book's, or the
+// student's decision under the book's loop (retry, then reconcile).
+func (sp *orderingSpace) strategies() []int {
+	if sp.students != nil {
+		return []int{retryThenReconcile}
+	}
+	return []int{retryThenReconcile, retryOnly}
 }

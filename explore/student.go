@@ -48,8 +48,9 @@ const (
 )
 
 // StudentInbox runs every schedule of the scope against the student's §8.2
-// handler, s.Inbox.
-func StudentInbox(ctx context.Context, sc InboxScope, s *harness.Students) (*Report, error) {
+// handler, s.Inbox, through the states by default (o.Engine). The student's
+// code runs on this goroutine whatever o.Workers says.
+func StudentInbox(ctx context.Context, sc InboxScope, s *harness.Students, o Options) (*Report, error) {
 	if err := checkParam("messages", sc.Messages, 1, MaxInboxMessages); err != nil {
 		return nil, err
 	}
@@ -64,18 +65,32 @@ func StudentInbox(ctx context.Context, sc InboxScope, s *harness.Students) (*Rep
 	sp := &studentInbox{n: sc.Messages, faults: sc.Faults, msgs: msgs, s: s}
 	var t strategyTally[inboxSchedule]
 	var n uint64
-	var runErr error
-	sp.each(func(sched inboxSchedule, broken uint8) bool {
-		if err := ctx.Err(); err != nil {
-			runErr = err
-			return false
+	rep.Engine = o.engine()
+	if rep.Engine == EngineStates {
+		isp := newInboxSpace(sc)
+		x := &inboxStates{sp: isp, strategy: harness.Student, students: s}
+		lv, err := walkStates(ctx, x, inboxKey(0, 0, 0), brokeLost|brokeDoubled|brokeUnacked, 0, StateLimit, nil)
+		if err != nil {
+			return nil, err
 		}
-		t.record(int(sched.n), n, &sched, broken)
-		n++
-		return true
-	}, &runErr)
-	if runErr != nil {
-		return nil, runErr
+		if t, err = tallyOf(lv, x, 0, isp.schedule, func(s *inboxSchedule) int { return int(s.n) }); err != nil {
+			return nil, err
+		}
+		n, rep.States = lv.root().total, uint64(lv.states())
+	} else {
+		var runErr error
+		sp.each(func(sched inboxSchedule, broken uint8) bool {
+			if err := ctx.Err(); err != nil {
+				runErr = err
+				return false
+			}
+			t.record(int(sched.n), n, &sched, broken)
+			n++
+			return true
+		}, &runErr)
+		if runErr != nil {
+			return nil, runErr
+		}
 	}
 	rep.Space, rep.Schedules = n, n
 	var acked []string
@@ -223,7 +238,10 @@ func (sp *studentInbox) outcome(s *inboxSchedule) ([]harness.Msg, error) {
 // StudentOrdering runs every (budget, delivery order) of the scope against
 // the student's §8.3 decision, s.Ordering, under the book's loop: the
 // broker's retries, then reconciliation.
-func StudentOrdering(ctx context.Context, sc OrderingScope, s *harness.Students) (*Report, error) {
+//
+// Like StudentInbox, it walks the states unless o says enumerate, on this
+// goroutine.
+func StudentOrdering(ctx context.Context, sc OrderingScope, s *harness.Students, o Options) (*Report, error) {
 	if err := checkParam("duplicates", sc.Duplicates, 0, MaxOrderingDuplicates); err != nil {
 		return nil, err
 	}
@@ -231,17 +249,31 @@ func StudentOrdering(ctx context.Context, sc OrderingScope, s *harness.Students)
 		return nil, err
 	}
 	sp := newOrderingSpace(sc)
-	if err := checkSize(Options{}, sp.size(), EnumerateLimit); err != nil {
-		return nil, err
+	engine := o.engine()
+	var t *strategyTally[orderingSchedule]
+	var n, states uint64
+	if engine == EngineStates {
+		with := sp.withStudents(s)
+		all := &orderingTally{sp: with, budgets: make([]Budget, sc.MaxAttempts)}
+		var err error
+		if states, err = with.byStates(ctx, Options{}, all); err != nil {
+			return nil, err
+		}
+		t, n = &all.st[retryThenReconcile], sp.size()
+	} else {
+		if err := checkSize(Options{}, sp.size(), EnumerateLimit); err != nil {
+			return nil, err
+		}
+		var err error
+		t, n, err = tallyEach(ctx, sp.each, func(sched *orderingSchedule) (uint8, int, error) {
+			res, err := studentOrderingRun(sp, s, sched, nil, nil)
+			return res.broken, int(sched.n), err
+		})
+		if err != nil {
+			return nil, err
+		}
 	}
-	t, n, err := tallyEach(ctx, sp.each, func(sched *orderingSchedule) (uint8, int, error) {
-		res, err := studentOrderingRun(sp, s, sched, nil, nil)
-		return res.broken, int(sched.n), err
-	})
-	if err != nil {
-		return nil, err
-	}
-	rep := &Report{Mechanism: "ordering", Section: "8.3", Space: n, Schedules: n, Scope: sc.params()}
+	rep := &Report{Mechanism: "ordering", Section: "8.3", Space: n, Schedules: n, Scope: sc.params(), Engine: engine, States: states}
 	var settled []string
 	for i := range sp.events() {
 		settled = append(settled, fmt.Sprintf("outcome(%q) != \"retry\"", orderingEvents[i].ID))
@@ -323,7 +355,7 @@ func StudentShardjob(ctx context.Context, sc ShardjobScope, s *harness.Students)
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Mechanism: "shardjob", Section: "11.2", Scope: []Param{{"keys", sc.Keys}}, Space: n, Schedules: n}
+	rep := &Report{Mechanism: "shardjob", Section: "11.2", Scope: []Param{{"keys", sc.Keys}}, Space: n, Schedules: n, Engine: EngineEnumerate}
 	file := shardjobFile(rep.Scope)
 	file.strategyLine = true
 	st, err := strategyResult(harness.Student, true, n, false, t, section[shardSchedule]{

@@ -406,7 +406,7 @@ STRATEGY 时，--emit 依次打印每个不安全策略的文件；要保存恰�
 	"explore.err.too-many-states":          "explore %s：该范围的状态超过 %s 个，超过状态引擎的上限",
 	"explore.err.overflow":                 "explore %s：该范围的故障序列超过 2^64 个：计数放不下",
 	"explore.rate.states":                  "explore %s：%s 个故障序列 × %d 个策略，经过 %s 个状态，用时 %v，workers=%d",
-	"explore.err.no-states":                "explore %s 没有状态图：每个调度都是书中 Runner.Run 的一次完整运行，没有两个调度共享可以只算一次的状态；它用 --engine enumerate 运行",
+	"explore.err.no-states":                "explore %s 没有状态图：每个故障序列都是书中 Runner.Run 的一次完整运行，没有两个故障序列共享可以只算一次的状态；它用 --engine enumerate 运行",
 	// Issue 11: decimal numbers, exit status 3, the database checks and lock.
 	"err.flag.decimal":         "%s 需要一个十进制整数，例如 10（不能以 0 开头，不能用 0x），收到 %q",
 	"err.flag.decimal-range":   "%s 需要 %d 到 %d 之间的整数，收到 %q",
