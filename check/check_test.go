@@ -155,3 +155,35 @@ func TestBookLogicReplaysClean(t *testing.T) {
 		}
 	}
 }
+
+// TestWideScope: code that survives the small scope meets the largest one
+// the flags allow. The book's handler is counted over both; a handler that
+// only goes wrong from the fourth message on (it drops the dedup key for
+// Seq > 2, which the small scope's three messages never reach) passes the
+// small scope and is caught by the wide one.
+func TestWideScope(t *testing.T) {
+	e, err := Lookup("consumer-handler")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Run(ctx, e, book())
+	if want := uint64(3_696 + 9_762_654_497_621_760); r.Status != Done || r.Schedules != want {
+		t.Fatalf("book: status %s, %d schedules, want done over %d", r.Status, r.Schedules, want)
+	}
+	late := &harness.Students{Inbox: func(d *harness.Delivery) error {
+		if d.Message().Seq > 2 {
+			if err := d.NaiveApply(); err != nil {
+				return err
+			}
+			return d.Ack()
+		}
+		return bookHandler(d)
+	}}
+	r = Run(ctx, e, late)
+	if r.Status != NotDone || r.Shortest == nil || r.Shortest.Schedule == nil {
+		t.Fatalf("late: status %s, shortest %+v", r.Status, r.Shortest)
+	}
+	if got := r.Shortest.Schedule.Line(i18n.EN); !strings.Contains(got, "m5 replay") || !strings.Contains(got, "m5 applied 2×") {
+		t.Errorf("late: counterexample %q, want m5 replayed and applied twice", got)
+	}
+}

@@ -32,11 +32,18 @@ import (
 // reaches the caller, which recovers it.
 
 // StudentScopes are the scopes the checker explores a student's code in:
-// the default scopes, with the poison event added to §8.3's.
+// the default scopes, with the poison event added to §8.3's. Code that
+// survives them meets the wide scopes, the largest the flags allow, which
+// the state engine counts in a second or so: 8 messages and 6 faults are
+// 9,762,654,497,621,760 schedules. §11.2 is enumerated, so it has no wide
+// scope.
 var (
 	StudentInboxScope    = DefaultInbox
 	StudentOrderingScope = OrderingScope{Duplicates: DefaultOrdering.Duplicates, Poison: true, MaxAttempts: DefaultOrdering.MaxAttempts}
 	StudentShardjobScope = DefaultShardjob
+
+	StudentInboxWide    = InboxScope{Messages: MaxInboxMessages, Faults: MaxInboxFaults}
+	StudentOrderingWide = OrderingScope{Duplicates: MaxOrderingDuplicates, Poison: true, MaxAttempts: MaxOrderingAttempts}
 )
 
 // The student's extra invariants, after the section's own.

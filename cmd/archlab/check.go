@@ -160,7 +160,7 @@ func (o *checkOptions) line(res *check.Result) string {
 	g, e := o.g, res.Exercise
 	switch res.Status {
 	case check.Done:
-		return g.t("check.line.done", e.Name, e.Section, res.Drills, res.Schedules)
+		return g.t("check.line.done", e.Name, e.Section, res.Drills, groupDigits(res.Schedules))
 	case check.NotStarted:
 		return g.t("check.line.not-started", e.Name, e.Section, e.Func, e.File)
 	case check.Failed:

@@ -9,7 +9,10 @@ var checkEN = map[string]string{
 book's order). For each one, archlab runs the section's drills with your code
 as "strategy student", then every schedule of the explorer's scope on the same
 code, and prints whether it is done, the first lesson it breaks, the shortest
-schedule that breaks it, and a hint that points at the book's rule.
+schedule that breaks it, and a hint that points at the book's rule. Code that
+survives the explorer's small scope meets the largest one its flags allow
+(§8.2: 8 messages and 6 faults; §8.3: 6 duplicates, a poison event, budgets
+up to 10), counted through its states in about a second.
 
 Edit the file, run "go run ./cmd/archlab check" again: the command compiles
 your code in. Exit status: 0 every exercise done, 1 some are not, 2 a usage
@@ -25,7 +28,7 @@ error.`,
 	"check.err.args":         "check takes at most one exercise, got %d",
 	"check.err.not-done":     "not done yet: %s",
 	"check.err.show-json":    "--show prints a timeline; leave it out with --json",
-	"check.line.done":        "✓ %s (§%s): done: %d drills and %d schedules, none breaks it",
+	"check.line.done":        "✓ %s (§%s): done: %d drills and %s schedules, none breaks it",
 	"check.line.not-done":    "✗ %s (§%s): not done: %s",
 	"check.line.not-started": "○ %s (§%s): not started: write %s in %s",
 	"check.line.error":       "✗ %s (§%s): your code failed: %v",

@@ -7,7 +7,9 @@ var checkZH = map[string]string{
 	"help.check.long": `检查你在 exercises/ 中写的练习（每个练习一个 Go 文件，按书的顺序）。对每个练
 习，archlab 先以“strategy student”用你的代码运行本节的演练，再在同一份代码
 上运行探索器范围内的每一种故障序列，然后打印：是否完成、第一个被破坏的要点、
-破坏它的最短故障序列，以及指向书中规则的提示。
+破坏它的最短故障序列，以及指向书中规则的提示。通过探索器小范围的代码，还要
+面对参数允许的最大范围（§8.2：8 条消息、6 次故障；§8.3：6 个重复、一个毒消
+息、预算最多 10），状态引擎大约一秒算完。
 
 修改文件后再次运行“go run ./cmd/archlab check”：命令会把你的代码编译进来。
 退出码：0 全部完成，1 有未完成的练习，2 用法错误。`,
@@ -22,7 +24,7 @@ var checkZH = map[string]string{
 	"check.err.args":         "check 最多接受一个练习，收到了 %d 个",
 	"check.err.not-done":     "尚未完成：%s",
 	"check.err.show-json":    "--show 打印时间线；与 --json 一起使用时请去掉它",
-	"check.line.done":        "✓ %s（§%s）：已完成：%d 个演练、%d 种故障序列，没有一个能破坏它",
+	"check.line.done":        "✓ %s（§%s）：已完成：%d 个演练、%s 种故障序列，没有一个能破坏它",
 	"check.line.not-done":    "✗ %s（§%s）：未完成：%s",
 	"check.line.not-started": "○ %s（§%s）：尚未开始：在 %[4]s 中编写 %[3]s",
 	"check.line.error":       "✗ %s（§%s）：你的代码出错：%v",
