@@ -145,3 +145,78 @@ func TestZombieWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestDeliverIsDispatchStepwise: publishing a delivery order and
+// dispatching it is the same run as delivering each event in turn and then
+// dispatching the retries they queued, which is how the explorer walks it:
+// the same deliveries, counters and Snapshot, for every order of three
+// events and a duplicate under budgets 1 to 3.
+func TestDeliverIsDispatchStepwise(t *testing.T) {
+	events := []ordering.Event{
+		{ID: "evt-1", OrderID: "o-1", Version: 1, Type: "reserve"},
+		{ID: "evt-2", OrderID: "o-1", Version: 2, Type: "pay"},
+		{ID: "evt-3", OrderID: "o-1", Version: 3, Type: "fulfill"},
+	}
+	orders := [][]int{{0, 1, 2}, {2, 1, 0}, {1, 0, 2, 1}, {2, 2, 0, 1}, {1, 2, 0, 0}}
+	for budget := 1; budget <= 3; budget++ {
+		for _, order := range orders {
+			run := func(stepwise bool) (*Ordering, []string) {
+				rec := &Recorder{}
+				o := NewOrdering(rec)
+				for _, e := range events {
+					o.Declare(e, false)
+				}
+				o.Consumer(budget)
+				for _, i := range order {
+					if stepwise {
+						if err := o.Deliver(i); err != nil {
+							t.Fatal(err)
+						}
+					} else if err := o.Publish(i); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if err := o.Dispatch(); err != nil {
+					t.Fatal(err)
+				}
+				var got []string
+				for _, s := range rec.Steps {
+					got = append(got, fmt.Sprint(s.Action, s.Result))
+				}
+				return o, got
+			}
+			a, stepsA := run(false)
+			b, stepsB := run(true)
+			if fmt.Sprint(stepsA) != fmt.Sprint(stepsB) || a.Snapshot() != b.Snapshot() ||
+				a.Deliveries() != b.Deliveries() || len(a.DLQ()) != len(b.DLQ()) {
+				t.Errorf("budget %d, order %v:\n published: %v\n %s\n delivered: %v\n %s", budget, order, stepsA, a.Snapshot(), stepsB, b.Snapshot())
+			}
+		}
+	}
+}
+
+// TestSplitIsShared: runs share a split of the same keys, and a student's
+// worker gets a copy of its shard, so what it does to it reaches no other
+// run.
+func TestSplitIsShared(t *testing.T) {
+	students := &Students{Shardjob: func(w *Worker) error {
+		items := w.Items()
+		items[0] = "scribbled"
+		return w.Commit(w.Epoch(), len(items))
+	}}
+	s := NewStudentShardjob(students, nil)
+	if err := s.Split(4, 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Run(Run{Shard: "shard-0", Epoch: 1, ZombieAt: -1}); err != nil {
+		t.Fatal(err)
+	}
+	fresh := NewShardjob(nil)
+	if err := fresh.Split(4, 1); err != nil {
+		t.Fatal(err)
+	}
+	items, err := fresh.items("shard-0")
+	if err != nil || items[0] != "order-0" {
+		t.Fatalf("a fresh run's shard starts %q (err %v), want order-0", items[0], err)
+	}
+}

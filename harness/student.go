@@ -3,6 +3,7 @@ package harness
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"archlab/internal/inbox"
@@ -388,8 +389,9 @@ func (w *Worker) Shard() string { return w.r.Shard }
 // Epoch is the worker's lease epoch.
 func (w *Worker) Epoch() uint64 { return w.r.Epoch }
 
-// Items are the shard's keys, in order; an offset counts items done.
-func (w *Worker) Items() []string { return w.items }
+// Items are the shard's keys, in order; an offset counts items done. They
+// are a copy: the shard is shared by every run that split the same keys.
+func (w *Worker) Items() []string { return slices.Clone(w.items) }
 
 // CommitEvery is how many items the worker should apply between commits.
 func (w *Worker) CommitEvery() int { return w.r.Every }
