@@ -1,7 +1,6 @@
 package explore
 
 import (
-	"fmt"
 	"runtime"
 	"testing"
 )
@@ -99,14 +98,41 @@ func BenchmarkInboxEngines(b *testing.B) {
 	}
 }
 
-// BenchmarkInboxStatesLargest walks larger inbox scopes, far past what the
-// enumerator runs, by their states only.
-func BenchmarkInboxStatesLargest(b *testing.B) {
-	for _, sc := range []InboxScope{{Messages: 6, Faults: 4}, {Messages: 8, Faults: 2}} {
-		b.Run(fmt.Sprintf("messages=%d/faults=%d/engine=states", sc.Messages, sc.Faults), func(b *testing.B) {
-			benchEngine(b, EngineStates, func(o Options) (*Report, error) { return Inbox(ctx, sc, o) })
+// BenchmarkOrderingEngines is the same comparison for §8.3 at the largest
+// scope its flags allow (6 duplicates, the poison event, budgets 1 to 10:
+// 2,529,960 schedules), which the enumerator still runs.
+//
+//	go test -run '^$' -bench OrderingEngines -benchtime 1x -benchmem ./explore/
+func BenchmarkOrderingEngines(b *testing.B) {
+	sc := OrderingScope{Duplicates: MaxOrderingDuplicates, Poison: true, MaxAttempts: MaxOrderingAttempts}
+	for _, engine := range []Engine{EngineEnumerate, EngineStates} {
+		b.Run("max/engine="+string(engine), func(b *testing.B) {
+			benchEngine(b, engine, func(o Options) (*Report, error) { return Ordering(ctx, sc, o) })
 		})
 	}
+}
+
+// BenchmarkLargestScopes walks the largest scope each section's flags allow
+// without sampling, on every core: inbox 8×6 and ordering's maximum through
+// their states, shardjob's 223 keys (the most it enumerates: it has no state
+// graph) schedule by schedule. Each must take under 10 s; states/op and
+// B/op are the states visited and the bytes allocated.
+//
+//	go test -run '^$' -bench LargestScopes -benchtime 1x -benchmem ./explore/
+func BenchmarkLargestScopes(b *testing.B) {
+	b.Run("inbox/messages=8/faults=6", func(b *testing.B) {
+		benchEngine(b, EngineStates, func(o Options) (*Report, error) {
+			return Inbox(ctx, InboxScope{Messages: MaxInboxMessages, Faults: MaxInboxFaults}, o)
+		})
+	})
+	b.Run("ordering/duplicates=6/poison/max-attempts=10", func(b *testing.B) {
+		benchEngine(b, EngineStates, func(o Options) (*Report, error) {
+			return Ordering(ctx, OrderingScope{Duplicates: MaxOrderingDuplicates, Poison: true, MaxAttempts: MaxOrderingAttempts}, o)
+		})
+	})
+	b.Run("shardjob/keys=223", func(b *testing.B) {
+		benchEngine(b, EngineEnumerate, func(o Options) (*Report, error) { return Shardjob(ctx, ShardjobScope{Keys: 223}, o) })
+	})
 }
 
 func benchEngine(b *testing.B, engine Engine, explore func(Options) (*Report, error)) {
@@ -117,6 +143,9 @@ func benchEngine(b *testing.B, engine Engine, explore func(Options) (*Report, er
 		if rep, err = explore(Options{Engine: engine}); err != nil {
 			b.Fatal(err)
 		}
+	}
+	if rep.Engine != engine {
+		b.Fatalf("walked by %s, not %s", rep.Engine, engine)
 	}
 	b.ReportMetric(float64(rep.Schedules), "schedules")
 	b.ReportMetric(float64(rep.States), "states")
