@@ -26,30 +26,41 @@
 // not grow with the scope. --random samples a scope too large to enumerate,
 // reproducibly: sample i depends only on the seed and i.
 //
-// Schedules that reach the same state share all of their futures, so the
-// state engine (Options.Engine, the default for §8.2) counts them without
-// running them one by one, as a model checker such as TLC visits each
-// distinct state once. A §8.2 state is what a run's future depends on, read
-// from the harness: per message, acked or not, effects written (0, 1, or
-// more: all the invariants ask), its dedup key held or not, and the faults
-// spent. A delivery is local: what it does depends on its own message's
-// bits alone, and it changes only those (a prune may forget other keys,
-// blindly), so one harness run teaches the move for every state where the
-// message has the same bits, at most 768 runs however large the scope. The
-// claim is checked as the moves are learnt: the ledger is watched
-// (keyStore), and a delivery that reaches another message is an error, not
-// a wrong count. Each step acks a message or spends a fault, so states fall
-// in layers; the engine finds them breadth first, and dynamic programming
-// from the deepest layer counts, for every state, the schedules that finish
-// from it, the ones that break each invariant, and the fewest steps to a
-// broken end. From the empty state, the first step that stays on a shortest
-// broken path gives the counterexample the enumerator would keep, and the
-// counts of the steps passed over give its number. Sums past 2^64 are an
-// error (ErrOverflow), so are walks past StateLimit states. TestEnginesAgree
+// Schedules that reach the same state share all of their futures, so the state
+// engine (Options.Engine, the default for §8.2 and §8.3) counts them without
+// running them one by one, as a model checker such as TLC visits each distinct
+// state once. A §8.2 state is what a run's future depends on, read from the
+// harness: per message, acked or not, effects written (0, 1, or more: all the
+// invariants ask), its dedup key held or not, and the faults spent. A delivery
+// is local: what it does depends on its own message's bits alone, and it
+// changes only those (a prune may forget other keys, blindly), so one harness
+// run teaches the move for every state where the message has the same bits, at
+// most 768 runs however large the scope. The claim is checked as the moves are
+// learnt: the ledger is watched (keyStore), and a delivery that reaches another
+// message is an error, not a wrong count. Each step acks a message or spends a
+// fault, so states fall in layers; the engine finds them breadth first, and
+// dynamic programming from the deepest layer counts, for every state, the
+// schedules that finish from it, the ones that break each invariant, and the
+// fewest steps to a broken end. From the empty state, the first step that stays
+// on a shortest broken path gives the counterexample the enumerator would keep,
+// and the counts of the steps passed over give its number. Sums past 2^64 are
+// an error (ErrOverflow), so are walks past StateLimit states. TestEnginesAgree
 // holds the two engines to the same report on every scope of a grid.
-// §8.3 and §11.2 still enumerate: one Dispatch delivers the whole queue and
-// one Run works the whole shard, so their harnesses have no step between
-// the states a graph would need.
+//
+// A §8.3 state is the harness's Snapshot (the row, the retries queued with
+// their attempts, the applies, the invariants so far) and the copies of
+// each event still to deliver: the harness's Deliver hands over one event
+// at a time, which is the same run as publishing the order and
+// dispatching it (TestDeliverIsDispatchStepwise), and the end of a run is
+// the enumerator's own. Costs ride along the counts, so the retry-budget
+// table's deliveries come out of the same walk.
+//
+// §11.2 enumerates: each of its schedules is one pass of the book's
+// Runner.Run per worker, an indivisible call, and two schedules share no
+// state past their first run, so there is nothing to count once.
+//
+// A student's code (StudentInbox, StudentOrdering) walks the same states:
+// it reaches the world only through its own message's or event's verbs.
 //
 // Nothing here prints or reads a clock; the command measures and renders.
 // Words come from the catalogue (internal/i18n) as keys: a counterexample's
