@@ -139,13 +139,13 @@ func walkStates(ctx context.Context, sp stateSpace, root uint64, broken uint8, s
 		lv.keys, lv.index = append(lv.keys, keys), append(lv.index, next)
 		lv.parent, lv.via = append(lv.parent, parent), append(lv.via, via)
 	}
-	return lv, lv.count(sp)
+	return lv, lv.count(ctx, sp)
 }
 
 // count fills every state's stateCounts, deepest layer first: a state's
 // successors are all one layer deeper, so they are done when it is. A sum
 // past MaxUint64 is ErrOverflow, never a wrapped small number.
-func (lv *layers) count(sp stateSpace) error {
+func (lv *layers) count(ctx context.Context, sp stateSpace) error {
 	var carry uint64
 	add := func(a, b uint64) uint64 {
 		s, c := bits.Add64(a, b, 0)
@@ -159,6 +159,9 @@ func (lv *layers) count(sp stateSpace) error {
 	}
 	lv.counts = make([][]stateCounts, len(lv.keys))
 	for l := len(lv.keys) - 1; l >= 0; l-- {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		cs := make([]stateCounts, len(lv.keys[l]))
 		for i, key := range lv.keys[l] {
 			c := &cs[i]

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"reflect"
@@ -159,5 +160,18 @@ func TestOverflow(t *testing.T) {
 	lv, err = walkStates(ctx, chain{depth: 58, cost: 1}, 0, 1, 0, StateLimit, nil)
 	if err != nil || lv.root().total != 1<<58 || lv.root().cost != 58<<58 {
 		t.Fatalf("58 steps of cost 1: err = %v, %+v", err, lv.root())
+	}
+}
+
+// TestStatesStopWhenCancelled: a cancelled walk ends with the context's
+// error, not a report, in either section.
+func TestStatesStopWhenCancelled(t *testing.T) {
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := Inbox(cancelled, InboxScope{Messages: MaxInboxMessages, Faults: MaxInboxFaults}, Options{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("inbox: err = %v", err)
+	}
+	if _, err := Ordering(cancelled, OrderingScope{Duplicates: MaxOrderingDuplicates, Poison: true, MaxAttempts: MaxOrderingAttempts}, Options{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("ordering: err = %v", err)
 	}
 }
