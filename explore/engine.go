@@ -195,6 +195,17 @@ func (o Options) workers() int {
 // Sampled reports whether o draws a sample.
 func (o Options) Sampled() bool { return o.Samples > 0 }
 
+// EngineFor is the engine a mechanism's scope is walked with under o:
+// shardjob, which has no state graph, and every sample schedule by
+// schedule; inbox and ordering through their states unless o says
+// enumerate. The command names its progress by it (states or schedules).
+func EngineFor(mechanism string, o Options) Engine {
+	if mechanism == "shardjob" {
+		return EngineEnumerate
+	}
+	return o.engine()
+}
+
 // engine is the engine o asks for: a sample is drawn schedule by
 // schedule; otherwise the state graph unless o says enumerate.
 func (o Options) engine() Engine {

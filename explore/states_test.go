@@ -175,3 +175,23 @@ func TestStatesStopWhenCancelled(t *testing.T) {
 		t.Errorf("ordering: err = %v", err)
 	}
 }
+
+// TestEngineFor: the engine each mechanism walks with, as the command
+// names its progress: shardjob and samples schedule by schedule.
+func TestEngineFor(t *testing.T) {
+	for _, tt := range []struct {
+		mechanism string
+		o         Options
+		want      Engine
+	}{
+		{"inbox", Options{}, EngineStates},
+		{"ordering", Options{}, EngineStates},
+		{"shardjob", Options{}, EngineEnumerate},
+		{"inbox", Options{Engine: EngineEnumerate}, EngineEnumerate},
+		{"ordering", Options{Samples: 10}, EngineEnumerate},
+	} {
+		if got := EngineFor(tt.mechanism, tt.o); got != tt.want {
+			t.Errorf("EngineFor(%s, %+v) = %s, want %s", tt.mechanism, tt.o, got, tt.want)
+		}
+	}
+}

@@ -244,7 +244,7 @@ func (o *exploreOptions) withProgress(name string, opts *explore.Options, fn fun
 	// The state engine counts states, and cannot know how many there are
 	// until it has seen them all: a spinner with the count.
 	unit, size := "schedules", func() int64 { return int64(total.Load()) }
-	if !opts.Sampled() && opts.Engine != explore.EngineEnumerate {
+	if explore.EngineFor(name, *opts) == explore.EngineStates {
 		unit, size = "states", func() int64 { return -1 }
 	}
 	stop := make(chan struct{})
