@@ -195,3 +195,17 @@ func TestEngineFor(t *testing.T) {
 		}
 	}
 }
+
+// TestOrderingKeyRoundTrips: a §8.3 state's key holds every count of
+// copies the flags allow, and the snapshot's number, and gives them back.
+func TestOrderingKeyRoundTrips(t *testing.T) {
+	for _, id := range []uint32{0, 1, 707_544, 1<<32 - 1} {
+		for c := 0; c <= 1+MaxOrderingDuplicates; c++ {
+			left := [4]int{c, 1 + MaxOrderingDuplicates - c, c / 2, c % 2}
+			gotID, gotLeft := orderingLeft(orderingKey(id, left))
+			if gotID != id || gotLeft != left {
+				t.Fatalf("key of %d %v reads back as %d %v", id, left, gotID, gotLeft)
+			}
+		}
+	}
+}
