@@ -28,15 +28,7 @@ func TestEnginesAgree(t *testing.T) {
 	}
 	for _, sc := range grid {
 		t.Run(fmt.Sprintf("inbox/messages=%d/faults=%d", sc.Messages, sc.Faults), func(t *testing.T) {
-			states, err := Inbox(ctx, sc, Options{Engine: EngineStates})
-			if err != nil {
-				t.Fatal(err)
-			}
-			enum, err := Inbox(ctx, sc, Options{Engine: EngineEnumerate})
-			if err != nil {
-				t.Fatal(err)
-			}
-			sameReport(t, states, enum)
+			bothEngines(t, func(o Options) (*Report, error) { return Inbox(ctx, sc, o) })
 		})
 	}
 }
@@ -57,17 +49,23 @@ func TestEnginesAgreeOrdering(t *testing.T) {
 	}
 	for _, sc := range grid {
 		t.Run(fmt.Sprintf("ordering/duplicates=%d/poison=%v/max-attempts=%d", sc.Duplicates, sc.Poison, sc.MaxAttempts), func(t *testing.T) {
-			states, err := Ordering(ctx, sc, Options{Engine: EngineStates})
-			if err != nil {
-				t.Fatal(err)
-			}
-			enum, err := Ordering(ctx, sc, Options{Engine: EngineEnumerate})
-			if err != nil {
-				t.Fatal(err)
-			}
-			sameReport(t, states, enum)
+			bothEngines(t, func(o Options) (*Report, error) { return Ordering(ctx, sc, o) })
 		})
 	}
+}
+
+// bothEngines explores one scope with each engine and compares the reports.
+func bothEngines(t *testing.T, explore func(Options) (*Report, error)) {
+	t.Helper()
+	states, err := explore(Options{Engine: EngineStates})
+	if err != nil {
+		t.Fatal(err)
+	}
+	enum, err := explore(Options{Engine: EngineEnumerate})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameReport(t, states, enum)
 }
 
 // sameReport compares two reports of one scope, engines aside.
