@@ -3,8 +3,9 @@ package harness
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -182,7 +183,7 @@ func (o *Ordering) deliver(e ordering.Event, attempt int) error {
 // it. The model broker's queue only: a real broker's is not read.
 func (o *Ordering) Snapshot() string {
 	var b strings.Builder
-	for _, id := range sortedKeys(o.version) {
+	for _, id := range slices.Sorted(maps.Keys(o.version)) {
 		st, _ := o.proj.Get(id)
 		fmt.Fprintf(&b, "%s=%s^%d ", id, st, o.version[id])
 	}
@@ -196,20 +197,11 @@ func (o *Ordering) Snapshot() string {
 		}
 	}
 	fmt.Fprintf(&b, " dlq=%d applied=", len(o.DLQ()))
-	for _, id := range sortedKeys(o.applied) {
+	for _, id := range slices.Sorted(maps.Keys(o.applied)) {
 		fmt.Fprintf(&b, "%s:%d,", id, min(o.applied[id], 2))
 	}
 	fmt.Fprintf(&b, " moved-back=%v applied-twice=%v over-budget=%v", o.movedBack, o.appliedTwice, o.overBudget > 0)
 	return b.String()
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // recordDelivery records one delivery and what the consumer made of it; a
