@@ -177,11 +177,49 @@ func (s *inboxSchedule) String() string {
 	return b.String()
 }
 
+// inboxBounds are the scope's bounds, and with them the broker's rule for
+// what it may do next.
+type inboxBounds struct{ n, faults int }
+
+// ends reports whether a schedule may end here: every message acked, or
+// the broker can do nothing more (each message had a delivery with no
+// fault, every fault is spent) while one is unacked, which only a
+// student's handler leaves.
+func (b inboxBounds) ends(allAcked bool, oks, faults int) bool {
+	return allAcked || (oks == b.n && faults == b.faults)
+}
+
+// choices is that rule, the one every walker of the scope follows (the
+// enumerators, the sampler, the state engine), in the canonical order:
+// message by message, an unacked one delivered ok (while fewer than n
+// deliveries met no fault; a handler that acks every such delivery never
+// meets that limit) or with each fault, an acked one replayed, the faults
+// within the budget. acked has bit i set when message i is acked. try is
+// given each choice and the counts after it, and returns false to stop;
+// choices reports whether it went through them all.
+func (b inboxBounds) choices(acked uint16, oks, faults int, try func(msg int, d delivery, oks, faults int) bool) bool {
+	for i := range b.n {
+		if acked&(1<<i) == 0 {
+			if oks < b.n && !try(i, ok, oks+1, faults) {
+				return false
+			}
+			for d := crashBefore; faults < b.faults && d <= ackLost; d++ {
+				if !try(i, d, oks, faults+1) {
+					return false
+				}
+			}
+		} else if faults < b.faults && !try(i, replay, oks, faults+1) {
+			return false
+		}
+	}
+	return true
+}
+
 // inboxSpace is the set of schedules of one scope.
 type inboxSpace struct {
-	n, faults int
-	msgs      []inbox.Message
-	paranoid  bool // every run checks the broker's view at every delivery (tests)
+	inboxBounds
+	msgs     []inbox.Message
+	paranoid bool // every run checks the broker's view at every delivery (tests)
 	// counts[a][f] is the number of ways to finish a schedule with a
 	// messages acked and f faults spent; the whole space is counts[0][0].
 	counts [MaxInboxMessages + 1][MaxInboxFaults + 1]uint64
@@ -204,7 +242,7 @@ func inboxMessages(n int) []inbox.Message {
 }
 
 func newInboxSpace(sc InboxScope) *inboxSpace {
-	sp := &inboxSpace{n: sc.Messages, faults: sc.Faults, msgs: inboxMessages(sc.Messages)}
+	sp := &inboxSpace{inboxBounds: inboxBounds{sc.Messages, sc.Faults}, msgs: inboxMessages(sc.Messages)}
 	n, ff := sc.Messages, sc.Faults
 	for a := n; a >= 0; a-- {
 		for f := ff; f >= 0; f-- {
@@ -227,44 +265,33 @@ func newInboxSpace(sc InboxScope) *inboxSpace {
 // size is the number of schedules in the scope.
 func (sp *inboxSpace) size() uint64 { return sp.counts[0][0] }
 
-// each enumerates depth first. At every point the schedule may stop if
-// everything is acked; otherwise, message by message, an unacked message is
-// delivered successfully or with each fault, an acked one replayed.
+// each enumerates depth first. At every point the schedule may end, if
+// everything is acked; then it goes on by the broker's choices.
 func (sp *inboxSpace) each(yield func(inboxSchedule) bool) {
 	var s inboxSchedule
+	var acked uint16 // restored after each step, so the choices loop reads its own
 	full := uint16(1)<<sp.n - 1
-	var walk func(acked uint16, faults int) bool
-	try := func(msg int, what delivery, acked uint16, faults int) bool {
-		s.steps[s.n].msg, s.steps[s.n].what = uint8(msg), what
+	var walk func(faults int) bool
+	try := func(msg int, d delivery, _, faults int) bool {
+		s.steps[s.n].msg, s.steps[s.n].what = uint8(msg), d
 		s.n++
-		more := walk(acked, faults)
+		before := acked
+		if d == ok {
+			acked |= 1 << msg
+		}
+		more := walk(faults)
+		acked = before
 		s.n--
 		return more
 	}
-	walk = func(acked uint16, faults int) bool {
-		if acked == full && !yield(s) {
+	walk = func(faults int) bool {
+		oks := popcount(acked) // the book's handlers ack every delivery that meets no fault
+		if sp.ends(acked == full, oks, faults) && !yield(s) {
 			return false
 		}
-		for i := range sp.n {
-			bit := uint16(1) << i
-			if acked&bit == 0 {
-				if !try(i, ok, acked|bit, faults) {
-					return false
-				}
-				if faults < sp.faults {
-					for what := crashBefore; what <= ackLost; what++ {
-						if !try(i, what, acked, faults+1) {
-							return false
-						}
-					}
-				}
-			} else if faults < sp.faults && !try(i, replay, acked, faults+1) {
-				return false
-			}
-		}
-		return true
+		return sp.choices(acked, oks, faults, try)
 	}
-	walk(0, 0)
+	walk(0)
 }
 
 // sample walks the same tree, taking each branch with probability
@@ -287,21 +314,13 @@ func (sp *inboxSpace) sample(r *rand.Rand) inboxSchedule {
 			opts[k], weights[k] = option{msg: -1}, 1
 			k++
 		}
-		for i := range sp.n {
-			if acked&(1<<i) == 0 {
-				opts[k], weights[k] = option{i, ok}, float64(sp.counts[a+1][faults])
-				k++
-				if faults < sp.faults {
-					for what := crashBefore; what <= ackLost; what++ {
-						opts[k], weights[k] = option{i, what}, float64(sp.counts[a][faults+1])
-						k++
-					}
-				}
-			} else if faults < sp.faults {
-				opts[k], weights[k] = option{i, replay}, float64(sp.counts[a][faults+1])
-				k++
-			}
-		}
+		// The schedules below a choice: counts by messages acked and
+		// faults spent after it.
+		sp.choices(acked, a, faults, func(msg int, d delivery, oks, faults int) bool {
+			opts[k], weights[k] = option{msg, d}, float64(sp.counts[oks][faults])
+			k++
+			return true
+		})
 		o := opts[pick(r, weights[:k])]
 		if o.msg < 0 {
 			return s

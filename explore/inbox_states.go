@@ -40,13 +40,15 @@ func (h inboxState) broken(n int) uint8 {
 	return b
 }
 
-func (h inboxState) allAcked(n int) bool {
+// ackedMask has bit i set when message i is acked.
+func (h inboxState) ackedMask(n int) uint16 {
+	var m uint16
 	for i := range n {
-		if !h.acked(i) {
-			return false
+		if h.acked(i) {
+			m |= 1 << i
 		}
 	}
-	return true
+	return m
 }
 
 // inboxKey is a state's key: the harness's state, the faults spent and
@@ -86,53 +88,35 @@ type inboxStates struct {
 	moves    [MaxInboxMessages][replay + 1][1 << inboxBits]inboxMove
 }
 
-// expand lists a state's steps in the enumerator's order (inboxSpace.each,
-// studentInbox.each): stop if every message is acked, or if the broker can
-// do nothing more (each message had a delivery with no fault, every fault
-// is spent) and a message is unacked, which only a student's handler
-// leaves; then message by message, an unacked one delivered ok or with each
-// fault, an acked one replayed, the faults within the budget.
+// expand lists a state's steps in the enumerators' order: the schedule may
+// end here (inboxBounds.ends), then the broker's choices
+// (inboxBounds.choices), each step the move learnt for its message's bits.
 func (x *inboxStates) expand(key uint64, path func() []uint16, to func(uint16, uint64, uint64), end func(uint8, uint64)) error {
 	h, faults, oks := inboxState(key), int(key>>32&0xff), int(key>>40)
 	n := x.sp.n
-	if full := h.allAcked(n); full || (oks == n && faults == x.sp.faults) {
+	acked := h.ackedMask(n)
+	if full := acked == 1<<n-1; x.sp.ends(full, oks, faults) {
 		broken := h.broken(n)
 		if !full {
 			broken |= brokeUnacked
 		}
 		end(broken, 0)
 	}
-	more := faults < x.sp.faults
-	step := func(msg int, d delivery, faults, oks int) error {
+	var err error
+	x.sp.choices(acked, oks, faults, func(msg int, d delivery, oks, faults int) bool {
 		mv := &x.moves[msg][d][h.local(msg)]
 		if !mv.known {
-			if err := x.learn(h, msg, d, path()); err != nil {
-				return err
+			if err = x.learn(h, msg, d, path()); err != nil {
+				return false
 			}
 		}
 		shift := inboxBits * msg
 		own := inboxState(1<<inboxBits-1) << shift
 		next := h&^mv.clear&^own | inboxState(mv.to)<<shift
 		to(inboxStep(msg, d), inboxKey(next, faults, oks), 0)
-		return nil
-	}
-	for msg := range n {
-		var err error
-		if !h.acked(msg) {
-			if oks < n {
-				err = step(msg, ok, faults, oks+1)
-			}
-			for d := crashBefore; more && err == nil && d <= ackLost; d++ {
-				err = step(msg, d, faults+1, oks)
-			}
-		} else if more {
-			err = step(msg, replay, faults+1, oks)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+		return true
+	})
+	return err
 }
 
 // learn runs path and then message msg's delivery d through a fresh

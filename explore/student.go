@@ -69,7 +69,7 @@ func StudentInbox(ctx context.Context, sc InboxScope, s *harness.Students, o Opt
 	for i, m := range msgs {
 		rep.Legend = append(rep.Legend, fmt.Sprintf("m%d=%s", i+1, m))
 	}
-	sp := &studentInbox{n: sc.Messages, faults: sc.Faults, msgs: msgs, s: s}
+	sp := &studentInbox{inboxBounds: inboxBounds{sc.Messages, sc.Faults}, msgs: msgs, s: s}
 	var t strategyTally[inboxSchedule]
 	var n uint64
 	rep.Engine = o.engine()
@@ -127,9 +127,9 @@ func StudentInbox(ctx context.Context, sc InboxScope, s *harness.Students, o Opt
 
 // studentInbox is the §8.2 scope as the student's handler meets it.
 type studentInbox struct {
-	n, faults int
-	msgs      []inbox.Message
-	s         *harness.Students
+	inboxBounds
+	msgs []inbox.Message
+	s    *harness.Students
 }
 
 // each walks the schedules depth first in Inbox's canonical order, asking
@@ -147,42 +147,27 @@ func (sp *studentInbox) each(yield func(inboxSchedule, uint8) bool, errp *error)
 			*errp = err
 			return false
 		}
-		full := true
-		for _, a := range acked {
-			full = full && a
+		var mask uint16
+		for i, a := range acked {
+			if a {
+				mask |= 1 << i
+			}
 		}
-		if full || (oks == sp.n && faults == sp.faults) {
-			if !full {
+		if sp.ends(mask == 1<<sp.n-1, oks, faults) {
+			if mask != 1<<sp.n-1 {
 				broken |= brokeUnacked
 			}
 			if !yield(s, broken) {
 				return false
 			}
 		}
-		try := func(msg int, what delivery, oks, faults int) bool {
-			s.steps[s.n].msg, s.steps[s.n].what = uint8(msg), what
+		return sp.choices(mask, oks, faults, func(msg int, d delivery, oks, faults int) bool {
+			s.steps[s.n].msg, s.steps[s.n].what = uint8(msg), d
 			s.n++
 			more := walk(oks, faults)
 			s.n--
 			return more
-		}
-		for i := range sp.n {
-			if !acked[i] {
-				if oks < sp.n && !try(i, ok, oks+1, faults) {
-					return false
-				}
-				if faults < sp.faults {
-					for what := crashBefore; what <= ackLost; what++ {
-						if !try(i, what, oks, faults+1) {
-							return false
-						}
-					}
-				}
-			} else if faults < sp.faults && !try(i, replay, oks, faults+1) {
-				return false
-			}
-		}
-		return true
+		})
 	}
 	walk(0, 0)
 }
