@@ -27,10 +27,11 @@ type Exercise struct {
 	// a wrong design failing, on purpose) make sense to run.
 	Drills  []string
 	plugged func(*harness.Students) bool
-	// explore runs the explorer's scope on the student's code: the small
-	// one, whose counterexamples read in one line, or, wide, the largest
-	// the flags allow, where the guarantee means something.
-	explore func(ctx context.Context, s *harness.Students, wide bool) (*explore.Report, error)
+	// explore runs the explorer's small scope on the student's code, whose
+	// counterexamples read in one line; wide, when set, the largest scope
+	// the flags allow, where the guarantee means something (nil for §11.2,
+	// which is enumerated schedule by schedule).
+	explore, wide func(ctx context.Context, s *harness.Students) (*explore.Report, error)
 }
 
 // TitleKey is the catalogue key of the exercise's one-line title.
@@ -44,30 +45,25 @@ var Exercises = []*Exercise{
 	{Name: "consumer-handler", Section: "8.2", File: "exercises/consumer_handler.go", Func: "ConsumerHandler",
 		Drills:  []string{"ack-lost", "dedup-scope", "prune-window"},
 		plugged: func(s *harness.Students) bool { return s.Inbox != nil },
-		explore: func(ctx context.Context, s *harness.Students, wide bool) (*explore.Report, error) {
-			sc := explore.StudentInboxScope
-			if wide {
-				sc = explore.StudentInboxWide
-			}
-			return explore.StudentInbox(ctx, sc, s, explore.Options{})
+		explore: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
+			return explore.StudentInbox(ctx, explore.StudentInboxScope, s, explore.Options{})
+		},
+		wide: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
+			return explore.StudentInbox(ctx, explore.StudentInboxWide, s, explore.Options{})
 		}},
 	{Name: "projection-decision", Section: "8.3", File: "exercises/projection_decision.go", Func: "ProjectionDecision",
 		Drills:  []string{"out-of-order", "poison", "retry-budget", "reconcile"},
 		plugged: func(s *harness.Students) bool { return s.Ordering != nil },
-		explore: func(ctx context.Context, s *harness.Students, wide bool) (*explore.Report, error) {
-			sc := explore.StudentOrderingScope
-			if wide {
-				sc = explore.StudentOrderingWide
-			}
-			return explore.StudentOrdering(ctx, sc, s, explore.Options{})
+		explore: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
+			return explore.StudentOrdering(ctx, explore.StudentOrderingScope, s, explore.Options{})
+		},
+		wide: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
+			return explore.StudentOrdering(ctx, explore.StudentOrderingWide, s, explore.Options{})
 		}},
 	{Name: "shard-loop", Section: "11.2", File: "exercises/shard_loop.go", Func: "ShardLoop",
 		Drills:  []string{"crash-resume", "stale-epoch"},
 		plugged: func(s *harness.Students) bool { return s.Shardjob != nil },
-		explore: func(ctx context.Context, s *harness.Students, wide bool) (*explore.Report, error) {
-			if wide {
-				return nil, nil // enumerated schedule by schedule: the small scope is all it runs
-			}
+		explore: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
 			return explore.StudentShardjob(ctx, explore.StudentShardjobScope, s)
 		}},
 }
@@ -251,18 +247,18 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 	// The small scope first: its counterexample is the one to read. Only
 	// code that survives it meets the wide scope.
 	var ce *explore.Counterexample
-	for _, wide := range []bool{false, true} {
+	for _, scope := range []func(context.Context, *harness.Students) (*explore.Report, error){e.explore, e.wide} {
+		if scope == nil {
+			break
+		}
 		var rep *explore.Report
 		err := safely(func() error {
 			var err error
-			rep, err = e.explore(ctx, s, wide)
+			rep, err = scope(ctx, s)
 			return err
 		})
 		if r.stopped(err) {
 			return r
-		}
-		if rep == nil {
-			break
 		}
 		st := rep.Strategies[0]
 		r.Schedules += st.Schedules

@@ -57,15 +57,19 @@ func JobKeys(n int) []string {
 // splits remembers each split the runs of this process asked for: the
 // explorer splits the same keys once per schedule, and building the keys'
 // names and hashing them was a fifth of a §11.2 schedule's time. The shards
-// are read, never written (a student's Worker gets a copy).
+// are read, never written (a student's Worker gets a copy). A split of
+// more than 65,536 keys (a drill may ask for a million) is not kept: one
+// run splits it once, and keeping it would hold its memory for good.
 var splits sync.Map // [2]int{keys, shards} → [][]string
+
+const maxKeptSplit = 1 << 16
 
 func split(keys, shards int) ([][]string, error) {
 	if out, ok := splits.Load([2]int{keys, shards}); ok {
 		return out.([][]string), nil
 	}
 	out, err := shardjob.Split(JobKeys(keys), shards)
-	if err == nil && keys <= 1<<16 {
+	if err == nil && keys <= maxKeptSplit {
 		splits.Store([2]int{keys, shards}, out)
 	}
 	return out, err
