@@ -10,7 +10,7 @@ import (
 	"archlab/exercises"
 	"archlab/explore"
 	"archlab/harness"
-	"archlab/internal/i18n"
+	"archlab/i18n"
 )
 
 // Exercise is one thing the student writes: a function in exercises/, the

@@ -7,7 +7,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"archlab/internal/i18n"
+	"archlab/i18n"
 )
 
 // TestBookDrillsMatchTheBook runs every drill with the book's parameters:

@@ -11,7 +11,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"archlab/harness"
-	"archlab/internal/i18n"
+	"archlab/i18n"
 )
 
 // A drill file is a txtar archive. Its comment is the header: comment lines

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"archlab/internal/i18n"
+	"archlab/i18n"
 )
 
 // TestBuiltinFilesHaveTheirWords: adding a drill is one file, and that file

@@ -5,12 +5,12 @@ import (
 	"slices"
 	"testing"
 
-	"archlab/internal/i18n"
+	"archlab/i18n"
 )
 
 // TestDrillTextsGlossary: the Chinese part of every drill file (title,
 // param, why, check and explain texts) follows the glossary of
-// internal/i18n: no rejected variant, no ASCII punctuation in Chinese
+// i18n: no rejected variant, no ASCII punctuation in Chinese
 // prose. The catalogue itself is checked by i18n.TestGlossary.
 func TestDrillTextsGlossary(t *testing.T) {
 	for _, d := range All() {

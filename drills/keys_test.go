@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"archlab/harness"
-	"archlab/internal/i18n"
+	"archlab/i18n"
 )
 
 // TestEveryKillPointHasWords: a drill file may kill a real consumer at any

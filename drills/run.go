@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"archlab/harness"
-	"archlab/internal/i18n"
+	"archlab/i18n"
 )
 
 // drill turns a parsed file into a Drill and registers its words in the

@@ -7,10 +7,10 @@ import (
 	"slices"
 	"testing"
 
+	"archlab/adapters/consumerproc"
+	"archlab/adapters/sqlstore"
 	"archlab/harness"
 	"archlab/internal/inbox"
-	"archlab/internal/inbox/consumerproc"
-	"archlab/internal/inbox/sqlstore"
 )
 
 // TestMain lets this test binary be the consumer process of --crash real:

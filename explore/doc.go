@@ -63,6 +63,6 @@
 // it reaches the world only through its own message's or event's verbs.
 //
 // Nothing here prints or reads a clock; the command measures and renders.
-// Words come from the catalogue (internal/i18n) as keys: a counterexample's
+// Words come from the catalogue (i18n) as keys: a counterexample's
 // one-line form and an emitted file's texts exist in every language.
 package explore

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"archlab/harness"
-	"archlab/internal/i18n"
+	"archlab/i18n"
 )
 
 // A counterexample is a schedule of harness verbs, so it can be written as

@@ -8,7 +8,7 @@ import (
 
 	"archlab/drills"
 	"archlab/explore"
-	"archlab/internal/i18n"
+	"archlab/i18n"
 )
 
 // TestEmitReplays: every strategy's shortest counterexample in the default

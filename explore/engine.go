@@ -12,7 +12,7 @@ import (
 	"sync"
 
 	"archlab/harness"
-	"archlab/internal/i18n"
+	"archlab/i18n"
 )
 
 // Options say how to walk a scope. The zero value walks every schedule on

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"archlab/explore"
-	"archlab/internal/i18n"
+	"archlab/i18n"
 )
 
 // Every schedule of the default §8.2 scope, on the real inbox: only

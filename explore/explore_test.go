@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"archlab/harness"
-	"archlab/internal/i18n"
+	"archlab/i18n"
 )
 
 var ctx = context.Background()

@@ -11,7 +11,7 @@ import (
 // The broker side of §8.2 and §8.3. The harness's verbs (deliver, ack,
 // publish, dispatch, requeue, dead-letter, replay) call these interfaces;
 // the in-memory model is the default implementation, and a real broker
-// (internal/broker/natsbroker, internal/broker/kafkabroker) is an adapter
+// (adapters/broker/natsbroker, adapters/broker/kafkabroker) is an adapter
 // that speaks this vocabulary. The harness imports no broker client: the
 // command builds the Env.
 

@@ -156,7 +156,7 @@ func Handle(s inbox.Store, strategy Strategy, m inbox.Message, crash Point, at f
 }
 
 // Consumer runs one delivery's handler: in this process on a store, or in
-// a consumer process of its own (internal/inbox/consumerproc).
+// a consumer process of its own (adapters/consumerproc).
 type Consumer interface {
 	Handle(strategy Strategy, m inbox.Message, crash Point) (Handled, error)
 	// Real reports whether a crash is a real process killed with SIGKILL.

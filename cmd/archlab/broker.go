@@ -7,11 +7,11 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"archlab/adapters/broker"
+	"archlab/adapters/broker/kafkabroker"
+	"archlab/adapters/broker/natsbroker"
 	"archlab/drills"
 	"archlab/harness"
-	"archlab/internal/broker"
-	"archlab/internal/broker/kafkabroker"
-	"archlab/internal/broker/natsbroker"
 )
 
 // brokerOptions are the flags that put a section's broker on a real one:

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"archlab/internal/broker/brokertest"
-	"archlab/internal/broker/kafkabroker"
-	"archlab/internal/broker/natsbroker"
+	"archlab/adapters/broker/brokertest"
+	"archlab/adapters/broker/kafkabroker"
+	"archlab/adapters/broker/natsbroker"
 )
 
 // TestDrillOnBroker: the drills of a section print on a real broker what

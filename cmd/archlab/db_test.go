@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"archlab/adapters/sqlstore"
 	"archlab/drills"
-	"archlab/internal/i18n"
-	"archlab/internal/inbox/sqlstore"
+	"archlab/i18n"
 )
 
 // TestDBErrorStatus: each problem with a --db file has its exit status.

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"archlab/internal/inbox/sqlstore"
+	"archlab/adapters/sqlstore"
 )
 
 // dbValue is --db: a file name, checked when the flag is read. Before issue

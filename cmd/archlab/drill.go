@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"archlab/drills"
-	"archlab/internal/view"
+	"archlab/ui/view"
 )
 
 // drillOptions are the flags of `archlab drill` and of every drill

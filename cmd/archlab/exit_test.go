@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"archlab/drills"
-	"archlab/internal/i18n"
+	"archlab/i18n"
 )
 
 // TestMismatchExitsOne: a drill that disagrees with the book exits 1 and

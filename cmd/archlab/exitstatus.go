@@ -7,9 +7,9 @@ import (
 	"io"
 	"syscall"
 
+	"archlab/adapters/sqlstore"
 	"archlab/drills"
-	"archlab/internal/i18n"
-	"archlab/internal/inbox/sqlstore"
+	"archlab/i18n"
 )
 
 // exitCouldNotRun is the status of a run the environment stopped: a

@@ -8,8 +8,8 @@ import (
 
 	"archlab/drills"
 	"archlab/explore"
-	"archlab/internal/i18n"
-	"archlab/internal/view"
+	"archlab/i18n"
+	"archlab/ui/view"
 )
 
 // render prints a report for people: where it is in the book, the scope,
@@ -76,7 +76,7 @@ func (o *exploreOptions) render(rep *exploreReport) error {
 }
 
 // strategyTable is strategy | schedules | violations | verdict, one row
-// per strategy in the book's order, as internal/view renders them.
+// per strategy in the book's order, as ui/view renders them.
 func (o *exploreOptions) strategyTable(r *renderer, rep *exploreReport) error {
 	g := o.g
 	header := []any{g.t("explore.col.strategy"), g.t("explore.col.schedules"), g.t("explore.col.violations"),

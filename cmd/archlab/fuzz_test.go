@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"archlab/internal/i18n"
+	"archlab/i18n"
 )
 
 // refLang is pickLang's rule written plainly: before "--", each --lang X or

@@ -9,7 +9,7 @@ import (
 	"github.com/fatih/color"
 
 	"archlab/harness"
-	"archlab/internal/i18n"
+	"archlab/i18n"
 )
 
 // IO is everything a command may touch outside itself: results go to Out,

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"archlab/drills"
-	"archlab/internal/i18n"
+	"archlab/i18n"
 )
 
 // jsonSchema is the version of the --json output; it grows when a field

@@ -15,7 +15,7 @@ import (
 
 	"golang.org/x/term"
 
-	"archlab/internal/inbox/consumerproc"
+	"archlab/adapters/consumerproc"
 )
 
 func main() {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"archlab/internal/inbox/consumerproc"
+	"archlab/adapters/consumerproc"
 )
 
 // TestMain lets the test binary act as the archlab command, so the scripts

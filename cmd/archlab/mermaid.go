@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"archlab/drills"
-	"archlab/internal/view"
+	"archlab/ui/view"
 )
 
 // mermaid prints a drill's steps as a Mermaid sequence diagram: the same

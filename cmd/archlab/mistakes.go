@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"archlab/drills"
-	"archlab/internal/i18n"
+	"archlab/i18n"
 )
 
 // Mistakes a class makes, and the help archlab gives for them.

@@ -12,7 +12,7 @@ import (
 
 	"archlab/drills"
 	"archlab/harness"
-	"archlab/internal/view"
+	"archlab/ui/view"
 )
 
 // renderer prints drill results for people: header, trace, table, verdict.

@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"archlab/internal/i18n"
+	"archlab/i18n"
 )
 
 // globalOptions are the flags every command has.

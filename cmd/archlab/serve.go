@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"archlab/internal/web"
+	"archlab/ui/web"
 )
 
 // serveOptions are the flags of `archlab serve`.

@@ -9,11 +9,11 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"archlab/adapters/consumerproc"
+	"archlab/adapters/sqlstore"
 	"archlab/drills"
 	"archlab/harness"
 	"archlab/internal/inbox"
-	"archlab/internal/inbox/consumerproc"
-	"archlab/internal/inbox/sqlstore"
 )
 
 // storeOptions are the flags of the §8.2 drills that say where the consumer

@@ -5,7 +5,7 @@ package inbox
 // two writes, Mark and Effect, so that a crash between them is the
 // scenario's decision (it does not call Effect), not a flag of the store.
 // *Ledger satisfies it as it is; a store on a real database
-// (internal/inbox/sqlstore) satisfies it too, so a drill and Consume run
+// (adapters/sqlstore) satisfies it too, so a drill and Consume run
 // unchanged on either.
 //
 // Four of the methods have no error result, because the book's in-memory

@@ -25,6 +25,6 @@
 // is the broker's side of the harness: the child never sends one.
 //
 // This package does I/O (processes, pipes, signals). It sits beside the
-// pure mechanism internal/inbox, like internal/inbox/sqlstore, and imports
+// pure mechanism internal/inbox, like adapters/sqlstore, and imports
 // the harness's vocabulary; the harness never imports it.
 package consumerproc

@@ -24,8 +24,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"archlab/adapters/broker"
 	"archlab/harness"
-	"archlab/internal/broker"
 	"archlab/internal/ordering"
 )
 

@@ -18,8 +18,8 @@ import (
 	"archlab/drills"
 	"archlab/explore"
 	"archlab/harness"
-	"archlab/internal/i18n"
-	"archlab/internal/view"
+	"archlab/i18n"
+	"archlab/ui/view"
 )
 
 //go:embed assets templates

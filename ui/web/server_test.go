@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"archlab/drills"
-	"archlab/internal/i18n"
-	"archlab/internal/web"
+	"archlab/i18n"
+	"archlab/ui/web"
 )
 
 func get(t *testing.T, h http.Handler, target string) (int, string) {

@@ -3,7 +3,7 @@ package sqlstore
 // What one ApplyOnce costs as a real local transaction, beside the book's
 // in-memory Ledger measured in the same run:
 //
-//	go test ./internal/inbox/sqlstore -run '^$' -bench . -benchmem -count=6 | benchstat -
+//	go test ./adapters/sqlstore -run '^$' -bench . -benchmem -count=6 | benchstat -
 //
 // Each iteration applies a new message (a new key: BEGIN IMMEDIATE, insert
 // the key, upsert the balance, count the effect, COMMIT). synchronous=NORMAL

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"archlab/explore"
-	"archlab/internal/i18n"
+	"archlab/i18n"
 )
 
 // StrategyRow is one strategy of an exploration in the reader's language.

@@ -12,9 +12,9 @@ import (
 	"os/exec"
 	"strings"
 
+	"archlab/adapters/sqlstore"
 	"archlab/harness"
 	"archlab/internal/inbox"
-	"archlab/internal/inbox/sqlstore"
 )
 
 // ChildEnv is set to "1" in a consumer process's environment. A test binary

@@ -15,9 +15,9 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"archlab/drills"
-	"archlab/internal/i18n"
-	"archlab/internal/view"
-	"archlab/internal/web"
+	"archlab/i18n"
+	"archlab/ui/view"
+	"archlab/ui/web"
 )
 
 // browser finds a Chromium to drive. CI installs one (.ci/run) and sets

@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"archlab/adapters/sqlstore"
 	"archlab/harness"
 	"archlab/internal/inbox"
-	"archlab/internal/inbox/sqlstore"
 )
 
 // TestMain lets this test binary be the consumer process: the parent starts

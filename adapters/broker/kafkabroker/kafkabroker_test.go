@@ -6,11 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"archlab/adapters/broker"
+	"archlab/adapters/broker/brokertest"
+	"archlab/adapters/broker/kafkabroker"
 	"archlab/drills"
 	"archlab/harness"
-	"archlab/internal/broker"
-	"archlab/internal/broker/brokertest"
-	"archlab/internal/broker/kafkabroker"
 )
 
 // runSection runs every §8.3 drill with the book's parameters on conn and

@@ -8,14 +8,14 @@ import (
 	"testing"
 	"time"
 
+	"archlab/adapters/broker"
+	"archlab/adapters/broker/brokertest"
+	"archlab/adapters/broker/natsbroker"
+	"archlab/adapters/consumerproc"
+	"archlab/adapters/sqlstore"
 	"archlab/drills"
 	"archlab/harness"
-	"archlab/internal/broker"
-	"archlab/internal/broker/brokertest"
-	"archlab/internal/broker/natsbroker"
 	"archlab/internal/inbox"
-	"archlab/internal/inbox/consumerproc"
-	"archlab/internal/inbox/sqlstore"
 )
 
 // TestMain lets this test binary be the consumer process of --crash real.

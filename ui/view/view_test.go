@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"archlab/drills"
-	"archlab/internal/i18n"
-	"archlab/internal/view"
+	"archlab/i18n"
+	"archlab/ui/view"
 )
 
 // TestAckLost: the rows, the table and the diagram of the book's ack-lost

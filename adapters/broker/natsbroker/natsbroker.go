@@ -20,8 +20,8 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/nats-io/nuid"
 
+	"archlab/adapters/broker"
 	"archlab/harness"
-	"archlab/internal/broker"
 	"archlab/internal/inbox"
 )
 

@@ -8,7 +8,7 @@ import (
 
 	"github.com/mattn/go-runewidth"
 
-	"archlab/internal/view"
+	"archlab/ui/view"
 )
 
 // The diagram's geometry, in SVG user units (CSS pixels at full size). A

@@ -6,7 +6,7 @@ import (
 
 	"archlab/drills"
 	"archlab/harness"
-	"archlab/internal/i18n"
+	"archlab/i18n"
 )
 
 // Tone is how a row should look; a front end picks the colour.
