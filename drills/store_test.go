@@ -42,7 +42,7 @@ func storeDrills(t *testing.T) []*Drill {
 func sqliteEnv(t *testing.T, real bool) (harness.Env, string) {
 	path := filepath.Join(t.TempDir(), "inbox.db")
 	env := harness.InboxEnv{Open: func(onSQL func(harness.Statement)) (inbox.Store, error) {
-		return sqlstore.Open(path, sqlstore.Options{OnStatement: onSQL})
+		return consumerproc.OpenStore(path, onSQL)
 	}}
 	if real {
 		exe, err := os.Executable()
@@ -155,6 +155,14 @@ func (s *tee) NaiveApply(m inbox.Message) {
 	s.saw(m)
 	s.mem.NaiveApply(m)
 	s.sql.NaiveApply(m)
+}
+
+func (s *tee) MarkBeforeEffect(m inbox.Message, crash bool) error {
+	s.saw(m)
+	a := s.mem.MarkBeforeEffect(m, crash)
+	b := s.sql.MarkBeforeEffect(m, crash)
+	s.differ("MarkBeforeEffect "+m.String(), a, b)
+	return a
 }
 
 func (s *tee) Mark(m inbox.Message) (bool, error) {

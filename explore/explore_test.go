@@ -145,15 +145,31 @@ func TestReplayCost(t *testing.T) {
 }
 
 // inboxClosedForm is the number of inbox schedules, derived without the
-// enumeration: N! orders in which the messages are first acked, and k <= F
-// faults placed among them. A fault after s acks is one of 4 faults of the
-// N-s unacked messages or a replay of one of the s acked ones: w_s = 4N-3s
-// ways. Placing k faults in the N+1 gaps, in order, weighs the complete
-// homogeneous polynomial h_k(w_0, …, w_N).
+// enumeration, from what the table's rows do: N! orders in which the
+// messages are first acked, each ack a plain delivery or one of the S
+// faults that settle a message (a duplicate), and the other faults placed
+// among the acks. A fault after s acks is one of the U faults that leave a
+// message unacked, on one of the N-s unacked messages, or one of the R
+// faults of an acked one: w_s = U(N-s) + Rs ways. Placing k such faults in
+// the N+1 gaps, in order, weighs the complete homogeneous polynomial
+// h_k(w_0, …, w_N); j settling faults among the N acks weigh C(N, j) S^j;
+// j + k <= F.
 func inboxClosedForm(n, f int) uint64 {
+	var u, settle, r uint64
+	for _, row := range harness.InboxFaults {
+		switch {
+		case !row.Fault():
+		case row.On == harness.Acked:
+			r++
+		case row.Settles():
+			settle++
+		default:
+			u++
+		}
+	}
 	w := make([]uint64, n+1)
 	for s := range w {
-		w[s] = uint64(4*n - 3*s)
+		w[s] = u*uint64(n-s) + r*uint64(s)
 	}
 	// h[k] over the first i weights, by h_k(w_0..w_i) = h_k(w_0..w_{i-1}) + w_i h_{k-1}(w_0..w_i).
 	h := make([]uint64, f+1)
@@ -164,8 +180,13 @@ func inboxClosedForm(n, f int) uint64 {
 		}
 	}
 	var sum uint64
-	for _, x := range h {
-		sum += x
+	binom, pow := uint64(1), uint64(1) // C(n, j), settle^j
+	for j := 0; j <= min(n, f); j++ {
+		for k := 0; k <= f-j; k++ {
+			sum += binom * pow * h[k]
+		}
+		binom = binom * uint64(n-j) / uint64(j+1)
+		pow *= settle
 	}
 	return factorial(n) * sum
 }

@@ -12,25 +12,16 @@ import (
 
 // This scope asks §8.2's question of every schedule: is a consumer safe
 // under an at-least-once broker whatever it does? The broker delivers any
-// unacked message, in any order, until every message is acked. Each delivery
-// either succeeds or meets one fault:
-//
-//	crash-before  the handler dies before its first write
-//	crash-mid     it dies between its writes (mark and effect, for
-//	              mark-before-effect); a handler whose writes are one
-//	              transaction, or one write, has no such point: the
-//	              transaction rolls back, as if it died before it
-//	crash-after   it dies after its writes, before the ack
-//	ack-lost      its writes commit and its ack never reaches the broker
-//	replay        an already-acked message is delivered again, as after an
-//	              offset rewind
-//
-// with at most Faults faults per schedule. Every strategy faces the same
-// schedules, and each runs through the §8.2 harness (harness.Inbox): a
-// schedule step is one Deliver with its fault, so how the broker delivers
-// and where a handler can crash are the harness's rules, the same ones the
-// drills run. After the schedule each message must have been applied at
-// least once (not lost) and at most once (not doubled).
+// unacked message, in any order, until every message is acked. Each step is
+// one row of §8.2's fault table (harness.InboxFaults): a plain delivery, or
+// one that meets a fault (a crash at a point, a lost ack, a duplicate copy,
+// a replay of an acked message), with at most Faults faults per schedule.
+// Every strategy faces the same schedules, and each runs through the §8.2
+// harness (harness.Inbox): a schedule step is one Deliver with its row, so
+// how the broker delivers and where a handler can crash are the harness's
+// rules, the same ones the drills run. After the schedule each message must
+// have been applied at least once (not lost) and at most once (not
+// doubled).
 
 // InboxScope bounds the §8.2 exploration.
 type InboxScope struct {
@@ -64,28 +55,19 @@ const (
 // (harness.InboxStrategies): only effect-then-ack is safe.
 func safeInbox(s harness.Strategy) bool { return s == harness.EffectThenAck }
 
-// delivery is what happens to one delivery: 0 is ok, i > 0 is the fault
-// harness.InboxFaults[i-1].
+// delivery is one step's row of the fault table: 0 is the plain delivery,
+// d > 0 the fault harness.InboxFaults[d].
 type delivery uint8
 
-const (
-	ok delivery = iota
-	crashBefore
-	crashMid
-	crashAfter
-	ackLost
-	replay
-)
+const ok delivery = 0
+
+// row is the step's row of the table.
+func (d delivery) row() harness.InboxFault { return harness.InboxFaults[d] }
 
 // deliver is one schedule step: the harness's Deliver of message i with
-// d's fault.
+// d's row.
 func deliver(h *harness.Inbox, i int, d delivery) error {
-	var err error
-	if d == ok {
-		_, err = h.Deliver(i, "")
-	} else {
-		_, err = h.Deliver(i, harness.InboxFaults[d-1])
-	}
+	_, err := h.Deliver(i, d.row().Name)
 	return err
 }
 
@@ -105,7 +87,7 @@ func deliverTaped(h *harness.Inbox, msgs []inbox.Message, i int, d delivery, tp 
 		if d == ok {
 			tp.say("deliver %s", msgs[i])
 		} else {
-			tp.say("deliver %s %s", msgs[i], d)
+			tp.say("deliver %s %s", msgs[i], d.row().Name)
 		}
 	}
 	return deliver(h, i, d)
@@ -146,12 +128,12 @@ func checkEach(h *harness.Inbox, msgs []inbox.Message, rec *harness.Recorder, tp
 	}
 }
 
-// String is the delivery's name in a schedule: ok, or the harness's fault.
+// String is the delivery's name in a schedule: ok, or the fault's.
 func (d delivery) String() string {
 	if d == ok {
 		return "ok"
 	}
-	return string(harness.InboxFaults[d-1])
+	return string(d.row().Name)
 }
 
 // inboxSchedule is one schedule: the broker's deliveries in order. It is a
@@ -191,29 +173,48 @@ func (b inboxBounds) ends(allAcked bool, oks, faults int) bool {
 
 // choices is that rule, the one every walker of the scope follows (the
 // enumerators, the sampler, the state engine), in the canonical order:
-// message by message, an unacked one delivered ok (while fewer than n
-// deliveries met no fault; a handler that acks every such delivery never
-// meets that limit) or with each fault, an acked one replayed, the faults
-// within the budget. acked has bit i set when message i is acked. try is
-// given each choice and the counts after it, and returns false to stop;
-// choices reports whether it went through them all.
+// message by message, the table's rows for the message's state in the
+// table's order (an unacked message: delivered plainly, or meeting each
+// fault; an acked one: replayed), each fault within the budget, and each
+// row that settles the message (delivered to a handler that acks it) while
+// fewer than n deliveries have settled one (a handler that acks every such
+// delivery never meets that limit). acked has bit i set when message i is
+// acked. try is given each choice and the counts after it, and returns
+// false to stop; choices reports whether it went through them all.
 func (b inboxBounds) choices(acked uint16, oks, faults int, try func(msg int, d delivery, oks, faults int) bool) bool {
 	for i := range b.n {
-		if acked&(1<<i) == 0 {
-			if oks < b.n && !try(i, ok, oks+1, faults) {
+		state := harness.Unacked
+		if acked&(1<<i) != 0 {
+			state = harness.Acked
+		}
+		for d, row := range harness.InboxFaults {
+			if row.On != state {
+				continue
+			}
+			o, f := oks, faults
+			if row.Fault() {
+				if f >= b.faults {
+					continue
+				}
+				f++
+			}
+			if settles(row) {
+				if o >= b.n {
+					continue
+				}
+				o++
+			}
+			if !try(i, delivery(d), o, f) {
 				return false
 			}
-			for d := crashBefore; faults < b.faults && d <= ackLost; d++ {
-				if !try(i, d, oks, faults+1) {
-					return false
-				}
-			}
-		} else if faults < b.faults && !try(i, replay, oks, faults+1) {
-			return false
 		}
 	}
 	return true
 }
+
+// settles reports whether a row moves a message from unacked to acked
+// under a handler that acks every delivery it survives.
+func settles(row harness.InboxFault) bool { return row.On == harness.Unacked && row.Settles() }
 
 // inboxSpace is the set of schedules of one scope.
 type inboxSpace struct {
@@ -249,12 +250,24 @@ func newInboxSpace(sc InboxScope) *inboxSpace {
 			var c uint64
 			if a == n {
 				c = 1 // stop: everything is acked
-			} else {
-				c = mulSat(uint64(n-a), sp.counts[a+1][f])
 			}
-			if f < ff {
-				// Four faults per unacked message, a replay per acked one.
-				c = addSat(c, mulSat(uint64(4*(n-a)+a), sp.counts[a][f+1]))
+			// Each row, on each message it applies to: an unacked row on
+			// the n-a unacked messages, an acked one on the a acked.
+			for _, row := range harness.InboxFaults {
+				na, nf, ways := a, f, uint64(n-a)
+				if row.On == harness.Acked {
+					ways = uint64(a)
+				}
+				if settles(row) {
+					na++
+				}
+				if row.Fault() {
+					nf++
+				}
+				if ways == 0 || na > n || nf > ff {
+					continue
+				}
+				c = addSat(c, mulSat(ways, sp.counts[na][nf]))
 			}
 			sp.counts[a][f] = c
 		}
@@ -276,7 +289,7 @@ func (sp *inboxSpace) each(yield func(inboxSchedule) bool) {
 		s.steps[s.n].msg, s.steps[s.n].what = uint8(msg), d
 		s.n++
 		before := acked
-		if d == ok {
+		if settles(d.row()) {
 			acked |= 1 << msg
 		}
 		more := walk(faults)
@@ -305,8 +318,8 @@ func (sp *inboxSpace) sample(r *rand.Rand) inboxSchedule {
 		msg  int
 		what delivery
 	}
-	var opts [1 + 5*MaxInboxMessages]option
-	var weights [1 + 5*MaxInboxMessages]float64
+	var opts [1 + len(harness.InboxFaults)*MaxInboxMessages]option
+	var weights [1 + len(harness.InboxFaults)*MaxInboxMessages]float64
 	for {
 		a := popcount(acked)
 		k := 0
@@ -327,9 +340,10 @@ func (sp *inboxSpace) sample(r *rand.Rand) inboxSchedule {
 		}
 		s.steps[s.n].msg, s.steps[s.n].what = uint8(o.msg), o.what
 		s.n++
-		if o.what == ok {
+		if settles(o.what.row()) {
 			acked |= 1 << o.msg
-		} else {
+		}
+		if o.what.row().Fault() {
 			faults++
 		}
 	}
@@ -402,7 +416,7 @@ func Inbox(ctx context.Context, sc InboxScope, o Options) (*Report, error) {
 func (sp *inboxSpace) schedule(steps []uint16) inboxSchedule {
 	var s inboxSchedule
 	for _, st := range steps {
-		s.steps[s.n].msg, s.steps[s.n].what = uint8(st>>3), delivery(st&7)
+		s.steps[s.n].msg, s.steps[s.n].what = uint8(st>>inboxRowBits), delivery(st&(1<<inboxRowBits-1))
 		s.n++
 	}
 	return s
@@ -492,11 +506,9 @@ func (sp *inboxSpace) play(strategy harness.Strategy, s *inboxSchedule, rec *har
 	wantAcks := 0
 	for i := range int(s.n) {
 		msg, what := int(s.steps[i].msg), s.steps[i].what
-		if what == ok || what == ackLost || what == replay {
-			wantAcks++
-		}
+		wantAcks += what.row().Acks()
 		if paranoid {
-			if acked := h.Acks().Acked(sp.msgs[msg]); acked != (what == replay) {
+			if acked := h.Acks().Acked(sp.msgs[msg]); acked != (what.row().On == harness.Acked) {
 				return nil, fmt.Errorf("explore: %s under %s: the broker delivered %s as %s, but acked=%v", s, strategy, sp.msgs[msg], what, acked)
 			}
 		}

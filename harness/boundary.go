@@ -27,13 +27,12 @@ func (h *Inbox) Notify(i int) {
 func (h *Inbox) Calls(i int) int { return h.outside.calls[i] }
 
 // callOutside is the handler's call to the outside service, made after its
-// local writes returned and before the ack: a handler that died before that
-// point made no call; a lost ack comes after it.
-func (h *Inbox) callOutside(i int, f FaultKind, out Handled) {
+// local writes returned and before the ack: the environment makes it when
+// the handler acks (or, for a consumer process killed before its ack, when
+// the broker's side learns the writes returned). A handler that died before
+// that point made no call.
+func (h *Inbox) callOutside(i int) {
 	if !h.outside.notify[i] {
-		return
-	}
-	if out.Crashed != "" && !(h.consumer.Real() && f == AckLost) {
 		return
 	}
 	h.outside.calls[i]++

@@ -10,38 +10,46 @@ import (
 
 var pay = inbox.Message{Producer: "pay", ID: "evt-1", Seq: 1, OrderID: "o-1", AmountCents: 2599}
 
-// TestHandleStopsAtEveryPoint: each handler, crashed at each point, leaves
-// exactly these writes behind, and passes exactly these points.
-func TestHandleStopsAtEveryPoint(t *testing.T) {
+// TestFaultsAroundTheBooksHandlers: each handler, under each row of the
+// fault table, leaves exactly these effects and this ack behind. The
+// handlers are the book's functions; the fault is the environment's.
+func TestFaultsAroundTheBooksHandlers(t *testing.T) {
 	tests := []struct {
 		strategy Strategy
-		crash    Point
-		applies  int // effects in the ledger afterwards
-		marked   bool
-		crashed  Point
-		passed   string
+		fault    FaultKind
+		applies  int  // effects in the ledger afterwards
+		key      bool // the dedup key is held afterwards
+		acked    bool
+		acks     int // ack attempts
 	}{
-		{EffectThenAck, "", 1, false, "", "[before-writes before-ack]"},
-		{EffectThenAck, BeforeWrites, 0, false, BeforeWrites, "[before-writes]"},
-		{EffectThenAck, BetweenWrites, 0, false, BetweenWrites, "[before-writes]"}, // one transaction: nothing commits
-		{EffectThenAck, BeforeAck, 1, false, BeforeAck, "[before-writes before-ack]"},
-		{Naive, "", 1, false, "", "[before-writes before-ack]"},
-		{Naive, BetweenWrites, 0, false, BetweenWrites, "[before-writes]"},
-		{MarkBeforeEffect, "", 1, true, "", "[before-writes between-writes before-ack]"},
-		{MarkBeforeEffect, BetweenWrites, 0, true, BetweenWrites, "[before-writes between-writes]"},
-		{MarkBeforeEffect, BeforeAck, 1, true, BeforeAck, "[before-writes between-writes before-ack]"},
+		{EffectThenAck, "", 1, true, true, 1},
+		{EffectThenAck, "crash-before", 0, false, false, 0},
+		{EffectThenAck, "crash-mid", 0, false, false, 0}, // one transaction: nothing commits
+		{EffectThenAck, "crash-after", 1, true, false, 0},
+		{EffectThenAck, "ack-lost", 1, true, false, 1},
+		{Naive, "", 1, false, true, 1},
+		{Naive, "crash-mid", 0, false, false, 0},
+		{MarkBeforeEffect, "", 1, true, true, 1},
+		{MarkBeforeEffect, "crash-mid", 0, true, false, 0}, // the book's crash argument: key, no effect
+		{MarkBeforeEffect, "crash-after", 1, true, false, 0},
+		{EarlyPrune, "", 1, false, true, 1},
+		{EarlyPrune, "ack-lost", 1, true, false, 1}, // Consume failed: no prune
 	}
 	for _, tt := range tests {
-		t.Run(fmt.Sprint(tt.strategy, "/", tt.crash), func(t *testing.T) {
+		t.Run(fmt.Sprint(tt.strategy, "/", tt.fault), func(t *testing.T) {
 			l := inbox.NewLedger()
-			var passed []Point
-			h, err := Handle(l, tt.strategy, pay, tt.crash, func(p Point) { passed = append(passed, p) })
+			h, err := NewInbox(tt.strategy, InboxEnv{Open: func(func(Statement)) (inbox.Store, error) { return l, nil }}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if l.Applies() != tt.applies || h.Marked != tt.marked || h.Crashed != tt.crashed || fmt.Sprint(passed) != tt.passed {
-				t.Fatalf("applies=%d marked=%v crashed=%q passed=%v; want %d %v %q %s",
-					l.Applies(), h.Marked, h.Crashed, passed, tt.applies, tt.marked, tt.crashed, tt.passed)
+			i := h.Declare(pay)
+			if _, err := h.Deliver(i, tt.fault); err != nil {
+				t.Fatal(err)
+			}
+			fresh, _ := l.Mark(pay)
+			if l.Applies() != tt.applies || !fresh != tt.key || h.Acks().Acked(pay) != tt.acked || h.Acks().Acks() != tt.acks {
+				t.Fatalf("applies=%d key=%v acked=%v acks=%d; want %d %v %v %d",
+					l.Applies(), !fresh, h.Acks().Acked(pay), h.Acks().Acks(), tt.applies, tt.key, tt.acked, tt.acks)
 			}
 		})
 	}
@@ -53,9 +61,51 @@ func TestHandleStopsAtEveryPoint(t *testing.T) {
 func TestMarkBeforeEffectDuplicateDiesAfter(t *testing.T) {
 	l := inbox.NewLedger()
 	l.Mark(pay)
-	h, err := Handle(l, MarkBeforeEffect, pay, BetweenWrites, nil)
-	if err != nil || h.Crashed != BeforeAck || h.Applied || l.Applies() != 0 {
-		t.Fatalf("%+v %v applies=%d", h, err, l.Applies())
+	h, err := NewInbox(MarkBeforeEffect, InboxEnv{Open: func(func(Statement)) (inbox.Store, error) { return l, nil }}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := h.Declare(pay)
+	d, err := h.Deliver(i, "crash-mid")
+	if err != nil || d.Applied || l.Applies() != 0 || h.Acks().Acks() != 0 {
+		t.Fatalf("%+v %v applies=%d acks=%d", d, err, l.Applies(), h.Acks().Acks())
+	}
+}
+
+// TestConsumeReportsAppliedOnALostAck: the book's Consume reports the
+// effect it committed even when its ack is lost; the harness hands that
+// report on, beside what it measured on the store.
+func TestConsumeReportsAppliedOnALostAck(t *testing.T) {
+	h, err := NewInbox(EffectThenAck, InboxEnv{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := h.Declare(pay)
+	d, err := h.Deliver(i, "ack-lost")
+	if err != nil || !d.Applied || !d.Reported {
+		t.Fatalf("%+v %v: want applied and reported", d, err)
+	}
+}
+
+// TestTheTable: every row of §8.2's table spends a fault or settles its
+// message, so no schedule is endless; names are unique; Doc words exist in
+// both languages.
+func TestTheTable(t *testing.T) {
+	seen := map[FaultKind]bool{}
+	for k, f := range InboxFaults {
+		if seen[f.Name] {
+			t.Errorf("row %d: %q twice", k, f.Name)
+		}
+		seen[f.Name] = true
+		if !f.Fault() && !(f.On == Unacked && f.Settles()) {
+			t.Errorf("row %q neither spends a fault nor settles its message", f.Name)
+		}
+		if f.Copies < 1 || f.Doc.En == "" || f.Doc.Zh == "" || (f.Step.En == "") != (f.StepPID.En == "") {
+			t.Errorf("row %q: copies %d, words %+v", f.Name, f.Copies, f)
+		}
+		if (k == 0) != (f.Name == "") {
+			t.Errorf("row %d: the plain delivery must be row 0 and only it", k)
+		}
 	}
 }
 
@@ -67,7 +117,7 @@ func TestInboxBrokerCounts(t *testing.T) {
 		t.Fatal(err)
 	}
 	i := h.Declare(pay)
-	for _, f := range []FaultKind{AckLost, CrashAfter, ""} {
+	for _, f := range []FaultKind{"ack-lost", "crash-after", ""} {
 		if _, err := h.Deliver(i, f); err != nil {
 			t.Fatal(err)
 		}

@@ -10,9 +10,10 @@ import (
 
 // §8.2: a consumer behind an at-least-once broker. The broker (Inbox)
 // delivers a message, counts the delivery, and redelivers anything unacked;
-// the consumer runs one of the section's handlers (a Strategy) on its local
-// store; a fault is the scenario's: the handler dies at a named Point, or
-// its ack is lost, or an acked message is replayed.
+// the consumer runs one of the section's handlers (a Strategy), which is
+// the book's own function over the book's API; the fault is the
+// environment's: a row of the fault table (inbox_faults.go) strikes at the
+// calls the handler makes to its store and to the broker (inbox_env.go).
 
 // Strategy is a consumer's handler, one of the designs §8.2 compares.
 type Strategy string
@@ -22,70 +23,63 @@ type Strategy string
 const (
 	EffectThenAck    Strategy = "effect-then-ack"    // the book's Consume: ApplyOnce, then ack
 	Naive            Strategy = "naive"              // NaiveApply, then ack: no dedup key
-	MarkBeforeEffect Strategy = "mark-before-effect" // Mark, then Effect, then ack: two writes
+	MarkBeforeEffect Strategy = "mark-before-effect" // the book's MarkBeforeEffect, then ack: two writes
 	EarlyPrune       Strategy = "early-prune"        // Consume, then prune the keys through the message's Seq
 )
 
 // InboxStrategies lists the handlers in the explorer's order.
 var InboxStrategies = []Strategy{Naive, MarkBeforeEffect, EffectThenAck, EarlyPrune}
 
-// Point is where a consumer can die during a delivery. The handler passes
-// them in order; a crash at a point stops it at the first point it reaches
-// at or after that one.
-type Point string
+// Handler handles one delivery of m over the book's API: the consumer's
+// store and the broker's ack store. It reports what the book's Consume
+// reports: whether it applied the effect, and the error it met.
+type Handler func(s inbox.Store, m inbox.Message, ack inbox.AckStore) (bool, error)
 
-// The points of one delivery.
-const (
-	BeforeWrites  Point = "before-writes"  // delivered, nothing written
-	BetweenWrites Point = "between-writes" // mark-before-effect: the key committed, the effect not; one transaction: written, not committed
-	BeforeAck     Point = "before-ack"     // every write committed, the ack not sent
-)
-
-var pointOrder = map[Point]int{BeforeWrites: 1, BetweenWrites: 2, BeforeAck: 3}
-
-// Reached reports whether a handler at point p has reached crash point c.
-func (p Point) Reached(c Point) bool { return c != "" && pointOrder[p] >= pointOrder[c] }
-
-// FaultKind is what the scenario does to one delivery.
-type FaultKind string
-
-// The faults of one delivery; "" is none.
-const (
-	CrashBefore FaultKind = "crash-before" // the handler dies before its first write
-	CrashMid    FaultKind = "crash-mid"    // it dies between its writes (inside one transaction: nothing commits)
-	CrashAfter  FaultKind = "crash-after"  // it dies after its writes, before the ack
-	AckLost     FaultKind = "ack-lost"     // the writes commit, the ack never reaches the broker
-	Replay      FaultKind = "replay"       // an acked message delivered again, as after an offset rewind
-)
-
-// InboxFaults lists the faults of a delivery in the explorer's order.
-var InboxFaults = []FaultKind{CrashBefore, CrashMid, CrashAfter, AckLost, Replay}
-
-// crashPoint is where a fault stops the handler, "" for none. A lost ack is
-// the handler finishing and the broker not hearing: in a real process that
-// is a kill before the ack.
-func (f FaultKind) crashPoint() Point {
-	switch f {
-	case CrashBefore:
-		return BeforeWrites
-	case CrashMid:
-		return BetweenWrites
-	case CrashAfter:
-		return BeforeAck
+// InboxHandler is a strategy's handler. Each is the book's functions,
+// called as the book wrote them; none writes the book's steps again.
+func InboxHandler(s Strategy) (Handler, bool) {
+	switch s {
+	case EffectThenAck:
+		return inbox.Consume, true
+	case Naive:
+		return naiveHandler, true
+	case MarkBeforeEffect:
+		return markFirstHandler, true
+	case EarlyPrune:
+		return earlyPruneHandler, true
 	}
-	return ""
+	return nil, false
 }
 
-// Handled is what one delivery's handler did.
-type Handled struct {
-	Applied bool  // this delivery wrote the effect
-	Marked  bool  // mark-before-effect: this delivery wrote a new key
-	Crashed Point // where the handler died, "" when it returned
-	// A handler in a process of its own also reports the process, the SQL
-	// it sent and how it ended.
-	Pid        int
-	Exit       string
-	Statements []Statement
+// naiveHandler applies every delivery, then acks: NaiveApply, no key.
+func naiveHandler(s inbox.Store, m inbox.Message, ack inbox.AckStore) (bool, error) {
+	s.NaiveApply(m)
+	if err := inbox.Err(s); err != nil {
+		return false, err
+	}
+	return true, ack.Ack(m)
+}
+
+// markFirstHandler is the book's MarkBeforeEffect, then the ack. It passes
+// crash=false: whether the consumer dies between the writes is the
+// scenario's to decide, and the environment's store decides it. It reports
+// the effect as the book's test reads it, from Applies.
+func markFirstHandler(s inbox.Store, m inbox.Message, ack inbox.AckStore) (bool, error) {
+	before := s.Applies()
+	if err := s.MarkBeforeEffect(m, false); err != nil {
+		return false, err
+	}
+	return s.Applies() > before, ack.Ack(m)
+}
+
+// earlyPruneHandler is Consume, then the janitor pruning every key through
+// the message's Seq at once: a dedup table with no retention window.
+func earlyPruneHandler(s inbox.Store, m inbox.Message, ack inbox.AckStore) (bool, error) {
+	applied, err := inbox.Consume(s, m, ack)
+	if err == nil {
+		s.Prune(m.Seq)
+	}
+	return applied, err
 }
 
 // Statement is one SQL statement a real store sent, with its arguments
@@ -98,81 +92,61 @@ type Statement struct {
 // String is the statement's canonical text form: its SQL.
 func (s Statement) String() string { return s.SQL }
 
-// Handle runs strategy's handler for m on s: the one place where each
-// handler's writes, and the points between them, are written down. at, when
-// set, is told every point the handler passes (a consumer process reports
-// it and is killed there); crash is where the handler dies in this process,
-// "" for nowhere. A handler whose writes are one transaction has nothing
-// "between" them that commits: a crash there commits nothing.
-func Handle(s inbox.Store, strategy Strategy, m inbox.Message, crash Point, at func(Point)) (Handled, error) {
-	var h Handled
-	pass := func(p Point) bool {
-		if at != nil {
-			at(p)
-		}
-		if p.Reached(crash) {
-			h.Crashed = p
-			return true
-		}
-		return false
-	}
-	if pass(BeforeWrites) {
-		return h, nil
-	}
-	var err error
-	switch strategy {
-	case EffectThenAck, EarlyPrune:
-		if crash == BetweenWrites {
-			h.Crashed = BetweenWrites // inside ApplyOnce's transaction
-			return h, nil
-		}
-		h.Applied, err = s.ApplyOnce(m)
-	case Naive:
-		if crash == BetweenWrites {
-			h.Crashed = BetweenWrites // inside NaiveApply's transaction
-			return h, nil
-		}
-		s.NaiveApply(m)
-		h.Applied, err = true, inbox.Err(s)
-	case MarkBeforeEffect:
-		h.Marked, err = s.Mark(m)
-		if err != nil || !h.Marked {
-			break // a key already there: no effect, and no point between
-		}
-		if pass(BetweenWrites) {
-			return h, nil
-		}
-		if err = s.Effect(m); err == nil {
-			h.Applied = true
-		}
-	default:
-		return h, fmt.Errorf("unknown strategy %q", strategy)
-	}
-	if err != nil {
-		return h, err
-	}
-	pass(BeforeAck)
-	return h, nil
+// Event is one thing a consumer process reports about its delivery, in the
+// order it happened: a statement, a write, the ack sent, a prune asked for.
+type Event struct {
+	SQL   *Statement `json:"sql,omitempty"`
+	Wrote *Wrote     `json:"wrote,omitempty"`
+	Ack   bool       `json:"ack,omitempty"`
+	Prune *int64     `json:"prune,omitempty"`
 }
 
-// Consumer runs one delivery's handler: in this process on a store, or in
-// a consumer process of its own (adapters/consumerproc).
+// Handled is what one delivery's handler did in a consumer process.
+type Handled struct {
+	Events   []Event
+	Crashed  Point // where the process was killed, "" when it returned
+	Reported bool  // what the handler returned as applied
+	Pid      int
+	Exit     string
+}
+
+// Consumer runs one delivery's handler in a consumer process of its own
+// (adapters/consumerproc), killed with SIGKILL at crash ("" for nowhere).
 type Consumer interface {
 	Handle(strategy Strategy, m inbox.Message, crash Point) (Handled, error)
-	// Real reports whether a crash is a real process killed with SIGKILL.
-	Real() bool
 }
 
-// Local is a consumer in this process, on the store the harness reads.
-type Local struct{ Store inbox.Store }
-
-// Handle runs the handler here.
-func (l Local) Handle(strategy Strategy, m inbox.Message, crash Point) (Handled, error) {
-	return Handle(l.Store, strategy, m, crash, nil)
+// ServeDelivery is a consumer process's side of one delivery: it runs
+// strategy's handler for m on the store open opens (handing open the
+// function its store calls between its writes), tells at every point the
+// handler passes and whether the process dies there (at then blocks until
+// it is killed), and tells report every write, ack and prune. The ack and
+// the prune are the broker's side's to carry out.
+func ServeDelivery(open func(between func()) (inbox.Store, error), strategy Strategy, m inbox.Message, crash Point,
+	at func(p Point, die bool), report func(Event)) (bool, error) {
+	handler, ok := InboxHandler(strategy)
+	if !ok {
+		return false, fmt.Errorf("unknown strategy %q", strategy)
+	}
+	d := &deliveryEnv{m: m, crash: crash, at: at,
+		wrote: func(w Wrote) { report(Event{Wrote: &w}) },
+		ack:   func(bool) error { report(Event{Ack: true}); return nil },
+		prune: func(seq int64) int { report(Event{Prune: &seq}); return 0 },
+	}
+	s, err := open(d.between)
+	if err != nil {
+		return false, err
+	}
+	d.store = s
+	reported, err := handler(d, m, d)
+	if d.err != nil {
+		return false, d.err
+	}
+	if !expected(err) {
+		return false, err
+	}
+	return reported, nil
 }
-
-// Real is false: a crash here is the handler returning early.
-func (Local) Real() bool { return false }
 
 // InboxEnv says where a §8.2 run's consumer lives. The zero InboxEnv is the
 // book's: an in-memory inbox.Ledger, every crash modelled.
@@ -181,8 +155,8 @@ type InboxEnv struct {
 	// reports each statement to onSQL. Nil is inbox.NewLedger(). A store
 	// with a Close method is closed by Finish.
 	Open func(onSQL func(Statement)) (inbox.Store, error)
-	// Consumer, when set, runs the deliveries instead of Local: consumer
-	// processes on the database Open opened.
+	// Consumer, when set, runs the deliveries instead of this process:
+	// consumer processes on the database Open opened.
 	Consumer func() Consumer
 	// Broker, when set, opens the broker that delivers (broker.go): a real
 	// one. Nil is the book's model, inbox.MemoryAck.
@@ -193,8 +167,9 @@ type InboxEnv struct {
 type Inbox struct {
 	rec      *Recorder
 	strategy Strategy
+	handler  Handler
 	store    inbox.Store
-	consumer Consumer
+	consumer Consumer // nil: the handler runs in this process
 	acks     *inbox.MemoryAck
 	broker   InboxBroker // delivers and takes the acks: acks, or a real broker
 	actor    string      // who sends the SQL the store reports
@@ -216,6 +191,13 @@ type Inbox struct {
 // explorer's enumeration records nothing).
 func NewInbox(strategy Strategy, env InboxEnv, rec *Recorder) (*Inbox, error) {
 	h := &Inbox{rec: rec, strategy: strategy, acks: inbox.NewMemoryAck(), actor: "consumer"}
+	if strategy != Student {
+		handler, ok := InboxHandler(strategy)
+		if !ok {
+			return nil, fmt.Errorf("unknown strategy %q", strategy)
+		}
+		h.handler = handler
+	}
 	if env.Open == nil {
 		if env.Consumer != nil {
 			return nil, errors.New("a consumer process needs a database: InboxEnv.Open is nil")
@@ -228,7 +210,6 @@ func NewInbox(strategy Strategy, env InboxEnv, rec *Recorder) (*Inbox, error) {
 		}
 		h.store = s
 	}
-	h.consumer = Local{Store: h.store}
 	if env.Consumer != nil {
 		h.consumer = env.Consumer()
 	}
@@ -260,63 +241,158 @@ func (h *Inbox) Declare(m inbox.Message) int {
 // Messages are the declared messages, in order.
 func (h *Inbox) Messages() []inbox.Message { return h.msgs }
 
-// Deliver is one delivery of message i with fault f ("" for none): the
-// broker hands it over, the consumer's handler runs up to the fault, and
-// the ack goes back, or is lost, or is never sent. It reports whether this
-// delivery applied the effect. A real consumer dies by SIGKILL where the
-// model's handler stops.
-func (h *Inbox) Deliver(i int, f FaultKind) (bool, error) {
+// Delivered is what one step of the broker came to.
+type Delivered struct {
+	Applied  bool // a copy's handler wrote the effect (measured on the store)
+	Reported bool // a copy's handler reported the effect as applied
+}
+
+// Deliver is one step of the broker with message i and fault f ("" for
+// none), as the fault table's row says: the broker hands the message over
+// (twice for a duplicate), the consumer's handler runs in the environment
+// the row sets up, and the ack goes back, or is lost, or is never sent.
+func (h *Inbox) Deliver(i int, f FaultKind) (Delivered, error) {
+	k, ok := InboxFaultByName(f)
+	if !ok {
+		return Delivered{}, scenarioErr("no fault %q; the faults are %s", f, strings.Join(inboxFaultNames(), ", "))
+	}
+	row := InboxFaults[k]
+	var out Delivered
+	for c := range row.Copies {
+		last := c == row.Copies-1
+		// The copies before the last are plain deliveries; the last is
+		// the row's own, and meets its fault.
+		copyRow := row
+		if !last {
+			copyRow = InboxFaults[0]
+		}
+		d, err := h.deliverCopy(i, copyRow, row, last)
+		out.Applied = out.Applied || d.Applied
+		out.Reported = out.Reported || d.Reported
+		if err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+// deliverCopy is the broker handing message i over once, with the row's
+// fault; named is the row the trace names the copy by.
+func (h *Inbox) deliverCopy(i int, row, named InboxFault, last bool) (Delivered, error) {
 	if h.strategy == Student {
-		return h.deliverStudent(i, f)
+		if err := h.studentAllowed(); err != nil {
+			return Delivered{}, err
+		}
 	}
 	m := h.msgs[i]
-	n, err := h.broker.Deliver(m, f == Replay)
+	n, err := h.broker.Deliver(m, named.Replay || (named.Copies > 1 && last))
 	if err != nil {
-		return false, err
+		return Delivered{}, err
 	}
 	if h.attempts[i]++; n > 0 {
 		h.attempts[i] = n // the broker's own count
 	}
 	h.deliveries++
-	crash := f.crashPoint()
-	real := h.consumer.Real()
-	if real && f == AckLost {
-		crash = BeforeAck // a process killed before its ack never sends it
+	if h.consumer != nil {
+		return h.deliverToProcess(i, row, named, last)
 	}
-	if !real {
-		h.recordDelivery(i, f, 0)
+	h.recordDelivery(i, named, last, 0)
+	d := h.newDelivery(i, row)
+	var reported bool
+	if h.strategy == Student {
+		err = h.students.Inbox(&Delivery{env: d})
+	} else {
+		reported, err = h.handler(d, m, d)
+	}
+	d.end()
+	switch {
+	case d.err != nil:
+		return Delivered{Applied: d.applied}, d.err
+	case !expected(err) && h.strategy == Student:
+		return Delivered{Applied: d.applied}, fmt.Errorf("the student's handler: %w", err)
+	case !expected(err):
+		return Delivered{Applied: d.applied}, err
+	}
+	return Delivered{Applied: d.applied, Reported: reported}, nil
+}
+
+// newDelivery is the environment of one delivery in this process: the
+// run's store and broker, with row's fault around them, every write
+// counted and recorded as it returns.
+func (h *Inbox) newDelivery(i int, row InboxFault) *deliveryEnv {
+	d := &deliveryEnv{store: h.store, m: h.msgs[i], crash: row.Crash, lose: row.LoseAck, model: true}
+	d.wrote = func(w Wrote) {
+		if w.Applied {
+			h.applied[i]++
+		}
+		h.recordWrote(i, w)
+	}
+	d.died = func(p Point, inside string) { h.recordCrash(p, inside) }
+	d.before = func() { h.callOutside(i) }
+	d.ack = func(lost bool) error { return h.ack(h.msgs[i], lost, false, 0, "") }
+	d.prune = h.Prune
+	return d
+}
+
+// deliverToProcess runs the copy's handler in a consumer process and
+// records what it reported, in order, then carries out its ack and its
+// prune on the broker's side. A lost ack is a process killed before its
+// ack: it never sends it.
+func (h *Inbox) deliverToProcess(i int, row, named InboxFault, last bool) (Delivered, error) {
+	m := h.msgs[i]
+	crash := row.Crash
+	if row.LoseAck {
+		crash = BeforeAck
 	}
 	out, err := h.consumer.Handle(h.strategy, m, crash)
 	if err != nil {
-		return false, err
+		return Delivered{}, err
 	}
-	if real {
-		h.recordDelivery(i, f, out.Pid)
-		for _, st := range out.Statements {
-			h.recordSQL("consumer", out.Pid, st)
-		}
-		if crash != "" {
-			h.wantKills++
-			if out.Crashed != "" {
-				h.kills++
+	h.recordDelivery(i, named, last, out.Pid)
+	var d Delivered
+	var lastWrite Wrote
+	for _, e := range out.Events {
+		switch {
+		case e.SQL != nil:
+			h.recordSQL("consumer", out.Pid, *e.SQL)
+		case e.Wrote != nil:
+			lastWrite = *e.Wrote
+			if e.Wrote.Applied {
+				h.applied[i]++
+				d.Applied = true
 			}
+			h.recordWrote(i, *e.Wrote)
+		case e.Ack:
+			h.callOutside(i)
+			if err := h.ack(m, false, false, 0, ""); err != nil {
+				return d, err
+			}
+		case e.Prune != nil:
+			h.Prune(*e.Prune)
 		}
 	}
-	if out.Applied {
-		h.applied[i]++
+	if crash != "" {
+		h.wantKills++
+		if out.Crashed != "" {
+			h.kills++
+		}
 	}
-	h.recordHandler(i, f, out)
-	h.callOutside(i, f, out)
-	if out.Crashed != "" && !(real && f == AckLost) {
-		return out.Applied, nil // it died: there is no ack to send
+	switch {
+	case out.Crashed != "" && row.LoseAck:
+		// One fault, two steps: the kill, and the ack it swallowed.
+		h.callOutside(i)
+		if err := h.ack(m, true, true, out.Pid, out.Exit); !expected(err) {
+			return d, err
+		}
+	case out.Crashed != "":
+		key := "step.kill." + string(out.Crashed)
+		if out.Crashed == BetweenWrites && lastWrite.Call == "MarkBeforeEffect" && lastWrite.NewKey && !lastWrite.Applied {
+			key = "step.kill.between-mark-and-effect"
+		}
+		h.fault("broker", "consumer", M(key, out.Pid), M("res.killed", out.Exit))
 	}
-	if err := h.ack(m, f == AckLost, real && f == AckLost, out); err != nil {
-		return out.Applied, err
-	}
-	if h.strategy == EarlyPrune && f != AckLost {
-		h.Prune(m.Seq) // the janitor keeps no window at all
-	}
-	return out.Applied, nil
+	d.Reported = out.Reported
+	return d, nil
 }
 
 // Prune is the janitor forgetting the dedup keys with Seq <= seq.
@@ -377,7 +453,7 @@ func (h *Inbox) Deliveries() int { return h.deliveries }
 // scenario asked for was a real kill, then it closes the store; the
 // store's first error becomes the run's.
 func (h *Inbox) Finish() error {
-	if h.consumer.Real() && h.rec != nil && h.wantKills > 0 {
+	if h.consumer != nil && h.rec != nil && h.wantKills > 0 {
 		h.rec.Check("check.crash-real.killed", h.kills == h.wantKills)
 	}
 	return errors.Join(inbox.Err(h.store), h.broker.Close(), h.closeStore())
@@ -395,23 +471,21 @@ func (h *Inbox) closeStore() error {
 func (h *Inbox) Broker() InboxBroker { return h.broker }
 
 // ack sends the ack of m and records how it went: acked, lost, or never
-// sent because a real consumer was killed first.
-func (h *Inbox) ack(m inbox.Message, lost, killed bool, out Handled) error {
+// sent because a consumer process (pid) was killed first.
+func (h *Inbox) ack(m inbox.Message, lost, killed bool, pid int, exit string) error {
 	err := h.broker.Ack(m, lost)
 	if h.rec == nil && (err == nil || errors.Is(err, inbox.ErrAckLost)) {
-		return nil // nothing to record
+		return err // nothing to record
 	}
 	switch {
+	case errors.Is(err, inbox.ErrAckLost) && killed:
+		h.rec.FaultSteps(
+			Step{Actor: "broker", Target: "consumer", Action: M("step.kill."+string(BeforeAck), pid), Result: M("res.killed", exit), Tone: Bad},
+			Step{Actor: "consumer", Target: "broker", Action: M("step.ack", m), Result: M("res.ack-never-sent"), Tone: Bad})
+		return err
 	case errors.Is(err, inbox.ErrAckLost):
-		if killed && h.rec != nil {
-			// One fault, two steps: the kill, and the ack it swallowed.
-			h.rec.FaultSteps(
-				Step{Actor: "broker", Target: "consumer", Action: M("step.kill."+string(BeforeAck), out.Pid), Result: M("res.killed", out.Exit), Tone: Bad},
-				Step{Actor: "consumer", Target: "broker", Action: M("step.ack", m), Result: M("res.ack-never-sent"), Tone: Bad})
-		} else if !killed {
-			h.fault("consumer", "broker", M("step.ack", m), M("res.ack-lost"))
-		}
-		return nil
+		h.fault("consumer", "broker", M("step.ack", m), M("res.ack-lost"))
+		return err
 	case err != nil:
 		return err
 	}
@@ -419,19 +493,18 @@ func (h *Inbox) ack(m inbox.Message, lost, killed bool, out Handled) error {
 	return nil
 }
 
-// recordDelivery records the broker handing message i over; pid names the
-// consumer process, 0 this one.
-func (h *Inbox) recordDelivery(i int, f FaultKind, pid int) {
+// recordDelivery records the broker handing message i over; row names the
+// copy when it is the row's own (last); pid names the consumer process, 0
+// this one.
+func (h *Inbox) recordDelivery(i int, row InboxFault, last bool, pid int) {
 	if h.rec == nil {
 		return // the explorer's enumeration: build no messages
 	}
 	m := h.msgs[i]
 	var action Msg
 	switch {
-	case f == Replay && pid != 0:
-		action = M("step.replay-process", m, pid)
-	case f == Replay:
-		action = M("step.replay", m)
+	case last && row.Step != (Words{}):
+		action = M(row.StepKey(pid != 0), m, h.attempts[i], pid)
 	case pid != 0:
 		action = M("step.deliver-process", m, h.attempts[i], pid)
 	default:
@@ -440,52 +513,36 @@ func (h *Inbox) recordDelivery(i int, f FaultKind, pid int) {
 	h.step("broker", "consumer", action, M("res.received"), Neutral)
 }
 
-// recordHandler records the handler's writes and, when it died, where.
-func (h *Inbox) recordHandler(i int, f FaultKind, out Handled) {
+// recordWrote records one write of the handler, as it returned.
+func (h *Inbox) recordWrote(i int, w Wrote) {
 	if h.rec == nil {
-		return // the explorer's enumeration: build no messages
-	}
-	m := h.msgs[i]
-	if out.Crashed == BeforeWrites {
-		h.crash(out, M("explore.step.crash-before"))
 		return
 	}
-	switch h.strategy {
-	case EffectThenAck, EarlyPrune, Naive:
-		if out.Crashed == BetweenWrites {
-			verb := "ApplyOnce"
-			if h.strategy == Naive {
-				verb = "NaiveApply"
-			}
-			h.crash(out, M("explore.step.crash-in-write", verb))
-			return
-		}
-		action := M("step.apply-once", m)
-		if h.strategy == Naive {
-			action = M("step.naive-apply", m)
-		}
-		h.recordWrite(i, action, out.Applied)
-	case MarkBeforeEffect:
-		if out.Crashed == BetweenWrites {
-			h.step("consumer", "ledger", M("step.mark", m), M("res.marked"), Neutral)
-			if out.Pid != 0 {
-				h.fault("broker", "consumer", M("step.kill.between-mark-and-effect", out.Pid), M("res.killed", out.Exit))
-			} else {
-				h.fault("consumer", "consumer", M("step.crash-before-effect"), M("res.crashed", "ErrSimulatedCrash"))
-			}
-			return
-		}
-		// The same two writes, named the same way, at every delivery:
-		// the key (a duplicate stops here) and then the effect.
-		if !out.Marked {
+	m := h.msgs[i]
+	switch w.Call {
+	case "ApplyOnce":
+		h.recordWrite(i, M("step.apply-once", m), w.Applied)
+	case "NaiveApply":
+		h.recordWrite(i, M("step.naive-apply", m), w.Applied)
+	case "MarkBeforeEffect":
+		// The book's one call, shown as its two writes: the key (a
+		// duplicate stops there) and then the effect.
+		if !w.NewKey {
 			h.recordWrite(i, M("step.mark", m), false)
-			break
+			return
 		}
 		h.step("consumer", "ledger", M("step.mark", m), M("res.marked"), Neutral)
-		h.recordWrite(i, M("step.effect", m), out.Applied)
-	}
-	if out.Crashed == BeforeAck && f != AckLost {
-		h.crash(out, M("explore.step.crash-after"))
+		if w.Applied {
+			h.recordWrite(i, M("step.effect", m), true)
+		}
+	case "Mark":
+		res := M("res.marked")
+		if !w.NewKey {
+			res = M("res.duplicate")
+		}
+		h.step("consumer", "ledger", M("step.mark", m), res, Neutral)
+	case "Effect":
+		h.recordWrite(i, M("student.step.effect", m), w.Applied)
 	}
 }
 
@@ -512,13 +569,24 @@ func (h *Inbox) recordWrite(i int, action Msg, applied bool) {
 	h.step("consumer", "ledger", action, res, tone)
 }
 
-// crash records the handler dying: in this process, or killed.
-func (h *Inbox) crash(out Handled, action Msg) {
-	if out.Pid != 0 {
-		h.fault("broker", "consumer", M("step.kill."+string(out.Crashed), out.Pid), M("res.killed", out.Exit))
-		return
+// recordCrash records the consumer dying at p in this process; inside
+// names the write it died in.
+func (h *Inbox) recordCrash(p Point, inside string) {
+	var action Msg
+	crashed := "simulated"
+	switch {
+	case inside == "MarkBeforeEffect":
+		action, crashed = M("step.crash-before-effect"), "ErrSimulatedCrash"
+	case inside != "":
+		action = M("explore.step.crash-in-write", inside)
+	case p == BeforeWrites:
+		action = M("explore.step.crash-before")
+	case p == BetweenWrites:
+		action = M("student.step.crash-between")
+	default:
+		action = M("explore.step.crash-after")
 	}
-	h.fault("consumer", "consumer", action, M("res.crashed", "simulated"))
+	h.fault("consumer", "consumer", action, M("res.crashed", crashed))
 }
 
 // recordSQL records one statement: from a process (pid) or from this one.
@@ -581,7 +649,10 @@ var InboxSection = Section{
 			{Name: "order", Kind: Word, Optional: true}, {Name: "amount", Kind: Number, Optional: true},
 			{Name: "notify", Kind: Choice, Optional: true, Choices: []string{"notify"}}}},
 		{Name: "deliver", Args: []Arg{{Name: "msg", Kind: Word},
-			{Name: "fault", Kind: Choice, Optional: true, Choices: faultNames()}}, Binds: []string{"applied"}},
+			{Name: "fault", Kind: Choice, Optional: true, Choices: inboxFaultNames(), ChoiceKey: func(c string) string {
+				k, _ := InboxFaultByName(FaultKind(c))
+				return InboxFaults[k].DocKey()
+			}}}, Binds: []string{"applied", "reported"}},
 		{Name: "prune", Args: []Arg{{Name: "seq", Kind: Number}}},
 		{Name: "read", Args: []Arg{{Name: "order", Kind: Word}}},
 		{Name: "once", Args: []Arg{{Name: "msg", Kind: Word}}},
@@ -597,14 +668,6 @@ var InboxSection = Section{
 		}
 		return NewInbox(Strategy(strategy), env.Inbox, rec)
 	},
-}
-
-func faultNames() []string {
-	out := make([]string, len(InboxFaults))
-	for i, f := range InboxFaults {
-		out[i] = string(f)
-	}
-	return out
 }
 
 // Exec runs one step of a drill file.
@@ -634,8 +697,8 @@ func (h *Inbox) Exec(c Call) (Fields, error) {
 		if err != nil {
 			return nil, err
 		}
-		applied, err := h.Deliver(i, FaultKind(c.Word("fault")))
-		return Fields{"applied": applied}, err
+		d, err := h.Deliver(i, FaultKind(c.Word("fault")))
+		return Fields{"applied": d.Applied, "reported": d.Reported}, err
 	case "prune":
 		h.Prune(int64(c.Int("seq", 0)))
 		return nil, nil

@@ -49,222 +49,55 @@ type Students struct {
 
 // Delivery is one delivery of a message to the student's handler: the
 // message and the verbs of the consumer's local store and of the broker.
+// Its verbs are the environment's store and ack store, the same ones the
+// book's Consume is handed (deliveryEnv), so a fault strikes the student's
+// calls exactly where it strikes the book's.
 type Delivery struct {
-	h      *Inbox
-	i      int
-	crash  Point
-	out    Handled
-	called bool // a verb was called: the point before the writes is passed
-	writes int
-	dead   bool
-	acked  bool
-	err    error // the store's first error
+	env *deliveryEnv
 }
 
 // Message is the delivered message.
-func (d *Delivery) Message() inbox.Message { return d.h.msgs[d.i] }
-
-// die stops the handler at point p, where the scenario's crash strikes;
-// inside, when given, names the one-transaction write it dies in.
-func (d *Delivery) die(p Point, inside ...string) {
-	d.dead, d.out.Crashed = true, p
-	d.h.recordStudentCrash(d, p, inside...)
-}
-
-// begin is every verb's first move: the point before the first call.
-func (d *Delivery) begin() bool {
-	if !d.called {
-		d.called = true
-		if d.crash == BeforeWrites {
-			d.die(BeforeWrites)
-		}
-	}
-	return d.dead
-}
-
-// A crash between the writes strikes at the handler's first write: inside
-// it when the write is a transaction of its own (ApplyOnce, NaiveApply:
-// nothing commits, as for the book's handlers), right after it when it is
-// a lone write that commits at once (Mark, Effect).
-
-// transaction begins a write that is one transaction; it reports whether
-// the handler is dead before the write commits.
-func (d *Delivery) transaction(verb string) bool {
-	if d.begin() {
-		return true
-	}
-	if d.crash == BetweenWrites && d.writes == 0 {
-		d.die(BetweenWrites, verb)
-		return true
-	}
-	d.writes++
-	return false
-}
-
-// lone begins a write that commits on its own.
-func (d *Delivery) lone() bool {
-	if d.begin() {
-		return true
-	}
-	d.writes++
-	return false
-}
-
-// afterLone is the point right after a lone write.
-func (d *Delivery) afterLone() {
-	if d.crash == BetweenWrites && d.writes == 1 {
-		d.die(BetweenWrites)
-	}
-}
+func (d *Delivery) Message() inbox.Message { return d.env.m }
 
 // ApplyOnce writes the dedup key and the effect in one local transaction;
 // a duplicate returns false and changes nothing. A crash between the
 // writes falls inside the transaction: nothing commits.
-func (d *Delivery) ApplyOnce() (bool, error) {
-	if d.transaction("ApplyOnce") {
-		return false, ErrCrashed
-	}
-	applied, err := d.h.store.ApplyOnce(d.Message())
-	if err != nil {
-		d.err = err
-		return false, err
-	}
-	d.applied(applied)
-	d.h.recordWrite(d.i, M("step.apply-once", d.Message()), applied)
-	return applied, nil
-}
+func (d *Delivery) ApplyOnce() (bool, error) { return d.env.ApplyOnce(d.env.m) }
 
 // NaiveApply applies the effect with no dedup key, duplicates included: one
 // write in its own transaction.
 func (d *Delivery) NaiveApply() error {
-	if d.transaction("NaiveApply") {
+	d.env.NaiveApply(d.env.m)
+	if d.env.dead {
 		return ErrCrashed
 	}
-	d.h.store.NaiveApply(d.Message())
-	if err := inbox.Err(d.h.store); err != nil {
-		d.err = err
-		return err
-	}
-	d.applied(true)
-	d.h.recordWrite(d.i, M("step.naive-apply", d.Message()), true)
-	return nil
+	return d.env.err
 }
 
 // Mark writes the dedup key alone, committed at once, and reports whether
 // it was new.
-func (d *Delivery) Mark() (bool, error) {
-	if d.lone() {
-		return false, ErrCrashed
-	}
-	marked, err := d.h.store.Mark(d.Message())
-	if err != nil {
-		d.err = err
-		return false, err
-	}
-	d.out.Marked = d.out.Marked || marked
-	res := M("res.marked")
-	if !marked {
-		res = M("res.duplicate")
-	}
-	d.h.step("consumer", "ledger", M("step.mark", d.Message()), res, Neutral)
-	d.afterLone()
-	return marked, nil
-}
+func (d *Delivery) Mark() (bool, error) { return d.env.Mark(d.env.m) }
 
 // Effect applies the effect alone, with no key, committed at once.
-func (d *Delivery) Effect() error {
-	if d.lone() {
-		return ErrCrashed
-	}
-	if err := d.h.store.Effect(d.Message()); err != nil {
-		d.err = err
-		return err
-	}
-	d.applied(true)
-	d.h.recordWrite(d.i, M("student.step.effect", d.Message()), true)
-	d.afterLone()
-	return nil
-}
+func (d *Delivery) Effect() error { return d.env.Effect(d.env.m) }
 
 // Ack tells the broker the message is handled. The scenario may lose it
-// (ErrAckLost): the broker will deliver the message again.
-func (d *Delivery) Ack() error {
-	if d.begin() {
-		return ErrCrashed
-	}
-	if d.crash == BeforeAck {
-		d.die(BeforeAck)
-		return ErrCrashed
-	}
-	d.acked = true
-	if err := d.h.ack(d.Message(), false, false, d.out); err != nil {
-		return err
-	}
-	if !d.h.acks.Acked(d.Message()) {
-		return inbox.ErrAckLost
-	}
-	return nil
-}
+// (inbox.ErrAckLost): the broker will deliver the message again.
+func (d *Delivery) Ack() error { return d.env.Ack(d.env.m) }
 
-func (d *Delivery) applied(yes bool) {
-	if yes {
-		d.out.Applied = true
-		d.h.applied[d.i]++
-	}
-}
-
-// deliverStudent is Deliver for the student's handler: the broker hands
-// message i over and the handler runs with the Delivery's verbs, dying at
-// the fault's point; its Ack is its own call, so an ack sent before the
-// effect is sent before the effect.
-func (h *Inbox) deliverStudent(i int, f FaultKind) (bool, error) {
-	if h.consumer.Real() {
-		return false, scenarioErr("strategy student runs in this process only: leave out --crash real")
+// studentAllowed says whether this run can take the student's handler: it
+// runs in this process, on the model broker.
+func (h *Inbox) studentAllowed() error {
+	if h.consumer != nil {
+		return scenarioErr("strategy student runs in this process only: leave out --crash real")
 	}
 	if _, model := h.broker.(*memoryInbox); !model {
-		return false, scenarioErr("strategy student runs on the model broker only: leave out --broker")
+		return scenarioErr("strategy student runs on the model broker only: leave out --broker")
 	}
 	if h.students == nil || h.students.Inbox == nil {
-		return false, ErrNoStudent
+		return ErrNoStudent
 	}
-	h.attempts[i]++
-	h.deliveries++
-	h.recordDelivery(i, f, 0)
-	if f == AckLost {
-		h.acks.LoseNext()
-	}
-	d := &Delivery{h: h, i: i, crash: f.crashPoint()}
-	err := h.students.Inbox(d)
-	if f == AckLost && !d.acked {
-		h.acks.Lost = false // the handler never acked: there was no ack to lose
-	}
-	if d.err != nil {
-		return d.out.Applied, d.err
-	}
-	if err != nil && !errors.Is(err, ErrCrashed) && !errors.Is(err, inbox.ErrAckLost) {
-		return d.out.Applied, fmt.Errorf("the student's handler: %w", err)
-	}
-	if !d.dead && d.crash != "" {
-		// The handler returned before the scenario's point: it dies
-		// there, at its end.
-		d.die(d.crash)
-	}
-	return d.out.Applied, nil
-}
-
-// recordStudentCrash records the student's handler dying at p; inside, when
-// given, names the one-transaction write it died in.
-func (h *Inbox) recordStudentCrash(d *Delivery, p Point, inside ...string) {
-	switch {
-	case len(inside) > 0:
-		h.crash(d.out, M("explore.step.crash-in-write", inside[0]))
-	case p == BeforeWrites:
-		h.crash(d.out, M("explore.step.crash-before"))
-	case p == BetweenWrites:
-		h.crash(d.out, M("student.step.crash-between"))
-	default:
-		h.crash(d.out, M("explore.step.crash-after"))
-	}
+	return nil
 }
 
 // NewStudentInbox starts a §8.2 run of the student's handler.

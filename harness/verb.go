@@ -23,6 +23,9 @@ type Arg struct {
 	Kind     Kind
 	Optional bool
 	Choices  []string // Choice only
+	// ChoiceKey, when set, is the catalogue key of a choice's one-line
+	// explanation, for --verbs.
+	ChoiceKey func(choice string) string
 }
 
 // Verb is one thing a drill file may say in a section's steps. Its help

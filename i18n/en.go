@@ -50,7 +50,6 @@ var en = map[string]string{
 	"step.crash-before-effect": "crashes before the effect",
 	"step.read-balance":        "reads the balance of %s",
 	"step.prune":               "prunes dedup keys with seq <= %d",
-	"step.replay":              "replays %v after an offset rewind",
 	"step.route":               "routes %s",
 	"step.restart":             "restarts and rebalances",
 	"step.reroute-all":         "routes all %d orders again",
@@ -247,14 +246,12 @@ usage error.`,
 	"explore.help.inbox.short": "§8.2: naive, mark-before-effect, effect-then-ack and early-prune under every schedule",
 	"explore.help.inbox.long": `Messages from two producers (the first two share the event ID evt-1) go
 through an at-least-once broker that redelivers anything unacked, in any order.
-Each delivery succeeds or meets one fault: crash-before (before the handler's
-first write), crash-mid (between its writes; a handler whose writes are one
-transaction rolls back), crash-after (after its writes, before the ack),
-ack-lost, or replay (an acked message delivered again, as after an offset
-rewind). A schedule holds at most --faults faults. Every strategy runs every
-schedule through the §8.2 harness, the drills' own verbs on internal/inbox;
-afterwards each message must have been applied exactly once: not lost, not
-doubled.`,
+Each delivery succeeds or meets one fault of §8.2's table:
+%s
+A schedule holds at most --faults faults. Every strategy runs every schedule
+through the §8.2 harness: the book's own handler, with the fault injected
+around the store and the ack store it is handed; afterwards each message must
+have been applied exactly once: not lost, not doubled.`,
 	"explore.help.inbox.example": `  # the default scope: 3 messages, up to 2 faults
   $ archlab explore inbox
   # why mark-before-effect loses a message, step by step
@@ -300,7 +297,7 @@ costs: commits per run against items replayed after a crash.`,
 	"explore.flag.seed":         "seed of --random: the same seed draws the same sample",
 	"explore.flag.workers":      "workers running schedules (0: one per core); results do not depend on it",
 	"explore.flag.messages":     "messages, from two producers that share event IDs",
-	"explore.flag.faults":       "faults per schedule, at most: crashes, lost acks, replays",
+	"explore.flag.faults":       "faults per schedule, at most (the faults: archlab drill --verbs 8.2)",
 	"explore.flag.duplicates":   "extra deliveries of the three events, at most",
 	"explore.flag.poison":       "add one poison event to every delivery order",
 	"explore.flag.max-attempts": "retry budgets to explore: every budget from 1 to this",
@@ -323,7 +320,6 @@ costs: commits per run against items replayed after a crash.`,
 	"explore.legend.messages":   "messages: %s",
 	"explore.legend.ordering":   "moved-back: a version went down · applied-twice: one version applied twice\ndiverged: the projection ended unlike the source of truth",
 	"explore.legend.shardjob":   "not-exactly-once: some key applied 0 or 2+ times · moved-back: the checkpoint went down\nreplay-mismatch: replayed items ≠ crash point − checkpoint · zombie-accepted: an old epoch's commit was accepted",
-	"explore.legend.inbox":      "crash-before: before the first write · crash-mid: between the writes\ncrash-after: after the writes, before the ack · replay: an acked message delivered again",
 
 	"explore.col.strategy":     "strategy",
 	"explore.col.schedules":    "schedules",

@@ -28,10 +28,11 @@ var Langs = []Lang{ZH, EN}
 
 // catalogues holds each language's maps: the short messages (en.go,
 // zh.go), the words of the 8.2 drills on a real database (realdb_en.go,
-// realdb_zh.go) and of drill files and their verbs (lab_en.go, lab_zh.go).
+// realdb_zh.go), of drill files and their verbs (lab_en.go, lab_zh.go), and
+// of the harness's fault tables (faults.go).
 // A drill's own words (title, checks, explanation) live in its drill file
 // and are added at run time with Register.
-var catalogues = map[Lang][]map[string]string{EN: {en, realdbEN, labEN, checkEN, lessonsEN, brokerEN, webEN}, ZH: {zh, realdbZH, labZH, checkZH, lessonsZH, brokerZH, webZH}}
+var catalogues = map[Lang][]map[string]string{EN: {en, realdbEN, labEN, checkEN, lessonsEN, brokerEN, webEN, faultsEN}, ZH: {zh, realdbZH, labZH, checkZH, lessonsZH, brokerZH, webZH, faultsZH}}
 
 func lookup(lang Lang, key string) (string, bool) {
 	overlayMu.RLock()

@@ -58,7 +58,7 @@ var labEN = map[string]string{
 	"cli.verbs.strategies":            "strategies (header line \"strategy NAME\"): %s",
 
 	"verb.8.2.message": "declares a message the broker can deliver (producer:event-id, its outbox seq, order and amount in cents); notify: its handler also calls a service outside the local store",
-	"verb.8.2.deliver": "the broker delivers it; the consumer runs its strategy's handler; a fault crashes it at a point, loses the ack or replays an acked message",
+	"verb.8.2.deliver": "the broker delivers it and the consumer runs its strategy's handler; a fault, one of these, strikes around the handler:",
 	"verb.8.2.prune":   "the janitor forgets every dedup key whose seq is <= SEQ",
 	"verb.8.2.read":    "the reader reads an order's balance and the effects applied",
 	"verb.8.2.once":    "the reader checks one message was applied exactly once (not lost, not doubled)",

@@ -56,7 +56,7 @@ var labZH = map[string]string{
 	"cli.verbs.strategies":            "策略（头部写 “strategy 名称”）：%s",
 
 	"verb.8.2.message": "声明一条可投递的消息（producer:event-id、发件箱序号 seq、订单与金额，单位为分）；notify：处理函数还会调用本地存储之外的服务",
-	"verb.8.2.deliver": "消息代理投递该消息，消费端按策略运行处理器；故障可让它在某处崩溃、丢失确认或重放已确认的消息",
+	"verb.8.2.deliver": "消息代理投递该消息，消费端按策略运行处理函数；故障（以下之一）在处理函数周围发生：",
 	"verb.8.2.prune":   "清理任务删除 seq <= SEQ 的全部去重键",
 	"verb.8.2.read":    "读取方读出订单余额与已生效的次数",
 	"verb.8.2.once":    "读取方检查一条消息恰好生效一次（未丢失、未重复）",

@@ -8,7 +8,6 @@ var realdbEN = map[string]string{
 	// Trace.
 	"actor.database":                    "database",
 	"step.deliver-process":              "delivers %v (attempt %d) to pid %d",
-	"step.replay-process":               "replays %v (offset rewind) to pid %d",
 	"step.sql":                          "%s",
 	"step.sql-pid":                      "[pid %d] %s",
 	"step.kill.before-ack":              "SIGKILL pid %d: after COMMIT, before ack",

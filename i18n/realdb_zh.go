@@ -6,7 +6,6 @@ var realdbZH = map[string]string{
 	// Trace.
 	"actor.database":                    "数据库",
 	"step.deliver-process":              "投递 %v（第 %d 次）给进程 %d",
-	"step.replay-process":               "重放 %v（偏移量回退）给进程 %d",
 	"step.sql":                          "%s",
 	"step.sql-pid":                      "[pid %d] %s",
 	"step.kill.before-ack":              "SIGKILL 进程 %d：COMMIT 后、确认前",

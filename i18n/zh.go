@@ -57,7 +57,6 @@ var zh = map[string]string{
 	"step.crash-before-effect": "在生效之前崩溃",
 	"step.read-balance":        "读取 %s 的余额",
 	"step.prune":               "清理序号 <= %d 的去重键",
-	"step.replay":              "偏移量回退后重放 %v",
 	"step.route":               "路由 %s",
 	"step.restart":             "重启并重新均衡",
 	"step.reroute-all":         "重新路由全部 %d 个订单",
@@ -248,13 +247,12 @@ var zh = map[string]string{
   $ archlab explore inbox --messages 6 --faults 4 --random 100000 --seed 1`,
 	"explore.help.inbox.short": "§8.2：naive、mark-before-effect、effect-then-ack 与 early-prune 面对每一种故障序列",
 	"explore.help.inbox.long": `来自两个生产者的消息（前两条共用事件 ID evt-1）经过一个至少一次投递的消息代
-理，它会以任意顺序重投任何未确认的消息。每次投递要么成功，要么遇到一种故障：
-crash-before（处理函数第一次写之前崩溃）、crash-mid（两次写之间崩溃；两次写
-在同一个事务里的处理函数会回滚）、crash-after（写完之后、确认之前崩溃）、
-ack-lost（确认丢失）或 replay（已确认的消息又被投递一次，比如偏移量回退之
-后）。一个故障序列最多含 --faults 个故障。每个策略都经由 §8.2 的测试台（与演
-练相同的动词，运行在 internal/inbox 上）跑遍每一个故障序列；结束后每条消息必
-须恰好生效一次：不丢失（lost），不重复（doubled）。`,
+理，它会以任意顺序重投任何未确认的消息。每次投递要么成功，要么遇到 §8.2 故障表
+中的一种故障：
+%s
+一个故障序列最多含 --faults 个故障。每个策略都经由 §8.2 的测试台跑遍每一个故障
+序列：运行的是书中的处理函数本身，故障注入在交给它的存储与确认存储周围；结束后
+每条消息必须恰好生效一次：不丢失（lost），不重复（doubled）。`,
 	"explore.help.inbox.example": `  # 默认范围：3 条消息，最多 2 个故障
   $ archlab explore inbox
   # 逐步看 mark-before-effect 为什么丢消息
@@ -296,7 +294,7 @@ ack-lost（确认丢失）或 replay（已确认的消息又被投递一次，�
 	"explore.flag.seed":         "--random 的种子：相同的种子抽到相同的样本",
 	"explore.flag.workers":      "运行故障序列的工作协程数（0：每个核一个）；结果与它无关",
 	"explore.flag.messages":     "消息条数，来自共用事件 ID 的两个生产者",
-	"explore.flag.faults":       "每个故障序列最多的故障数：崩溃、确认丢失、重放",
+	"explore.flag.faults":       "每个故障序列最多的故障数（故障见 archlab drill --verbs 8.2）",
 	"explore.flag.duplicates":   "三个事件的额外投递次数上限",
 	"explore.flag.poison":       "在每种投递顺序中加入一个毒消息",
 	"explore.flag.max-attempts": "要探索的重试预算：从 1 到此值的每个预算",
@@ -319,7 +317,6 @@ ack-lost（确认丢失）或 replay（已确认的消息又被投递一次，�
 	"explore.legend.messages":   "消息：%s",
 	"explore.legend.ordering":   "moved-back：版本回退 · applied-twice：同一版本应用了两次\ndiverged：投影最终与事实来源不一致",
 	"explore.legend.shardjob":   "not-exactly-once：某个键应用了 0 次或多次 · moved-back：检查点回退\nreplay-mismatch：重放项数 ≠ 崩溃点 − 检查点 · zombie-accepted：旧纪元的提交被接受",
-	"explore.legend.inbox":      "crash-before：第一次写之前 · crash-mid：两次写之间\ncrash-after：写完之后、确认之前 · replay：已确认的消息重投",
 
 	"explore.col.strategy":     "策略",
 	"explore.col.schedules":    "故障序列数",

@@ -48,21 +48,17 @@ type request struct {
 	KillAt      harness.Point    `json:"kill_at,omitempty"` // "" lets the process finish and exit
 }
 
-// event is one line the child writes on descriptor 3: a statement, a point
-// the handler passed (with what it had done by then), its return, or an
-// error.
+// event is one line the child writes on descriptor 3: what the handler
+// did (a statement, a write, its ack, a prune: harness.Event), a point it
+// passed, its return, or an error.
 type event struct {
-	SQL     string        `json:"sql,omitempty"`
-	Rows    int64         `json:"rows,omitempty"`
-	At      harness.Point `json:"at,omitempty"`
-	Done    bool          `json:"done,omitempty"` // harness.Handle returned
-	Applied bool          `json:"applied,omitempty"`
-	Marked  bool          `json:"marked,omitempty"`
-	Problem string        `json:"error,omitempty"`
+	harness.Event
+	At       harness.Point `json:"at,omitempty"`
+	Die      bool          `json:"die,omitempty"`  // the process is to be killed at At
+	Done     bool          `json:"done,omitempty"` // the handler returned
+	Reported bool          `json:"reported,omitempty"`
+	Problem  string        `json:"error,omitempty"`
 }
-
-// Real is true: a crash is a process killed with SIGKILL.
-func (*Spawner) Real() bool { return true }
 
 // Handle starts a fresh consumer process, hands it m and reads its events
 // until it exits, or until it reports a point that reached crash: then it
@@ -109,20 +105,19 @@ func (s *Spawner) Handle(strategy harness.Strategy, m inbox.Message, crash harne
 			break // EOF: the child exited or was killed
 		}
 		switch {
-		case e.SQL != "":
-			out.Statements = append(out.Statements, harness.Statement{SQL: e.SQL, Rows: e.Rows})
 		case e.Problem != "":
 			problem = e.Problem
 		case e.Done:
-			done, out.Applied, out.Marked = true, e.Applied, e.Marked
+			done, out.Reported = true, e.Reported
 		case e.At != "" && out.Crashed == "":
-			out.Applied, out.Marked = e.Applied, e.Marked
 			// At a point that reached crash the child waits; SIGKILL gives
 			// it no chance to run another instruction, let alone a
 			// deferred cleanup.
-			if e.At.Reached(crash) && cmd.Process.Kill() == nil {
+			if e.Die && cmd.Process.Kill() == nil {
 				out.Crashed = e.At
 			}
+		case e.At == "":
+			out.Events = append(out.Events, e.Event)
 		}
 	}
 	stdin.Close()
@@ -198,16 +193,16 @@ func Main() int {
 	return 0
 }
 
-// Serve reads one request from in, runs the harness's handler for it on the
-// database (harness.Handle, the same code as a consumer in the broker's
-// process) and writes its events to out. Every point the handler passes,
-// in harness.Handle or inside a store transaction, is reported with what
-// the handler has written so far; at the first point that reached the
-// request's kill point it then reads in until EOF, and the parent kills it
+// Serve reads one request from in, runs the strategy's handler for it on
+// the database (harness.ServeDelivery: the book's function, in the same
+// environment as a consumer in the broker's process) and writes its events
+// to out. Every point the handler passes, at its calls or inside a store
+// transaction, is reported; at the first point that reached the request's
+// kill point it then reads in until EOF, and the parent kills it
 // meanwhile. If EOF comes first (the parent is gone) it exits the process
 // with status Orphaned, at once: going on would run a delivery no broker is
-// watching. The ack is not the child's: the broker's side sends it when
-// Handle returns.
+// watching. The ack and the janitor's prune are reported, not carried out:
+// they are the broker's side's.
 func Serve(in io.Reader, out io.Writer) error {
 	br := bufio.NewReader(in)
 	line, err := br.ReadBytes('\n')
@@ -227,66 +222,45 @@ func Serve(in io.Reader, out io.Writer) error {
 			os.Exit(Orphaned) // the broker stopped listening
 		}
 	}
-	w := &watched{}
-	at := func(p harness.Point) {
-		// Reported before the child stops here: a kill at BeforeAck
-		// still tells the broker the handler's answer.
-		send(event{At: p, Applied: w.applied, Marked: w.marked})
-		if !p.Reached(req.KillAt) {
+	at := func(p harness.Point, die bool) {
+		send(event{At: p, Die: die})
+		if !die {
 			return
 		}
 		io.Copy(io.Discard, br) // returns only if the parent closes the pipe
 		os.Exit(Orphaned)
 	}
-	store, err := sqlstore.Open(req.DB, sqlstore.Options{
-		Synchronous: req.Synchronous,
-		OnStatement: func(st sqlstore.Statement) { send(event{SQL: st.SQL, Rows: st.Rows}) },
-		At:          at,
-	})
+	var store *sqlstore.Store
+	open := func(between func()) (inbox.Store, error) {
+		s, err := sqlstore.Open(req.DB, sqlstore.Options{
+			Synchronous: req.Synchronous,
+			OnStatement: func(st sqlstore.Statement) {
+				send(event{Event: harness.Event{SQL: &harness.Statement{SQL: st.SQL, Rows: st.Rows}}})
+			},
+			Between: between,
+		})
+		store = s
+		return s, err
+	}
+	// The process dies where the parent kills it, not where a handler in
+	// one process would stop: hence no crash point here.
+	reported, err := harness.ServeDelivery(open, req.Strategy, req.Msg, req.KillAt, at, func(e harness.Event) { send(event{Event: e}) })
+	if store != nil {
+		defer store.Close()
+	}
 	if err != nil {
 		send(event{Problem: err.Error()})
 		return err
 	}
-	defer store.Close()
-	w.Store = store
-	// The process dies where the parent kills it, not where Handle would
-	// stop a handler in one process: hence no crash point here.
-	h, err := harness.Handle(w, req.Strategy, req.Msg, "", at)
-	if err != nil {
-		send(event{Problem: err.Error()})
-		return err
-	}
-	send(event{Done: true, Applied: h.Applied, Marked: h.Marked})
+	send(event{Done: true, Reported: reported})
 	return nil
 }
 
-// watched is the child's store, watched so that each point the handler
-// passes can carry what its writes have reported so far; Handle's own
-// answer comes only when it returns, after the last point.
-type watched struct {
-	*sqlstore.Store
-	applied, marked bool
-}
-
-func (w *watched) ApplyOnce(m inbox.Message) (bool, error) {
-	ok, err := w.Store.ApplyOnce(m)
-	w.applied = ok && err == nil
-	return ok, err
-}
-
-func (w *watched) NaiveApply(m inbox.Message) {
-	w.Store.NaiveApply(m)
-	w.applied = w.Err() == nil
-}
-
-func (w *watched) Mark(m inbox.Message) (bool, error) {
-	ok, err := w.Store.Mark(m)
-	w.marked = ok && err == nil
-	return ok, err
-}
-
-func (w *watched) Effect(m inbox.Message) error {
-	err := w.Store.Effect(m)
-	w.applied = err == nil
-	return err
+// OpenStore opens the SQLite store at path for the harness: every
+// statement its write paths send is reported to onSQL in the harness's
+// vocabulary, for the trace.
+func OpenStore(path string, onSQL func(harness.Statement)) (*sqlstore.Store, error) {
+	return sqlstore.Open(path, sqlstore.Options{OnStatement: func(st sqlstore.Statement) {
+		onSQL(harness.Statement{SQL: st.SQL, Rows: st.Rows})
+	}})
 }

@@ -10,15 +10,19 @@ import (
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver: pure Go, no cgo
 
-	"archlab/harness"
 	"archlab/internal/inbox"
 )
 
 // Statement is one SQL statement a store sent, with its arguments written in
 // as SQL literals, and the rows it changed (-1 when it is not a row-changing
-// statement, such as BEGIN or COMMIT). It is the harness's type: the trace
-// records it as a step.
-type Statement = harness.Statement
+// statement, such as BEGIN or COMMIT).
+type Statement struct {
+	SQL  string
+	Rows int64
+}
+
+// String is the statement's canonical text form: its SQL.
+func (s Statement) String() string { return s.SQL }
 
 // Options tune a store. The zero value is synchronous=NORMAL, no hooks.
 type Options struct {
@@ -31,12 +35,12 @@ type Options struct {
 	// send (transactions, keys, effects, prunes), after it ran. Reads
 	// (Balance, Applies, Keys) are not reported.
 	OnStatement func(Statement)
-	// At, when set, is called at the harness's crash points that lie
-	// inside a store method: harness.BetweenWrites inside ApplyOnce's and
-	// NaiveApply's transaction (written, not committed). A consumer process
-	// that is to be killed there blocks in At until its parent sends
-	// SIGKILL, and the transaction dies uncommitted.
-	At func(harness.Point)
+	// Between, when set, is called between the writes of a store method:
+	// inside ApplyOnce's and NaiveApply's transaction (written, not
+	// committed), and between MarkBeforeEffect's two transactions (the key
+	// committed, the effect not begun). A consumer process that is to be
+	// killed there blocks in Between until its parent sends SIGKILL.
+	Between func()
 	// Owner is the pid of the archlab run that holds the file with Lock,
 	// for a process it started that is not its direct child (a direct
 	// child, and the run itself, are recognised without it). A file held
@@ -195,7 +199,7 @@ func (s *Store) ApplyOnce(m inbox.Message) (bool, error) {
 		if err != nil || n == 0 {
 			return false, err // n == 0: the key exists, a duplicate
 		}
-		s.at(harness.BetweenWrites)
+		s.between()
 		if err := s.effect(m); err != nil {
 			return false, err
 		}
@@ -218,9 +222,25 @@ func (s *Store) NaiveApply(m inbox.Message) {
 		if err := s.effect(m); err != nil {
 			return false, err
 		}
-		s.at(harness.BetweenWrites)
+		s.between()
 		return true, nil
 	})
+}
+
+// MarkBeforeEffect is the book's wrong order on a database: the key in a
+// transaction of its own, then the effect in another. A key already there
+// is a duplicate: nothing more happens. With crash set it returns
+// inbox.ErrSimulatedCrash between the two transactions.
+func (s *Store) MarkBeforeEffect(m inbox.Message, crash bool) error {
+	marked, err := s.Mark(m)
+	if err != nil || !marked {
+		return err
+	}
+	s.between()
+	if crash {
+		return inbox.ErrSimulatedCrash
+	}
+	return s.Effect(m)
 }
 
 // Mark commits the dedup key in a transaction of its own and reports
@@ -414,9 +434,9 @@ func (s *Store) exec(q string, args ...any) (int64, error) {
 	return rows, nil
 }
 
-func (s *Store) at(p harness.Point) {
-	if s.opts.At != nil {
-		s.opts.At(p)
+func (s *Store) between() {
+	if s.opts.Between != nil {
+		s.opts.Between()
 	}
 }
 

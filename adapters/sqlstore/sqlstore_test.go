@@ -12,7 +12,6 @@ import (
 	"sync"
 	"testing"
 
-	"archlab/harness"
 	"archlab/internal/inbox"
 )
 
@@ -109,14 +108,14 @@ func TestMarkBeforeEffectLosesMessage(t *testing.T) {
 
 // TestStatementsAndPoints pins what a trace shows: one transaction per
 // ApplyOnce, the duplicate rolled back, NaiveApply's one transaction,
-// Mark's and Effect's two, and where harness.BetweenWrites falls inside a
-// transaction (Mark and Effect pass none: the harness passes it between
-// them).
+// Mark's and Effect's two, MarkBeforeEffect's two with the point between
+// them (none for a duplicate key), and where the point between the writes
+// falls inside a transaction.
 func TestStatementsAndPoints(t *testing.T) {
 	var got []string
 	s := open(t, filepath.Join(t.TempDir(), "x.db"), Options{
 		OnStatement: func(st Statement) { got = append(got, fmt.Sprintf("%s [%d]", st, st.Rows)) },
-		At:          func(p harness.Point) { got = append(got, "@"+string(p)) },
+		Between:     func() { got = append(got, "@between-writes") },
 	})
 	s.ApplyOnce(pay)
 	s.ApplyOnce(pay)
@@ -124,6 +123,13 @@ func TestStatementsAndPoints(t *testing.T) {
 	quoted := inbox.Message{Producer: "p", ID: "it's", Seq: 2, OrderID: "o", AmountCents: 5}
 	s.Mark(quoted)
 	s.Effect(quoted)
+	other := inbox.Message{Producer: "p", ID: "e2", Seq: 3, OrderID: "o", AmountCents: 5}
+	if err := s.MarkBeforeEffect(other, true); !errors.Is(err, inbox.ErrSimulatedCrash) {
+		t.Fatalf("MarkBeforeEffect(crash): %v, want ErrSimulatedCrash", err)
+	}
+	if err := s.MarkBeforeEffect(other, false); err != nil {
+		t.Fatalf("MarkBeforeEffect on the marked key: %v", err)
+	}
 	const (
 		insertPay = "INSERT INTO processed_keys (producer, event_id, seq, amount) VALUES ('pay', 'evt-1', 1, 2599) ON CONFLICT DO NOTHING"
 		addPay    = "INSERT INTO balances (order_id, cents) VALUES ('o-1', 2599) ON CONFLICT (order_id) DO UPDATE SET cents = cents + excluded.cents [1]"
@@ -139,6 +145,12 @@ func TestStatementsAndPoints(t *testing.T) {
 		"BEGIN IMMEDIATE [-1]",
 		"INSERT INTO balances (order_id, cents) VALUES ('o', 5) ON CONFLICT (order_id) DO UPDATE SET cents = cents + excluded.cents [1]",
 		count, "COMMIT [-1]",
+		"BEGIN IMMEDIATE [-1]",
+		"INSERT INTO processed_keys (producer, event_id, seq, amount) VALUES ('p', 'e2', 3, 5) ON CONFLICT DO NOTHING [1]",
+		"COMMIT [-1]", "@between-writes",
+		"BEGIN IMMEDIATE [-1]",
+		"INSERT INTO processed_keys (producer, event_id, seq, amount) VALUES ('p', 'e2', 3, 5) ON CONFLICT DO NOTHING [0]",
+		"ROLLBACK [-1]",
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

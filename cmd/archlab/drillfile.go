@@ -166,6 +166,18 @@ func (o *drillOptions) printVerbs(section string) error {
 	fmt.Fprintln(w, g.t("cli.verbs.head", s.ID, s.Harness))
 	for _, v := range s.Verbs {
 		fmt.Fprintf(w, "  %s\n      %s\n", v.Usage(), g.t(v.HelpKey(s.ID)))
+		for _, a := range v.Args {
+			if a.ChoiceKey == nil {
+				continue
+			}
+			width := 0
+			for _, c := range a.Choices {
+				width = max(width, len(c))
+			}
+			for _, c := range a.Choices {
+				fmt.Fprintf(w, "        %-*s  %s\n", width, c, g.t(a.ChoiceKey(c)))
+			}
+		}
 	}
 	var obs []string
 	for _, ob := range s.Observables {

@@ -20,6 +20,7 @@ import (
 
 	"archlab/drills"
 	"archlab/explore"
+	"archlab/harness"
 )
 
 // exploreOptions are the flags of `archlab explore` and its three
@@ -106,10 +107,14 @@ func newExploreCmd(g *globalOptions) *cobra.Command {
 func (o *exploreOptions) subcommand(name string, run func(context.Context, explore.Options) (*explore.Report, error)) *cobra.Command {
 	g := o.g
 	strategies := explore.Strategies(name)
+	long := g.t("explore.help." + name + ".long")
+	if name == "inbox" {
+		long = g.t("explore.help.inbox.long", faultTable(g))
+	}
 	return &cobra.Command{
 		Use:       name + " [STRATEGY] [flags]",
 		Short:     g.t("explore.help." + name + ".short"),
-		Long:      g.t("explore.help."+name+".long") + "\n\n" + g.t("explore.help.strategy"),
+		Long:      long + "\n\n" + g.t("explore.help.strategy"),
 		Example:   g.t("explore.help." + name + ".example"),
 		ValidArgs: strategies,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -394,4 +399,19 @@ func (g *gatedWriter) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	return g.w.Write(p)
+}
+
+// faultTable lists §8.2's faults, a line each, from the harness's table.
+func faultTable(g *globalOptions) string {
+	width := 0
+	for _, f := range harness.InboxFaults {
+		width = max(width, len(f.Name))
+	}
+	var b strings.Builder
+	for _, f := range harness.InboxFaults {
+		if f.Fault() {
+			fmt.Fprintf(&b, "  %-*s  %s\n", width, f.Name, g.t(f.DocKey()))
+		}
+	}
+	return b.String()
 }

@@ -139,7 +139,7 @@ func (s *stores) env(d *drills.Drill) harness.InboxEnv {
 		path = filepath.Join(s.tmpDir, d.Name+".db")
 	}
 	env := harness.InboxEnv{Open: func(onSQL func(harness.Statement)) (inbox.Store, error) {
-		st, err := sqlstore.Open(path, sqlstore.Options{OnStatement: onSQL})
+		st, err := consumerproc.OpenStore(path, onSQL)
 		if err != nil {
 			return nil, err
 		}

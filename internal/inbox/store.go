@@ -1,12 +1,11 @@
 package inbox
 
-// Store is the consumer's local store as the book's Ledger exposes it: the
-// dedup table and the effects it protects. MarkBeforeEffect is there as its
-// two writes, Mark and Effect, so that a crash between them is the
-// scenario's decision (it does not call Effect), not a flag of the store.
-// *Ledger satisfies it as it is; a store on a real database
-// (adapters/sqlstore) satisfies it too, so a drill and Consume run
-// unchanged on either.
+// Store is the lab's, not the book's: the consumer's local store as the
+// book's Ledger exposes it, so that Consume and the drills run unchanged on
+// the in-memory Ledger or on a real database (adapters/sqlstore), and so
+// that the lab can wrap it to inject a fault around the book's functions.
+// *Ledger satisfies it as it is. Mark and Effect, MarkBeforeEffect's two
+// writes on their own, are there for the student's handler.
 //
 // Four of the methods have no error result, because the book's in-memory
 // Ledger cannot fail. A store that can fail records the first error of such a
@@ -18,6 +17,9 @@ type Store interface {
 	ApplyOnce(Message) (bool, error)
 	// NaiveApply applies every delivery, duplicates included.
 	NaiveApply(Message)
+	// MarkBeforeEffect records the key, then applies the effect, as two
+	// writes; with crash set it returns ErrSimulatedCrash between them.
+	MarkBeforeEffect(m Message, crash bool) error
 	// Mark records the dedup key alone and reports whether it was new:
 	// MarkBeforeEffect's first write.
 	Mark(Message) (bool, error)

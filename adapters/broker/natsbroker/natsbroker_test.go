@@ -12,7 +12,6 @@ import (
 	"archlab/adapters/broker/brokertest"
 	"archlab/adapters/broker/natsbroker"
 	"archlab/adapters/consumerproc"
-	"archlab/adapters/sqlstore"
 	"archlab/drills"
 	"archlab/harness"
 	"archlab/internal/inbox"
@@ -90,7 +89,7 @@ func TestSection82OnNATSWithSQLiteAndRealCrash(t *testing.T) {
 			path := filepath.Join(dir, d.Name+".db")
 			return harness.InboxEnv{
 				Open: func(onSQL func(harness.Statement)) (inbox.Store, error) {
-					return sqlstore.Open(path, sqlstore.Options{OnStatement: onSQL})
+					return consumerproc.OpenStore(path, onSQL)
 				},
 				Consumer: func() harness.Consumer {
 					return &consumerproc.Spawner{Context: t.Context(), Command: []string{exe}, DB: path}

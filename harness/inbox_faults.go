@@ -1,0 +1,186 @@
+package harness
+
+// §8.2's fault table. Each row is one thing the broker may do with a message
+// in one step of a scenario, and what the environment does to that delivery:
+// where the consumer dies, whether the ack is lost, whether the message is
+// handed over twice or again after it was acked. The book's functions never
+// see a row; the row decides what the store and the ack store around them
+// do (deliveryEnv).
+//
+// Every reader of §8.2's faults reads this table and nothing else: the drill
+// parser's choices for deliver, `drill --verbs`, the explorer's choices, its
+// closed-form count, its sampler and its state engine, and the student's
+// path. A new fault is a new row (with its words), and a drill that uses it.
+
+// Point is where a consumer can die during a delivery, seen from outside
+// the handler: at the calls it makes to its store and to the broker.
+type Point string
+
+// The points of one delivery, in the order a handler passes them.
+const (
+	BeforeWrites  Point = "before-writes"  // at its first call: delivered, nothing written
+	BetweenWrites Point = "between-writes" // at its first write: inside it when it is one transaction (nothing commits), between MarkBeforeEffect's two writes, right after a lone write
+	BeforeAck     Point = "before-ack"     // at its ack: every write returned, the ack not sent
+)
+
+// Points lists the points in order.
+var Points = []Point{BeforeWrites, BetweenWrites, BeforeAck}
+
+// MsgState is what the broker holds of a message.
+type MsgState uint8
+
+// The broker's states of a message.
+const (
+	Unacked MsgState = iota // the broker will deliver it (again)
+	Acked                   // done, unless the broker is rewound
+)
+
+// Words is one text in each language. A table row carries its own words;
+// the catalogue (package i18n) reads them from the row.
+type Words struct{ En, Zh string }
+
+// FaultKind names a row of the table in drill files and schedules:
+// "crash-mid"; "" is a delivery with no fault.
+type FaultKind string
+
+// InboxFault is one row of §8.2's table.
+type InboxFault struct {
+	Name FaultKind
+	// On is the state of the messages the row applies to: an unacked
+	// message is delivered (plainly, or meeting a fault), an acked one
+	// only replayed.
+	On MsgState
+	// Copies is how many times the broker hands the message over in this
+	// step: two for a duplicate, whose second copy was sent before the
+	// first one's ack arrived.
+	Copies int
+	// Crash is where the consumer dies, "" for nowhere.
+	Crash Point
+	// LoseAck keeps the handler's ack from the broker (ErrAckLost).
+	LoseAck bool
+	// Replay asks the broker for an acked message again, as after an
+	// offset rewind; a real broker seeks back to it.
+	Replay bool
+	// Doc says what happens, in one line, for --verbs; Brief in a few
+	// words, for the explorer's legend.
+	Doc, Brief Words
+	// Step, when set, is how the trace names the broker handing over the
+	// row's own copy (the last one), with the message and the attempt as
+	// arguments (%[1]v, %[2]d); StepPID is the same to a consumer process
+	// (%[3]d is its pid). Without them the copy is a plain delivery.
+	Step, StepPID Words
+}
+
+// Fault reports whether the row spends one of a scope's faults: every row
+// but the plain delivery does.
+func (f InboxFault) Fault() bool { return f.Name != "" }
+
+// Settles reports whether, under a handler that acks every delivery it
+// survives, the message ends the step acked.
+func (f InboxFault) Settles() bool { return f.Crash == "" && !f.LoseAck }
+
+// Acks is how many ack attempts the broker sees in the step, under such a
+// handler: one per copy, unless the consumer dies before its ack.
+func (f InboxFault) Acks() int {
+	if f.Crash != "" {
+		return 0
+	}
+	return f.Copies
+}
+
+// InboxFaults is the table, in its canonical order: the explorer tries an
+// unacked message's rows in this order, then an acked one's. Row 0 is the
+// plain delivery. It is an array, so its length is a constant the
+// explorer's tables are sized by.
+var InboxFaults = [...]InboxFault{
+	{Name: "", On: Unacked, Copies: 1,
+		Doc: Words{"the broker delivers it; the handler runs to its end", "消息代理投递，处理函数完整运行"}},
+	{Name: "crash-before", On: Unacked, Copies: 1, Crash: BeforeWrites,
+		Doc:   Words{"the consumer dies before its first write", "消费端在第一次写入之前崩溃"},
+		Brief: Words{"before the first write", "第一次写之前"}},
+	{Name: "crash-mid", On: Unacked, Copies: 1, Crash: BetweenWrites,
+		Doc:   Words{"it dies between its writes (one transaction: nothing commits)", "在两次写入之间崩溃（同一事务之内：什么都不提交）"},
+		Brief: Words{"between the writes", "两次写之间"}},
+	{Name: "crash-after", On: Unacked, Copies: 1, Crash: BeforeAck,
+		Doc:   Words{"it dies after its writes, before the ack", "写入之后、确认之前崩溃"},
+		Brief: Words{"after the writes, before the ack", "写完之后、确认之前"}},
+	{Name: "ack-lost", On: Unacked, Copies: 1, LoseAck: true,
+		Doc:   Words{"its writes commit; the ack never reaches the broker", "写入已提交，确认没有到达消息代理"},
+		Brief: Words{"the ack never arrives", "确认没有送达"}},
+	{Name: "replay", On: Acked, Copies: 1, Replay: true,
+		Doc:     Words{"an acked message delivered again, as after an offset rewind", "已确认的消息被重放，如偏移量回退之后"},
+		Brief:   Words{"an acked message delivered again", "已确认的消息重投"},
+		Step:    Words{"replays %[1]v after an offset rewind", "偏移量回退后重放 %[1]v"},
+		StepPID: Words{"replays %[1]v (offset rewind) to pid %[3]d", "重放 %[1]v（偏移量回退）给进程 %[3]d"}},
+}
+
+// InboxFaultByName finds a row by its name; "" is the plain delivery.
+func InboxFaultByName(name FaultKind) (int, bool) {
+	for k, f := range InboxFaults {
+		if f.Name == name {
+			return k, true
+		}
+	}
+	return 0, false
+}
+
+// inboxFaultNames are the names a drill file may write after deliver.
+func inboxFaultNames() []string {
+	var out []string
+	for _, f := range InboxFaults {
+		if f.Fault() {
+			out = append(out, string(f.Name))
+		}
+	}
+	return out
+}
+
+// Catalogue keys of a row's words.
+
+// DocKey is the key of the row's Doc.
+func (f InboxFault) DocKey() string { return "fault.8.2." + f.name() }
+
+// StepKey is the key of the row's Step; pid selects StepPID's.
+func (f InboxFault) StepKey(pid bool) string {
+	if pid {
+		return "fault.8.2." + f.name() + ".step-pid"
+	}
+	return "fault.8.2." + f.name() + ".step"
+}
+
+func (f InboxFault) name() string {
+	if f.Name == "" {
+		return "ok"
+	}
+	return string(f.Name)
+}
+
+// Texts are the table's words by catalogue key, for package i18n: each
+// row's Doc, Step and StepPID, and the explorer's legend of the faults,
+// two to a line.
+func Texts() map[string]Words {
+	out := map[string]Words{}
+	var legend Words
+	n := 0
+	for _, f := range InboxFaults {
+		out[f.DocKey()] = f.Doc
+		if f.Step != (Words{}) {
+			out[f.StepKey(false)], out[f.StepKey(true)] = f.Step, f.StepPID
+		}
+		if !f.Fault() {
+			continue
+		}
+		sep, zsep := " · ", " · "
+		switch {
+		case n == 0:
+			sep, zsep = "", ""
+		case n%2 == 0:
+			sep, zsep = "\n", "\n"
+		}
+		legend.En += sep + string(f.Name) + ": " + f.Brief.En
+		legend.Zh += zsep + string(f.Name) + "：" + f.Brief.Zh
+		n++
+	}
+	out["explore.legend.inbox"] = legend
+	return out
+}
