@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"sync/atomic"
 	"testing"
 )
 
@@ -114,7 +115,7 @@ func TestStateEngineScales(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Schedules != 8_802_683_280 || rep.Engine != EngineStates || !rep.Pass() {
+	if rep.Schedules != inboxClosedForm(6, 4) || rep.Schedules != 8_802_683_280 || rep.Engine != EngineStates || !rep.Pass() {
 		t.Fatalf("%d schedules, engine %s, pass %v", rep.Schedules, rep.Engine, rep.Pass())
 	}
 }
@@ -134,12 +135,52 @@ func (c chain) expand(key uint64, _ func() []uint16, to func(uint16, uint64, uin
 	return nil
 }
 
-// TestStateLimit: a walk past the limit is refused with the limit.
+// TestStateLimit: a walk past the limit is refused with the limit; the
+// limit counts every state the walk holds, in every layer, and the states
+// other walks of the exploration hold (seen).
 func TestStateLimit(t *testing.T) {
 	_, err := walkStates(ctx, chain{depth: 100}, 0, 1, 0, 50, nil)
 	var se *ScopeError
 	if !errors.Is(err, ErrTooManyStates) || !errors.As(err, &se) || se.Limit != 50 {
 		t.Fatalf("err = %v", err)
+	}
+	// A chain of depth 9 holds 10 states, one a layer.
+	for _, tt := range []struct {
+		seen, limit int
+		ok          bool
+	}{
+		{0, 10, true}, {0, 9, false}, {1, 10, false}, {3, 13, true}, {3, 12, false},
+	} {
+		lv, err := walkStates(ctx, chain{depth: 9}, 0, 1, tt.seen, tt.limit, nil)
+		if (err == nil) != tt.ok || (err == nil && lv.states() != 10) {
+			t.Errorf("seen %d, limit %d: err = %v; want ok=%v", tt.seen, tt.limit, err, tt.ok)
+		}
+		if err != nil && (!errors.As(err, &se) || se.States != uint64(tt.limit+1)) {
+			t.Errorf("seen %d, limit %d: %v; want it to name %d states", tt.seen, tt.limit, err, tt.limit+1)
+		}
+	}
+}
+
+// TestProgressCountsTheStates: the progress the state engine reports sums
+// to the states its report names, in each section.
+func TestProgressCountsTheStates(t *testing.T) {
+	for _, explore := range []func(Options) (*Report, error){
+		func(o Options) (*Report, error) { return Inbox(ctx, InboxScope{Messages: 4, Faults: 3}, o) },
+		func(o Options) (*Report, error) { return Ordering(ctx, DefaultOrdering, o) },
+	} {
+		var sum atomic.Uint64
+		rep, err := explore(Options{Progress: func(done int, total uint64) {
+			if total != 0 {
+				t.Errorf("progress total %d: the state engine does not know it", total)
+			}
+			sum.Add(uint64(done))
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.States == 0 || sum.Load() != rep.States {
+			t.Errorf("%s: progress sums to %d states, the report names %d", rep.Mechanism, sum.Load(), rep.States)
+		}
 	}
 }
 
