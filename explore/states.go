@@ -57,18 +57,132 @@ type stateSpace interface {
 }
 
 // layers is a space walked breadth first from one root: per layer, the
-// states in the order they were first reached, each one's index by key, the
-// state and step that first reached it, and, after count, what dynamic
-// programming learnt of it.
+// states in the order they were first reached, the state and step that
+// first reached each, each state's ways out as they were listed (its
+// successors' indexes in the next layer, and the stops), and, after count,
+// what dynamic programming learnt of each. Keeping the ways out as indexes
+// lets count run over arrays, with no second expansion and no map: the one
+// map of a layer lives only while the layer before it is expanded.
 type layers struct {
 	keys   [][]uint64
-	index  []map[uint64]int32
 	parent [][]int32
 	via    [][]uint16
+	// out[l] from first[l][i] to first[l][i+1] are state i's successors'
+	// indexes, in expand's order, and cost[l] their costs (empty when
+	// every step of the layer is free); stops[l] are the layer's stops,
+	// by state.
+	out    []chunks[int32]
+	cost   []chunks[uint32]
+	first  [][]int32
+	stops  [][]stop
 	counts [][]stateCounts
 	// broken is the mask of stop bits that are invariants; the others are
 	// tags.
 	broken uint8
+}
+
+// chunks is an append-only slice kept in fixed-size chunks, so that the
+// hundreds of millions of steps of the largest scopes are written once,
+// never copied as a slice grows.
+type chunks[T any] struct {
+	c [][]T
+	n int
+}
+
+const chunkBits = 16
+
+// add appends v. The first chunk grows as a slice does, so that a small
+// walk allocates little; every chunk after it is full-sized from the
+// start.
+func (c *chunks[T]) add(v T) {
+	if c.n == 0 || c.n&(1<<chunkBits-1) == 0 && c.n >= 1<<chunkBits {
+		c.c = append(c.c, nil)
+		if c.n > 0 {
+			c.c[len(c.c)-1] = make([]T, 0, 1<<chunkBits)
+		}
+	}
+	c.c[len(c.c)-1] = append(c.c[len(c.c)-1], v)
+	c.n++
+}
+
+func (c *chunks[T]) at(i int32) T { return c.c[i>>chunkBits][i&(1<<chunkBits-1)] }
+
+// keyIndex maps a layer's keys to their indexes: open addressing with
+// linear probing over one array, a key and its index side by side, so a
+// lookup usually touches one cache line. It is what the walk spends most of
+// its time in: every step of the largest scopes looks up its successor.
+type keyIndex struct {
+	slots []keySlot
+	n     int
+	shift uint
+}
+
+type keySlot struct {
+	key uint64
+	idx int32 // -1: empty
+}
+
+func newKeyIndex(hint int) *keyIndex {
+	k := &keyIndex{}
+	k.resize(max(64, 2*hint))
+	return k
+}
+
+func (k *keyIndex) resize(size int) {
+	bits := uint(64 - bits.LeadingZeros(uint(size-1)))
+	old := k.slots
+	k.slots, k.shift = make([]keySlot, 1<<bits), 64-bits
+	for i := range k.slots {
+		k.slots[i].idx = -1
+	}
+	for _, s := range old {
+		if s.idx >= 0 {
+			k.put(s.key, s.idx)
+		}
+	}
+}
+
+// slot is where key's probe starts: Fibonacci hashing.
+func (k *keyIndex) slot(key uint64) int { return int((key * 0x9E3779B97F4A7C15) >> k.shift) }
+
+func (k *keyIndex) put(key uint64, idx int32) {
+	mask := len(k.slots) - 1
+	for i := k.slot(key); ; i = (i + 1) & mask {
+		if k.slots[i].idx < 0 {
+			k.slots[i] = keySlot{key, idx}
+			return
+		}
+	}
+}
+
+// find returns key's index; a key not held yet gets idx, and fresh is
+// true.
+func (k *keyIndex) find(key uint64, idx int32) (int32, bool) {
+	mask := len(k.slots) - 1
+	for i := k.slot(key); ; i = (i + 1) & mask {
+		s := &k.slots[i]
+		if s.idx < 0 {
+			if 2*(k.n+1) > len(k.slots) { // keep it at most half full
+				k.resize(2 * len(k.slots))
+				k.put(key, idx)
+			} else {
+				*s = keySlot{key, idx}
+			}
+			k.n++
+			return idx, true
+		}
+		if s.key == key {
+			return s.idx, false
+		}
+	}
+}
+
+// stop is where a schedule may end at a state, with what it broke and
+// its cost.
+type stop struct {
+	state  int32
+	broken uint8
+	cost   uint64
 }
 
 // stateCounts is what dynamic programming learns of one state: over every
@@ -101,32 +215,63 @@ func (lv *layers) path(l, i int) []uint16 {
 }
 
 // walkStates finds every state of sp reachable from root, layer by layer, and
-// refuses more than limit states (seen, the states other walks of the same
-// exploration already hold, count against it). progress, when set, is told
-// each layer's states.
+// refuses more than limit states: the states this walk holds, in every
+// layer so far, and seen, the states other walks of the same exploration
+// already hold. progress, when set, is told each layer's states as they
+// are expanded; they sum to the states the walk holds.
 func walkStates(ctx context.Context, sp stateSpace, root uint64, broken uint8, seen, limit int, progress func(int)) (*layers, error) {
-	lv := &layers{keys: [][]uint64{{root}}, index: []map[uint64]int32{{root: 0}}, parent: [][]int32{{-1}}, via: [][]uint16{{0}},
-		broken: broken}
+	lv := &layers{keys: [][]uint64{{root}}, parent: [][]int32{{-1}}, via: [][]uint16{{0}}, broken: broken}
 	n := 1
 	for l := 0; l < len(lv.keys); l++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		next := map[uint64]int32{}
+		next := newKeyIndex(len(lv.keys[l]))
 		var keys []uint64
 		var parent []int32
 		var via []uint16
+		var out chunks[int32]
+		var costs chunks[uint32]
+		costly := false // a step of the layer costs something: costs holds them all
+		var stops []stop
+		first := make([]int32, 0, len(lv.keys[l])+1)
 		for i, key := range lv.keys[l] {
-			err := sp.expand(key, func() []uint16 { return lv.path(l, i) }, func(step uint16, to, _ uint64) {
-				if _, ok := next[to]; !ok {
-					next[to] = int32(len(keys))
+			first = append(first, int32(out.n))
+			var cerr error
+			err := sp.expand(key, func() []uint16 { return lv.path(l, i) }, func(step uint16, to, cost uint64) {
+				j, fresh := next.find(to, int32(len(keys)))
+				if fresh {
 					keys, parent, via = append(keys, to), append(parent, int32(i)), append(via, step)
 				}
-			}, func(uint8, uint64) {})
+				if cost > math.MaxUint32 {
+					cerr = errors.New("explore: a step costs more than 2^32")
+				}
+				if cost != 0 && !costly {
+					costly = true
+					for range out.n {
+						costs.add(0) // the free steps before the first that costs
+					}
+				}
+				out.add(j)
+				if costly {
+					costs.add(uint32(cost))
+				}
+			}, func(b uint8, cost uint64) {
+				stops = append(stops, stop{state: int32(i), broken: b, cost: cost})
+			})
+			if err == nil {
+				err = cerr
+			}
 			if err != nil {
 				return nil, err
 			}
 		}
+		if out.n >= math.MaxInt32 {
+			return nil, errors.New("explore: more than 2^31 steps out of one layer")
+		}
+		first = append(first, int32(out.n))
+		lv.out, lv.cost = append(lv.out, out), append(lv.cost, costs)
+		lv.first, lv.stops = append(lv.first, first), append(lv.stops, stops)
 		if progress != nil {
 			progress(len(lv.keys[l]))
 		}
@@ -136,16 +281,16 @@ func walkStates(ctx context.Context, sp stateSpace, root uint64, broken uint8, s
 		if n += len(keys); seen+n > limit {
 			return nil, &ScopeError{States: uint64(seen + n), Limit: uint64(limit), Err: ErrTooManyStates}
 		}
-		lv.keys, lv.index = append(lv.keys, keys), append(lv.index, next)
+		lv.keys = append(lv.keys, keys)
 		lv.parent, lv.via = append(lv.parent, parent), append(lv.via, via)
 	}
-	return lv, lv.count(ctx, sp)
+	return lv, lv.count(ctx)
 }
 
 // count fills every state's stateCounts, deepest layer first: a state's
 // successors are all one layer deeper, so they are done when it is. A sum
 // past MaxUint64 is ErrOverflow, never a wrapped small number.
-func (lv *layers) count(ctx context.Context, sp stateSpace) error {
+func (lv *layers) count(ctx context.Context) error {
 	var carry uint64
 	add := func(a, b uint64) uint64 {
 		s, c := bits.Add64(a, b, 0)
@@ -163,35 +308,44 @@ func (lv *layers) count(ctx context.Context, sp stateSpace) error {
 			return err
 		}
 		cs := make([]stateCounts, len(lv.keys[l]))
-		for i, key := range lv.keys[l] {
-			c := &cs[i]
-			c.dist = -1
-			err := sp.expand(key, func() []uint16 { return lv.path(l, i) }, func(_ uint16, to, cost uint64) {
-				s := &lv.counts[l+1][lv.index[l+1][to]]
-				c.total = add(c.total, s.total)
-				c.broken = add(c.broken, s.broken)
-				c.cost = add(c.cost, add(s.cost, mul(cost, s.total)))
-				for k := range c.viol {
-					c.viol[k] = add(c.viol[k], s.viol[k])
+		for i := range cs {
+			cs[i].dist = -1
+		}
+		for _, st := range lv.stops[l] {
+			c := &cs[st.state]
+			c.total = add(c.total, 1)
+			c.cost = add(c.cost, st.cost)
+			if st.broken&lv.broken != 0 {
+				c.broken = add(c.broken, 1)
+				c.dist = 0
+			}
+			for k := range c.viol {
+				if st.broken&(1<<k) != 0 {
+					c.viol[k] = add(c.viol[k], 1)
 				}
-				if s.dist >= 0 && (c.dist < 0 || s.dist+1 < c.dist) {
-					c.dist = s.dist + 1
-				}
-			}, func(broken uint8, cost uint64) {
-				c.total = add(c.total, 1)
-				c.cost = add(c.cost, cost)
-				if broken&lv.broken != 0 {
-					c.broken = add(c.broken, 1)
-					c.dist = 0
-				}
-				for k := range c.viol {
-					if broken&(1<<k) != 0 {
-						c.viol[k] = add(c.viol[k], 1)
+			}
+		}
+		if l+1 < len(lv.counts) {
+			below := lv.counts[l+1]
+			first, out, costs := lv.first[l], &lv.out[l], &lv.cost[l]
+			for i := range cs {
+				c := &cs[i]
+				for e := first[i]; e < first[i+1]; e++ {
+					s := &below[out.at(e)]
+					var cost uint64
+					if costs.n > 0 {
+						cost = uint64(costs.at(e))
+					}
+					c.total = add(c.total, s.total)
+					c.broken = add(c.broken, s.broken)
+					c.cost = add(c.cost, add(s.cost, mul(cost, s.total)))
+					for k := range c.viol {
+						c.viol[k] = add(c.viol[k], s.viol[k])
+					}
+					if s.dist >= 0 && (c.dist < 0 || s.dist+1 < c.dist) {
+						c.dist = s.dist + 1
 					}
 				}
-			})
-			if err != nil {
-				return err
 			}
 		}
 		lv.counts[l] = cs
@@ -211,19 +365,22 @@ func (lv *layers) root() *stateCounts { return &lv.counts[0][0] }
 // a shortest broken path, and the schedules it passes over on the way,
 // those of the earlier steps and stops, are exactly the ones numbered
 // before it (a schedule is numbered when it stops, before the longer ones
-// through the same state). ok is false when no schedule breaks anything.
+// through the same state). The state's steps are listed again by expand, in
+// the order they were walked, so the k-th is its k-th edge. ok is false
+// when no schedule breaks anything.
 func (lv *layers) shortest(sp stateSpace) (steps []uint16, index uint64, broken uint8, ok bool, err error) {
 	if lv.root().dist < 0 {
 		return nil, 0, 0, false, nil
 	}
 	for l, i := 0, 0; ; l++ {
 		d := lv.counts[l][i].dist
-		next, done := int32(-1), false
-		err := sp.expand(lv.keys[l][i], func() []uint16 { return lv.path(l, i) }, func(step uint16, to, _ uint64) {
+		next, done, k := int32(-1), false, int(lv.first[l][i])
+		err := sp.expand(lv.keys[l][i], func() []uint16 { return lv.path(l, i) }, func(step uint16, _, _ uint64) {
+			j := lv.out[l].at(int32(k))
+			k++
 			if next >= 0 || done {
 				return
 			}
-			j := lv.index[l+1][to]
 			if s := lv.counts[l+1][j]; s.dist >= 0 && s.dist+1 == d {
 				steps, next = append(steps, step), j
 				return
