@@ -114,7 +114,8 @@ func (o *exploreOptions) counterexamples(r *renderer, rep *exploreReport) {
 }
 
 // legendLines lays out a legend's "name: meaning · name: meaning" items
-// in lines of at most width columns.
+// in lines of at most width columns: packed to leave room for the indent a
+// too-long item wraps with, so that a packed line never wraps.
 func legendLines(legend string, width int) []string {
 	var items []string
 	for _, l := range strings.Split(legend, "\n") {
@@ -126,7 +127,7 @@ func legendLines(legend string, width int) []string {
 		switch {
 		case line == "":
 			line = it
-		case displayWidth(line)+3+displayWidth(it) <= width:
+		case displayWidth(line)+3+displayWidth(it) <= width-2:
 			line += " · " + it
 		default:
 			out = append(out, line)
