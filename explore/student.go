@@ -35,8 +35,8 @@ import (
 // the default scopes, with the poison event added to §8.3's. Code that
 // survives them meets the wide scopes, the largest the flags allow, which
 // the state engine counts in a second or so: 8 messages and 6 faults are
-// 9,762,654,497,621,760 schedules. §11.2 is enumerated, so it has no wide
-// scope.
+// about 10^16 schedules (a student's handler that acks every delivery has
+// few states). §11.2 is enumerated, so it has no wide scope.
 var (
 	StudentInboxScope    = DefaultInbox
 	StudentOrderingScope = OrderingScope{Duplicates: DefaultOrdering.Duplicates, Poison: true, MaxAttempts: DefaultOrdering.MaxAttempts}
