@@ -15,7 +15,7 @@ import (
 //
 //	go test -run '^$' -bench . -benchmem ./explore/
 
-// BenchmarkInboxDefault explores the default inbox scope (3,696 schedules)
+// BenchmarkInboxDefault explores the default inbox scope (4,272 schedules)
 // with one worker, then with one per core. sched/s/core is the throughput
 // divided by the workers used.
 func BenchmarkInboxDefault(b *testing.B) {

@@ -24,12 +24,12 @@ func ExampleInbox() {
 		}
 	}
 	// Output:
-	// 3696 schedules
-	// naive              [{lost 0} {doubled 3018}] as-the-book-teaches
-	//   shortest: m1 ok, m1 replay, m2 ok, m3 ok ⇒ m1 applied 2×
-	// mark-before-effect [{lost 1206} {doubled 0}] as-the-book-teaches
+	// 4272 schedules
+	// naive              [{lost 0} {doubled 3594}] as-the-book-teaches
+	//   shortest: m1 ok, m2 ok, m3 duplicate ⇒ m3 applied 2×
+	// mark-before-effect [{lost 1314} {doubled 0}] as-the-book-teaches
 	//   shortest: m1 ok, m2 ok, m3 crash-mid, m3 ok ⇒ m3 lost
 	// effect-then-ack    [{lost 0} {doubled 0}] as-the-book-teaches
-	// early-prune        [{lost 0} {doubled 1914}] as-the-book-teaches
-	//   shortest: m1 ok, m1 replay, m2 ok, m3 ok ⇒ m1 applied 2×
+	// early-prune        [{lost 0} {doubled 2490}] as-the-book-teaches
+	//   shortest: m1 ok, m2 ok, m3 duplicate ⇒ m3 applied 2×
 }

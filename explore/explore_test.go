@@ -57,10 +57,10 @@ func TestDefaultVerdicts(t *testing.T) {
 		strategy  string
 		want      map[string]uint64 // exact violations per invariant
 	}{
-		{inbox, 3696, "naive", map[string]uint64{"lost": 0, "doubled": 3018}},
-		{inbox, 3696, "mark-before-effect", map[string]uint64{"lost": 1206, "doubled": 0}},
-		{inbox, 3696, "effect-then-ack", map[string]uint64{"lost": 0, "doubled": 0}},
-		{inbox, 3696, "early-prune", map[string]uint64{"lost": 0, "doubled": 1914}},
+		{inbox, 4272, "naive", map[string]uint64{"lost": 0, "doubled": 3594}},
+		{inbox, 4272, "mark-before-effect", map[string]uint64{"lost": 1314, "doubled": 0}},
+		{inbox, 4272, "effect-then-ack", map[string]uint64{"lost": 0, "doubled": 0}},
+		{inbox, 4272, "early-prune", map[string]uint64{"lost": 0, "doubled": 2490}},
 		{ordering, 576, "retry-then-reconcile", map[string]uint64{"moved-back": 0, "applied-twice": 0, "diverged": 0}},
 		{ordering, 576, "retry-only", map[string]uint64{"moved-back": 0, "applied-twice": 0, "diverged": 141}},
 		{shard, 3539, "fence-at-takeover", map[string]uint64{"not-exactly-once": 0, "replay-mismatch": 0, "moved-back": 0, "zombie-accepted": 0}},
@@ -199,9 +199,9 @@ func TestInboxScheduleCount(t *testing.T) {
 		n, f int
 		want uint64 // the closed form, spelled out for the smallest scopes
 	}{
-		{1, 1, 6},    // ok; 4 faults then ok; ok then replay
-		{2, 1, 32},   // 2! * (1 + 8+5+2)
-		{3, 2, 3696}, // the default scope
+		{1, 1, 7},    // ok; 4 faults then ok; ok then replay; duplicate
+		{2, 1, 36},   // 2! * (1 + 8+5+2 + 2 duplicates)
+		{3, 2, 4272}, // the default scope
 		{2, 3, 0},
 		{4, 2, 0},
 	}

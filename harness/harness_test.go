@@ -27,13 +27,16 @@ func TestFaultsAroundTheBooksHandlers(t *testing.T) {
 		{EffectThenAck, "crash-mid", 0, false, false, 0}, // one transaction: nothing commits
 		{EffectThenAck, "crash-after", 1, true, false, 0},
 		{EffectThenAck, "ack-lost", 1, true, false, 1},
+		{EffectThenAck, "duplicate", 1, true, true, 2},
 		{Naive, "", 1, false, true, 1},
 		{Naive, "crash-mid", 0, false, false, 0},
+		{Naive, "duplicate", 2, false, true, 2},
 		{MarkBeforeEffect, "", 1, true, true, 1},
 		{MarkBeforeEffect, "crash-mid", 0, true, false, 0}, // the book's crash argument: key, no effect
 		{MarkBeforeEffect, "crash-after", 1, true, false, 0},
 		{EarlyPrune, "", 1, false, true, 1},
-		{EarlyPrune, "ack-lost", 1, true, false, 1}, // Consume failed: no prune
+		{EarlyPrune, "ack-lost", 1, true, false, 1},  // Consume failed: no prune
+		{EarlyPrune, "duplicate", 2, false, true, 2}, // the second copy finds the key pruned
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprint(tt.strategy, "/", tt.fault), func(t *testing.T) {
