@@ -245,6 +245,8 @@ func (h *Inbox) Messages() []inbox.Message { return h.msgs }
 type Delivered struct {
 	Applied  bool // a copy's handler wrote the effect (measured on the store)
 	Reported bool // a copy's handler reported the effect as applied
+	AckLost  bool // a copy's handler returned an error wrapping inbox.ErrAckLost
+	Crashed  bool // a copy's consumer died (modelled, or a process killed): its handler never returned
 }
 
 // Deliver is one step of the broker with message i and fault f ("" for
@@ -269,6 +271,8 @@ func (h *Inbox) Deliver(i int, f FaultKind) (Delivered, error) {
 		d, err := h.deliverCopy(i, copyRow, row, last)
 		out.Applied = out.Applied || d.Applied
 		out.Reported = out.Reported || d.Reported
+		out.AckLost = out.AckLost || d.AckLost
+		out.Crashed = out.Crashed || d.Crashed
 		if err != nil {
 			return out, err
 		}
@@ -299,10 +303,15 @@ func (h *Inbox) deliverCopy(i int, row, named InboxFault, last bool) (Delivered,
 	h.recordDelivery(i, named, last, 0)
 	d := h.newDelivery(i, row)
 	var reported bool
+	ackLost := false
 	if h.strategy == Student {
+		// The student's handler reports nothing: what it was told it
+		// applied, and whether its ack was lost, stand for its report.
 		err = h.students.Inbox(&Delivery{env: d})
+		reported, ackLost = d.applied, d.ackLost
 	} else {
 		reported, err = h.handler(d, m, d)
+		ackLost = errors.Is(err, inbox.ErrAckLost)
 	}
 	d.end()
 	switch {
@@ -313,7 +322,7 @@ func (h *Inbox) deliverCopy(i int, row, named InboxFault, last bool) (Delivered,
 	case !expected(err):
 		return Delivered{Applied: d.applied}, err
 	}
-	return Delivered{Applied: d.applied, Reported: reported}, nil
+	return Delivered{Applied: d.applied, Reported: reported, AckLost: ackLost, Crashed: d.dead}, nil
 }
 
 // newDelivery is the environment of one delivery in this process: the
@@ -391,7 +400,7 @@ func (h *Inbox) deliverToProcess(i int, row, named InboxFault, last bool) (Deliv
 		}
 		h.fault("broker", "consumer", M(key, out.Pid), M("res.killed", out.Exit))
 	}
-	d.Reported = out.Reported
+	d.Reported, d.Crashed = out.Reported, out.Crashed != ""
 	return d, nil
 }
 
@@ -652,7 +661,7 @@ var InboxSection = Section{
 			{Name: "fault", Kind: Choice, Optional: true, Choices: inboxFaultNames(), ChoiceKey: func(c string) string {
 				k, _ := InboxFaultByName(FaultKind(c))
 				return InboxFaults[k].DocKey()
-			}}}, Binds: []string{"applied", "reported"}},
+			}}}, Binds: []string{"applied", "reported", "ack_lost", "crashed"}},
 		{Name: "prune", Args: []Arg{{Name: "seq", Kind: Number}}},
 		{Name: "read", Args: []Arg{{Name: "order", Kind: Word}}},
 		{Name: "once", Args: []Arg{{Name: "msg", Kind: Word}}},
@@ -698,7 +707,7 @@ func (h *Inbox) Exec(c Call) (Fields, error) {
 			return nil, err
 		}
 		d, err := h.Deliver(i, FaultKind(c.Word("fault")))
-		return Fields{"applied": d.Applied, "reported": d.Reported}, err
+		return Fields{"applied": d.Applied, "reported": d.Reported, "ack_lost": d.AckLost, "crashed": d.Crashed}, err
 	case "prune":
 		h.Prune(int64(c.Int("seq", 0)))
 		return nil, nil

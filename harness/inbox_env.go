@@ -55,6 +55,7 @@ type deliveryEnv struct {
 	current string // the write in progress, for a consumer process's own point
 	applied bool   // a write of this delivery applied the effect
 	acked   bool   // the handler's ack was sent
+	ackLost bool   // ...and lost
 	err     error  // the store's first error
 }
 
@@ -275,7 +276,9 @@ func (d *deliveryEnv) Ack(inbox.Message) error {
 	d.acked = true
 	lost := d.lose
 	d.lose = false // one lost ack per delivery, as MemoryAck.LoseNext
-	return d.ack(lost)
+	err := d.ack(lost)
+	d.ackLost = d.ackLost || errors.Is(err, inbox.ErrAckLost)
+	return err
 }
 
 // tell reports a write to the environment.
