@@ -176,6 +176,33 @@ func (e *ScopeError) Error() string {
 
 func (e *ScopeError) Unwrap() error { return e.Err }
 
+// DriftError is a strategy's run doing what the book's code never does:
+// an ack the schedule does not imply, a dedup key the ledger says is new
+// though it holds it, a count of schedules that disagrees with the scope's,
+// an error from the book's loop where the book's loop gives none. The
+// explorer's rules assume the book's code; when it drifts they do not hold,
+// and the report would be wrong, so there is none: the command reads it as
+// a disagreement with the book (exit 1).
+type DriftError struct {
+	Strategy string
+	Err      error
+}
+
+func (e *DriftError) Error() string {
+	return fmt.Sprintf("%s does not behave as the book's code: %v", e.Strategy, e.Err)
+}
+
+func (e *DriftError) Unwrap() error { return e.Err }
+
+// drift wraps err, when there is one, as strategy's drift.
+func drift(strategy string, err error) error {
+	var d *DriftError
+	if err == nil || errors.As(err, &d) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return &DriftError{Strategy: strategy, Err: err}
+}
+
 // checkParam is a ScopeError when v is outside [lo, hi].
 func checkParam(flag string, v, lo, hi int) error {
 	if v < lo || v > hi {

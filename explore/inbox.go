@@ -509,7 +509,7 @@ func (sp *inboxSpace) play(strategy harness.Strategy, s *inboxSchedule, rec *har
 		wantAcks += what.row().Acks()
 		if paranoid {
 			if acked := h.Acks().Acked(sp.msgs[msg]); acked != (what.row().On == harness.Acked) {
-				return nil, fmt.Errorf("explore: %s under %s: the broker delivered %s as %s, but acked=%v", s, strategy, sp.msgs[msg], what, acked)
+				return nil, drift(string(strategy), fmt.Errorf("%s: the broker delivered %s as %s, but acked=%v", s, sp.msgs[msg], what, acked))
 			}
 		}
 		if err := deliverTaped(h, sp.msgs, msg, what, tp); err != nil {
@@ -517,12 +517,12 @@ func (sp *inboxSpace) play(strategy harness.Strategy, s *inboxSchedule, rec *har
 		}
 	}
 	if got := h.Acks().Acks(); got != wantAcks {
-		return nil, fmt.Errorf("explore: %s under %s made %d ack attempts, the schedule implies %d", s, strategy, got, wantAcks)
+		return nil, drift(string(strategy), fmt.Errorf("%s made %d ack attempts, the schedule implies %d", s, got, wantAcks))
 	}
 	if paranoid {
 		for _, m := range sp.msgs {
 			if !h.Acks().Acked(m) {
-				return nil, fmt.Errorf("explore: schedule %s ends with %s unacked", s, m)
+				return nil, drift(string(strategy), fmt.Errorf("schedule %s ends with %s unacked", s, m))
 			}
 		}
 	}

@@ -152,7 +152,7 @@ func (x *inboxStates) learn(h inboxState, msg int, d delivery, path []uint16) er
 		}
 	}
 	if before := sp.read(hn, ks); before != h || ks.err != nil {
-		return fmt.Errorf("explore: %s under %s reached state %08x, not %08x: %v", &s, x.strategy, before, h, ks.err)
+		return drift(string(x.strategy), fmt.Errorf("%s reached state %08x, not %08x: %v", &s, before, h, ks.err))
 	}
 	ks.watch = msg
 	if err := deliver(hn, msg, d); err != nil {
@@ -161,14 +161,14 @@ func (x *inboxStates) learn(h inboxState, msg int, d delivery, path []uint16) er
 	s.steps[s.n].msg, s.steps[s.n].what = uint8(msg), d
 	s.n++
 	if ks.err != nil {
-		return fmt.Errorf("explore: %s under %s: %w", &s, x.strategy, ks.err)
+		return drift(string(x.strategy), fmt.Errorf("%s: %w", &s, ks.err))
 	}
 	after := sp.read(hn, ks)
 	shift := inboxBits * msg
 	own := inboxState(1<<inboxBits-1) << shift
 	if (h&^ks.forgot)&^own != after&^own {
-		return fmt.Errorf("explore: %s under %s: delivering m%d changed other messages' state (%08x to %08x): %w",
-			&s, x.strategy, msg+1, h, after, errNotLocal)
+		return drift(string(x.strategy), fmt.Errorf("%s: delivering m%d changed other messages' state (%08x to %08x): %w",
+			&s, msg+1, h, after, errNotLocal))
 	}
 	x.moves[msg][d][h.local(msg)] = inboxMove{known: true, to: after.local(msg), clear: ks.forgot &^ own}
 	return nil
@@ -337,7 +337,7 @@ func (sp *inboxSpace) byStates(ctx context.Context, o Options, tallies *[4]strat
 			tallies[k], err = tallyOf(lv, x, 0, sp.schedule, func(s *inboxSchedule) int { return int(s.n) })
 		}
 		if err == nil && lv.root().total != sp.size() {
-			err = fmt.Errorf("explore: the %s states count %d schedules, the scope has %d", x.strategy, lv.root().total, sp.size())
+			err = drift(string(x.strategy), fmt.Errorf("its states count %d schedules, the scope has %d", lv.root().total, sp.size()))
 		}
 		if err == nil {
 			counted[k] = lv.states()

@@ -68,6 +68,15 @@ var shardjobStrategies = []struct {
 
 const shardName = "shard-0"
 
+// strategyName names strategy k: the student's loop, or the book's with
+// one of the fences.
+func (sp *shardSpace) strategyName(k int) string {
+	if sp.students != nil {
+		return harness.Student
+	}
+	return shardjobStrategies[k].name
+}
+
 // shardSchedule is one commit interval, crash point and zombie step.
 type shardSchedule struct {
 	c, k, z int32
@@ -329,10 +338,10 @@ func (sp *shardSpace) run(strategy int, s *shardSchedule, rec *harness.Recorder,
 	}
 	first, err := h.Run(harness.Run{Shard: shardName, Epoch: 1, Every: c, CrashAfter: k, ZombieAt: -1, Named: true})
 	if err != nil {
-		return res, fmt.Errorf("explore: %s: first run: %w", s, err)
+		return res, drift(sp.strategyName(strategy), fmt.Errorf("%s: first run: %w", s, err))
 	}
 	if sp.students == nil && first.Crashed != (k > 0) {
-		return res, fmt.Errorf("explore: %s: first run crashed=%v", s, first.Crashed)
+		return res, drift(sp.strategyName(strategy), fmt.Errorf("%s: first run crashed=%v", s, first.Crashed))
 	}
 	res.checkpoint, res.commits = first.Checkpoint, first.Commits
 	if first.Crashed {
@@ -341,7 +350,7 @@ func (sp *shardSpace) run(strategy int, s *shardSchedule, rec *harness.Recorder,
 				tp.say("fence %s epoch=2", shardName)
 			}
 			if err := h.Fence(shardName, 2); err != nil {
-				return res, fmt.Errorf("explore: %s: take-over fence: %w", s, err)
+				return res, drift(sp.strategyName(strategy), fmt.Errorf("%s: take-over fence: %w", s, err))
 			}
 		}
 		if tp != nil {
@@ -349,7 +358,7 @@ func (sp *shardSpace) run(strategy int, s *shardSchedule, rec *harness.Recorder,
 		}
 		rerun, err := h.Run(harness.Run{Shard: shardName, Epoch: 2, Every: c, ZombieAt: z, Named: true})
 		if err != nil {
-			return res, fmt.Errorf("explore: %s: rerun: %w", s, err)
+			return res, drift(sp.strategyName(strategy), fmt.Errorf("%s: rerun: %w", s, err))
 		}
 		res.replay = rerun.Suppressed
 		if res.replay != first.Attempts-first.Checkpoint {

@@ -310,6 +310,7 @@ costs: commits per run against items replayed after a crash.`,
 	"explore.err.seed-without-random": "--seed only applies to a sample: give --random too",
 	"explore.err.hint.random":         "sample the scope instead, e.g. --random 100000 --seed 1",
 	"explore.err.too-large":           "explore %s: the scope has %s schedules, more than the %s it enumerates",
+	"explore.err.drift":               "explore %s: %s does not behave as the book's code (has internal/ changed?): %v",
 	"explore.err.mismatch":            "%d verdict(s) of explore %s are not the book's: %s",
 
 	"explore.rate":              "explore %s: %s schedules × %d strategies in %v, workers=%d: %s schedules/s",

@@ -307,6 +307,7 @@ var zh = map[string]string{
 	"explore.err.seed-without-random": "--seed 只用于抽样：请同时给出 --random",
 	"explore.err.hint.random":         "改为抽样，例如 --random 100000 --seed 1",
 	"explore.err.too-large":           "explore %s：该范围有 %s 个故障序列，超过可枚举的上限 %s",
+	"explore.err.drift":               "explore %s：%s 的行为与书中代码不符（internal/ 是否被改动？）：%v",
 	"explore.err.mismatch":            "explore %[2]s 有 %[1]d 个判定与书不一致：%[3]s",
 
 	"explore.rate":              "explore %s：%s 个故障序列 × %d 个策略，用时 %v，workers=%d：每秒 %s 个故障序列",

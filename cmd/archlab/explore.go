@@ -328,6 +328,10 @@ func (o *exploreOptions) scopeError(name string, err error) error {
 	if errors.As(err, &se) && errors.Is(err, explore.ErrTooLarge) {
 		return &usageError{msg: g.t("explore.err.too-large", name, groupDigits(se.Schedules), groupDigits(se.Limit)), hint: g.t("explore.err.hint.random")}
 	}
+	var de *explore.DriftError
+	if errors.As(err, &de) {
+		return &mismatchError{msg: g.t("explore.err.drift", name, de.Strategy, de.Err)}
+	}
 	return err
 }
 
