@@ -23,7 +23,12 @@ func (c *signalCause) Error() string { return "stopped by " + c.sig.String() }
 func signalContext(parent context.Context) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancelCause(parent)
 	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	// Notify takes the signals in order, and SIGINT last: until it does,
+	// the runtime's own handler would end the process at a SIGTERM. A
+	// process started with SIGINT ignored shows SIGINT caught (SigCgt in
+	// /proc/PID/status) only from here on, so that is when every signal
+	// is ours (TestExploreInterruptible waits for it).
+	signal.Notify(ch, syscall.SIGTERM, syscall.SIGHUP, os.Interrupt)
 	done := make(chan struct{})
 	go func() {
 		select {

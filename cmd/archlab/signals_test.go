@@ -114,7 +114,14 @@ func TestExploreInterruptible(t *testing.T) {
 			done := make(chan error, 1)
 			go func() { done <- cmd.Wait() }()
 			pid := cmd.Process.Pid
-			if ok, err := waitFor(done, func() bool { return catches(pid, syscall.SIGINT) }); !ok {
+			// Ready when the script has exec'd archlab and archlab has
+			// taken SIGINT back: the shell itself may catch SIGINT for a
+			// moment before its trap runs.
+			ready := func() bool {
+				self, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/exe")
+				return err == nil && self == exe && catches(pid, syscall.SIGINT)
+			}
+			if ok, err := waitFor(done, ready); !ok {
 				t.Fatalf("explore ended before it listened for SIGINT: %v\n%s", err, stderr.String())
 			}
 			cmd.Process.Signal(tt.sig)
