@@ -187,3 +187,94 @@ func TestWideScope(t *testing.T) {
 		t.Errorf("late: counterexample %q, want m8 delivered twice and applied twice", got)
 	}
 }
+
+// TestBooksRunnerIsNotDone: the book's Runner.Run, written line for line
+// as the student's loop, is judged by the book's own words, "a worker that
+// lost its lease cannot move the offset": not done, and its shortest
+// counterexample is a zombie that moves the checkpoint, never a commit
+// that leaves it where it was. The hint says so in the book's terms.
+func TestBooksRunnerIsNotDone(t *testing.T) {
+	booksRunner := &harness.Students{Shardjob: func(w *harness.Worker) error {
+		start := w.Load()
+		items, every := w.Items(), w.CommitEvery()
+		for i := start; i < len(items); i++ {
+			if _, err := w.Apply(items[i]); err != nil {
+				return err
+			}
+			if every > 0 && (i+1-start)%every == 0 {
+				if err := w.Commit(w.Epoch(), i+1); err != nil {
+					return err
+				}
+			}
+		}
+		return w.Commit(w.Epoch(), len(items))
+	}}
+	e, err := Lookup("shard-loop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Run(ctx, e, booksRunner)
+	if r.Status != NotDone || len(r.Lessons) == 0 || r.Shortest == nil || r.Shortest.Schedule == nil {
+		t.Fatalf("status %s, lessons %v, shortest %+v: want not done by an explored schedule", r.Status, r.Lessons, r.Shortest)
+	}
+	if l := r.Lessons[0]; l.Check != "zombie-never-moves" {
+		t.Fatalf("first broken lesson %+v, want zombie-never-moves", l)
+	}
+	line := r.Shortest.Line(i18n.EN, r.Lessons[0])
+	if !strings.Contains(line, "a zombie moved the checkpoint 0 → 1") {
+		t.Errorf("counterexample %q: want the zombie moving the checkpoint", line)
+	}
+	if hint := r.Hint(i18n.EN); !strings.Contains(hint, "a worker that lost its lease cannot move the offset") || !strings.Contains(hint, "w.Fence()") {
+		t.Errorf("hint %q: want the book's words and the fence", hint)
+	}
+}
+
+// TestStudentCrashWindowIsTheBooks: the student's loop faces the book's
+// crash point, right after the Nth item and before the commit that
+// follows it. A drill file with strategy student, crash-after 40 and
+// commit-every 10 gives what `drill crash-resume --crash-after 40` gives
+// with the book's Runner.Run: checkpoint 30, replay 10.
+func TestStudentCrashWindowIsTheBooks(t *testing.T) {
+	src := `drill student-crash-window
+section 11.2
+strategy student
+-- steps --
+split 1000 4
+run shard-0 every=10 crash-after=40 -> first
+run shard-0 every=10 -> rerun
+-- counters --
+checkpoint = first.checkpoint
+replay = rerun.suppressed
+-- checks --
+window: first.crashed
+`
+	d, err := drills.Parse("student-crash-window.txtar", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resume, err := drills.Lookup("crash-resume")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := resume.Defaults()
+	v["crash-after"] = 40
+	want, err := resume.Run(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := d.RunIn(d.Defaults(), harness.Env{Student: book()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	values := func(r *drills.Result) map[string]string {
+		m := map[string]string{}
+		for _, c := range r.Counters {
+			m[c.Name] = c.Value
+		}
+		return m
+	}
+	g, w := values(got), values(want)
+	if g["checkpoint"] != "30" || g["replay"] != "10" || g["checkpoint"] != w["checkpoint"] || g["replay"] != w["replay"] {
+		t.Fatalf("student: checkpoint=%s replay=%s; the book's loop: checkpoint=%s replay=%s; want 30 and 10", g["checkpoint"], g["replay"], w["checkpoint"], w["replay"])
+	}
+}

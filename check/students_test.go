@@ -38,8 +38,8 @@ func bookDecision(d *harness.EventDelivery) (ordering.Outcome, error) {
 // checkpoint, commit it under the lease's epoch before any work, apply
 // each item to the idempotent sink, commit every N items and at the end.
 func bookLoop(w *harness.Worker) error {
-	start := w.Load()
-	if err := w.Commit(w.Epoch(), start); err != nil { // the fence
+	start, err := w.Fence() // the takeover fence, one step
+	if err != nil {
 		return err
 	}
 	items, every := w.Items(), w.CommitEvery()
@@ -155,6 +155,26 @@ var wrong = []variant{
 	// §11.2
 	{"no-epoch-fence", "shard-loop", &harness.Students{Shardjob: func(w *harness.Worker) error {
 		start := w.Load()
+		items, every := w.Items(), w.CommitEvery()
+		for i := start; i < len(items); i++ {
+			if _, err := w.Apply(items[i]); err != nil {
+				return err
+			}
+			if every > 0 && (i+1-start)%every == 0 {
+				if err := w.Commit(w.Epoch(), i+1); err != nil {
+					return err
+				}
+			}
+		}
+		return w.Commit(w.Epoch(), len(items))
+	}}},
+	// The fence as two calls: a zombie's commit between the Load and the
+	// Commit is accepted, and the fence then moves it back.
+	{"two-call-fence", "shard-loop", &harness.Students{Shardjob: func(w *harness.Worker) error {
+		start := w.Load()
+		if err := w.Commit(w.Epoch(), start); err != nil {
+			return err
+		}
 		items, every := w.Items(), w.CommitEvery()
 		for i := start; i < len(items); i++ {
 			if _, err := w.Apply(items[i]); err != nil {

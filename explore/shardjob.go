@@ -10,22 +10,26 @@ import (
 
 // This scope asks §11.2's question of every crash: one shard of Keys items
 // (order-0 …) is worked by a Runner under lease epoch 1 that commits its
-// checkpoint every C items and crashes after K items (K = 0: no crash). A
-// new owner takes the lease under epoch 2 and reruns the shard from the
-// checkpoint. The crashed worker is not dead but a zombie: it wakes and
-// commits the progress it made, K, at one step of the new owner's run
-// (before its first commit, or after its j-th). Every K in 0..Keys, every C
-// in 1..Keys and every zombie step is a schedule. Invariants: the sink
-// applies every key exactly once; the rerun replays exactly K minus the
-// checkpoint; the checkpoint never moves back; every zombie commit is
-// rejected with ErrStaleEpoch.
+// checkpoint every C items and crashes right after K items, before their
+// commit (K = 0: no crash). A new owner takes the lease under epoch 2 and
+// reruns the shard from the checkpoint. The crashed worker is not dead but
+// a zombie: it wakes and commits the offset it reached, K, at one moment of
+// the new owner's run: right after the owner's first call to the
+// checkpoint, before it has written anything (zombie step 0), or right
+// after the owner's j-th commit that moved the checkpoint. Every K in
+// 0..Keys, every C in 1..Keys and every zombie step is a schedule. A
+// schedule breaks an invariant only where something is harmed: a key
+// applied twice or never; the checkpoint moved back; a zombie moving the
+// checkpoint (a zombie commit that changes nothing is harmless); the rerun
+// replaying other than the items between where it resumed and the crash.
 //
 // Two ways to take over run each schedule through the §11.2 harness
 // (harness.Shardjob, whose Run, Fence and zombie commit are the drills'):
-// fence-at-takeover raises the fence (harness Fence: the new epoch committed
-// at the resume offset) before working, fence-at-first-commit just runs, so
-// the checkpoint only learns the new epoch at the owner's first commit. The
-// zombie step before that commit is the window the enumeration finds.
+// fence-at-takeover raises the fence as it takes over (harness Fence: the
+// new epoch committed at the resume offset, conditionally), fence-at-
+// first-commit just runs the book's Runner.Run, so the checkpoint only
+// learns the new epoch at the owner's first commit. The zombie step before
+// that commit is the window the enumeration finds.
 
 // ShardjobScope bounds the §11.2 exploration.
 type ShardjobScope struct {
@@ -44,7 +48,7 @@ const (
 	ShardjobEnumerateLimit uint64 = 250_000
 )
 
-var shardjobInvariants = []string{"not-exactly-once", "replay-mismatch", "moved-back", "zombie-accepted"}
+var shardjobInvariants = []string{"not-exactly-once", "replay-mismatch", "moved-back", "zombie-moved"}
 
 const (
 	brokeNotOnce uint8 = 1 << iota
@@ -87,7 +91,7 @@ func (s *shardSchedule) String() string {
 	if s.k == 0 {
 		return fmt.Sprintf("commit-every=%d no-crash", s.c)
 	}
-	return fmt.Sprintf("commit-every=%d crash-after=%d zombie-after-commit=%d", s.c, s.k, s.z)
+	return fmt.Sprintf("commit-every=%d crash-after=%d zombie-at=%d", s.c, s.k, s.z)
 }
 
 // resumeAt is where a rerun after a crash at k resumes and how many commits
@@ -267,21 +271,23 @@ func (t *shardTally) merge(o *shardTally) {
 
 // shardResult is what one run observed.
 type shardResult struct {
-	broken     uint8
-	replay     int // items the rerun found already applied
-	checkpoint int // the checkpoint when the worker crashed
-	commits    int // the first worker's commits
-	applied    int
+	broken           uint8
+	replay           int // items the rerun found already applied
+	reached, resumed int // where the crashed worker got, where the rerun resumed
+	commits          int // the first worker's commits
+	applied          int
+	zombieFrom       int // the checkpoint a zombie moved, and where to
+	zombieTo         int
 }
 
 // shardjobFile is how a §11.2 counterexample is written as a drill file:
 // its counters and one check per invariant.
 func shardjobFile(scope []Param) drillFile {
 	return drillFile{mechanism: "shardjob", section: "11.2", scope: scopeLine(scope),
-		counters: []string{"applied", "keys", "moved_back", "zombie_accepted"},
+		counters: []string{"applied", "keys", "moved_back", "zombie_moved"},
 		checks: []check{{"exactly-once", "applied == keys", "not-exactly-once"},
-			{"replay-matches", "rerun.suppressed == first.attempts - first.checkpoint", "replay-mismatch"},
-			{"never-back", "!moved_back", "moved-back"}, {"zombie-rejected", "zombie_accepted == 0", "zombie-accepted"}}}
+			{"replay-matches", "rerun.suppressed == first.reached - rerun.from", "replay-mismatch"},
+			{"never-back", "!moved_back", "moved-back"}, {"zombie-never-moves", "zombie_moved == 0", "zombie-moved"}}}
 }
 
 // outcome is the end of a counterexample: "zombie commit 1 accepted,
@@ -293,10 +299,10 @@ func (sp *shardSpace) outcome(strategy int, s *shardSchedule) ([]harness.Msg, er
 	}
 	var out []harness.Msg
 	if res.broken&brokeZombie != 0 {
-		out = append(out, harness.M("explore.outcome.zombie-accepted", s.k))
+		out = append(out, harness.M("explore.outcome.zombie-moved", res.zombieFrom, res.zombieTo))
 	}
 	if res.broken&brokeReplay != 0 {
-		out = append(out, harness.M("explore.outcome.replay-mismatch", res.replay, s.k, res.checkpoint))
+		out = append(out, harness.M("explore.outcome.replay-mismatch", res.replay, res.reached, res.resumed))
 	}
 	if res.broken&brokeCheckpointBack != 0 {
 		out = append(out, harness.M("explore.outcome.checkpoint-back"))
@@ -343,7 +349,7 @@ func (sp *shardSpace) run(strategy int, s *shardSchedule, rec *harness.Recorder,
 	if sp.students == nil && first.Crashed != (k > 0) {
 		return res, drift(sp.strategyName(strategy), fmt.Errorf("%s: first run crashed=%v", s, first.Crashed))
 	}
-	res.checkpoint, res.commits = first.Checkpoint, first.Commits
+	res.commits, res.reached = first.Commits, first.Reached
 	if first.Crashed {
 		if strategy == fenceAtTakeover {
 			if tp != nil {
@@ -360,8 +366,10 @@ func (sp *shardSpace) run(strategy int, s *shardSchedule, rec *harness.Recorder,
 		if err != nil {
 			return res, drift(sp.strategyName(strategy), fmt.Errorf("%s: rerun: %w", s, err))
 		}
-		res.replay = rerun.Suppressed
-		if res.replay != first.Attempts-first.Checkpoint {
+		// The rerun replays what the crashed worker applied past where
+		// the rerun resumed: no more (it resumed too early), no fewer.
+		res.replay, res.resumed = rerun.Suppressed, rerun.From
+		if res.replay != max(0, first.Reached-rerun.From) {
 			res.broken |= brokeReplay
 		}
 	} else if tp != nil {
@@ -374,8 +382,9 @@ func (sp *shardSpace) run(strategy int, s *shardSchedule, rec *harness.Recorder,
 	if h.MovedBack() {
 		res.broken |= brokeCheckpointBack
 	}
-	if h.ZombieAccepted() > 0 {
+	if from, to, moved := h.ZombieMove(); moved {
 		res.broken |= brokeZombie
+		res.zombieFrom, res.zombieTo = from, to
 	}
 	if rec != nil {
 		rec.Phase(harness.Verdict)

@@ -1,11 +1,13 @@
 package harness
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 
 	"archlab/internal/inbox"
 	"archlab/internal/ordering"
+	"archlab/internal/shardjob"
 )
 
 var pay = inbox.Message{Producer: "pay", ID: "evt-1", Seq: 1, OrderID: "o-1", AmountCents: 2599}
@@ -271,5 +273,75 @@ func TestSplitIsShared(t *testing.T) {
 	items, err := fresh.items("shard-0")
 	if err != nil || items[0] != "order-0" {
 		t.Fatalf("a fresh run's shard starts %q (err %v), want order-0", items[0], err)
+	}
+}
+
+// TestZombieCommitsTheOffsetItReached: a zombie commits the offset it got
+// to, where it resumed plus the items it touched, not the count of items.
+// Here epoch 2 resumed at 20 and touched 15: its zombie commits 35.
+func TestZombieCommitsTheOffsetItReached(t *testing.T) {
+	h := NewShardjob(nil)
+	if err := h.Split(100, 1); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []Run{
+		{Shard: "shard-0", Epoch: 1, Every: 10, CrashAfter: 25, ZombieAt: -1},
+		{Shard: "shard-0", Epoch: 2, Every: 10, StallAfter: 15, ZombieAt: -1, Named: true},
+		{Shard: "shard-0", Epoch: 3, Every: 10, ZombieAt: 0, Named: true},
+	} {
+		if _, err := h.Run(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if from, to, moved := h.ZombieMove(); !moved || from != 30 || to != 35 {
+		t.Fatalf("zombie move %d -> %d (moved %v), want 30 -> 35: the offset epoch 2 reached", from, to, moved)
+	}
+}
+
+// TestFenceMakesTheOldEpochAZombie: after a fence, the old epoch's commit
+// is a zombie's, refused, even before the new owner has run.
+func TestFenceMakesTheOldEpochAZombie(t *testing.T) {
+	h := NewShardjob(nil)
+	if err := h.Split(100, 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Run(Run{Shard: "shard-0", Epoch: 1, Every: 10, StallAfter: 25, ZombieAt: -1, Named: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Fence("shard-0", 2); err != nil {
+		t.Fatal(err)
+	}
+	_ = h.Commit("shard-0", 1, 25)
+	commits, _ := h.Observe("zombie_commits", nil)
+	rejected, _ := h.Observe("rejected", nil)
+	if commits != 1 || rejected != 1 || h.ZombieAccepted() != 0 {
+		t.Fatalf("zombie_commits=%v rejected=%v accepted=%d, want 1 1 0", commits, rejected, h.ZombieAccepted())
+	}
+}
+
+// TestZombieRefusedAsStaleOffsetIsNotAccepted: a zombie's commit the
+// checkpoint refuses with ErrStaleOffset (its own epoch is still the
+// checkpoint's, its offset behind) is refused, not accepted.
+func TestZombieRefusedAsStaleOffsetIsNotAccepted(t *testing.T) {
+	h := NewShardjob(nil)
+	if err := h.Split(100, 1); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []Run{
+		{Shard: "shard-0", Epoch: 1, Every: 10, StallAfter: 25, ZombieAt: -1, Named: true},
+		// The new owner stalls before its first commit: the checkpoint
+		// still holds epoch 1 at 20.
+		{Shard: "shard-0", Epoch: 2, Every: 10, StallAfter: 5, ZombieAt: -1, Named: true},
+	} {
+		if _, err := h.Run(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := h.Commit("shard-0", 1, 10); !errors.Is(err, shardjob.ErrStaleOffset) {
+		t.Fatalf("zombie commit behind the checkpoint: %v, want ErrStaleOffset", err)
+	}
+	rejected, _ := h.Observe("rejected", nil)
+	if h.ZombieAccepted() != 0 || h.ZombieMoved() != 0 || rejected != 1 {
+		t.Fatalf("accepted=%d moved=%d rejected=%v, want 0 0 1", h.ZombieAccepted(), h.ZombieMoved(), rejected)
 	}
 }

@@ -25,14 +25,16 @@ type Shardjob struct {
 	cp     *shardjob.Checkpoint
 
 	maxEpoch uint64         // the highest epoch that ran or fenced: older ones are zombies
-	progress map[uint64]int // how far each epoch's worker got (its items touched), for its zombie commit
+	reached  map[uint64]int // the offset each epoch's worker reached, which its zombie commits
 	crashed  map[string]bool
 	// The invariants the explorer checks, kept after every commit.
 	last           map[string]int
 	movedBack      bool
-	zombieCommits  int // commits tried by an epoch older than maxEpoch
-	rejected       int // ...rejected with ErrStaleEpoch
-	zombieAccepted int // ...accepted
+	zombieCommits  int    // commits tried by an epoch older than maxEpoch
+	rejected       int    // ...refused by the checkpoint (ErrStaleEpoch, ErrStaleOffset)
+	zombieAccepted int    // ...accepted
+	zombieMoved    int    // ...accepted and changing the checkpoint
+	firstMove      [2]int // the first such commit: the offset before it, and after
 	// strategy student: the student's shard loop runs instead of
 	// shardjob.Runner, and fences its own takeover (student.go)
 	student  bool
@@ -42,7 +44,7 @@ type Shardjob struct {
 // NewShardjob starts a §11.2 run. rec may be nil.
 func NewShardjob(rec *Recorder) *Shardjob {
 	return &Shardjob{rec: rec, sink: shardjob.NewSink(), cp: shardjob.NewCheckpoint(),
-		progress: map[uint64]int{}, crashed: map[string]bool{}, last: map[string]int{}}
+		reached: map[uint64]int{}, crashed: map[string]bool{}, last: map[string]int{}}
 }
 
 // JobKeys are the book's business keys: order-0 … order-(n-1).
@@ -95,10 +97,13 @@ func (s *Shardjob) Split(keys, shards int) error {
 }
 
 // Run is one worker's run of a shard under a lease epoch, committing every
-// `every` items (Runner.Run). crashAfter > 0 kills the worker after that
-// many items; stallAfter > 0 stops it there alive (its lease expires, it
-// becomes a zombie); zombieAt >= 0 lets the previous epoch's zombie commit
-// its progress at this run's zombieAt-th commit (0: before the run starts).
+// `every` items (Runner.Run). crashAfter > 0 kills the worker right after
+// that many items, before anything else it would do; stallAfter > 0 stops
+// it there alive (its lease expires, it becomes a zombie); zombieAt >= 0
+// lets the previous epoch's zombie commit the offset it reached: right
+// after this worker's first call to the checkpoint (0), before it has
+// written anything, or right after its zombieAt-th commit that moved the
+// checkpoint.
 type Run struct {
 	Shard      string
 	Epoch      uint64
@@ -113,101 +118,111 @@ type Run struct {
 type Ran struct {
 	Attempts, Applied, Suppressed, Checkpoint int
 	Crashed, Stalled                          bool
-	From                                      int // the checkpoint it resumed from
-	Commits                                   int // commits that moved the checkpoint (OnCommit calls)
+	From                                      int    // the checkpoint it resumed from
+	Reached                                   int    // the offset its items took it to: From + Attempts
+	Commits                                   int    // commits that moved the checkpoint
+	Rejected                                  string // the commit the checkpoint refused, which stopped the run: ErrStaleEpoch, ErrStaleOffset, or ""
+	ZombieError                               string // the zombie's commit during the run, refused with this ("" accepted)
+	ZombieMoved                               bool   // ...moved the checkpoint
 }
 
-// Run runs r.
+// Run runs r: the book's Runner.Run, or the student's loop, on the shard's
+// checkpoint and sink with r's faults around them (workerEnv).
 func (s *Shardjob) Run(r Run) (Ran, error) {
-	if s.student {
-		return s.runStudent(r)
-	}
 	items, err := s.items(r.Shard)
 	if err != nil {
 		return Ran{}, err
+	}
+	if s.student && (s.students == nil || s.students.Shardjob == nil) {
+		return Ran{}, ErrNoStudent
 	}
 	actor := "worker"
 	if r.Named {
 		actor = "worker-e" + strconv.FormatUint(r.Epoch, 10)
 	}
-	from := s.cp.Load(r.Shard)
-	var commits []int
-	zombieDone := r.ZombieAt < 0
-	zombie := func() {
-		zombieDone = true
-		s.flush(actor, r.Shard, &commits)
-		if err := s.Commit(r.Shard, r.Epoch-1, s.progress[r.Epoch-1]); err != nil {
-			// The error is the zombie's; the owner runs on.
-			_ = err
-		}
-	}
 	if r.Epoch > s.maxEpoch {
 		s.maxEpoch = r.Epoch
 	}
-	n := 0
-	runner := &shardjob.Runner{Sink: s.sink, CP: s.cp, Epoch: r.Epoch, CommitEvery: r.Every, OnCommit: func(offset int) {
-		s.observe(r.Shard)
-		if s.rec != nil {
-			commits = append(commits, offset)
-		}
-		n++
-		if n == r.ZombieAt {
-			zombie()
-		}
-	}}
-	if r.ZombieAt == 0 {
-		zombie()
-		// Runner.Run loads its start after the zombie's commit: an
-		// accepted one moves where the owner resumes.
-		from = s.cp.Load(r.Shard)
-	}
+	e := s.newWorker(r, actor)
 	stop := r.CrashAfter
 	if r.StallAfter > 0 {
 		stop = r.StallAfter
 	}
-	res, err := runner.Run(r.Shard, items, stop)
-	stopped := errors.Is(err, shardjob.ErrInjectedCrash)
-	if err != nil && !stopped {
+	var res shardjob.Result
+	if s.student {
+		e.stop = stop // the environment stops the student's loop where Run stops itself
+		res, err = s.runStudent(e, items)
+	} else {
+		runner := &shardjob.Runner{Sink: e, CP: e, Epoch: r.Epoch, CommitEvery: r.Every}
+		res, err = runner.Run(r.Shard, items, stop)
+	}
+	stopped := errors.Is(err, shardjob.ErrInjectedCrash) || e.dead
+	rejected := rejectedName(err)
+	if err != nil && !stopped && rejected == "" {
 		return Ran{}, err
 	}
+	if e.zombie != nil && s.student {
+		e.fireZombie() // the student's loop made fewer commits than the zombie waited for
+	}
 	s.observe(r.Shard)
-	s.progress[r.Epoch] = from + res.Attempts
-	ran := Ran{Attempts: res.Attempts, Applied: res.Applied, Suppressed: res.Suppressed, Checkpoint: res.Checkpoint, From: from,
-		Crashed: stopped && r.StallAfter == 0, Stalled: stopped && r.StallAfter > 0, Commits: n}
+	ran := Ran{Attempts: res.Attempts, Applied: res.Applied, Suppressed: res.Suppressed, Checkpoint: res.Checkpoint,
+		From: e.from, Reached: e.from + res.Attempts, Commits: e.moves, Rejected: rejected,
+		ZombieError: e.zombieErr, ZombieMoved: e.zombieMoved,
+		Crashed: stopped && r.StallAfter == 0, Stalled: stopped && r.StallAfter > 0}
+	s.reached[r.Epoch] = ran.Reached
 	if ran.Crashed {
 		defer func() { s.crashed[r.Shard] = true }()
 	}
 	if s.rec != nil {
-		s.recordRun(r, actor, from, ran, &commits)
+		s.recordRun(e, ran)
 	}
-	if !zombieDone {
-		return ran, fmt.Errorf("run %s epoch %d: made %d commits, the zombie waited for commit %d", r.Shard, r.Epoch, n, r.ZombieAt)
+	if e.zombie != nil {
+		return ran, fmt.Errorf("run %s epoch %d: made %d commits, the zombie waited for commit %d", r.Shard, r.Epoch, e.moves, r.ZombieAt)
 	}
 	return ran, nil
 }
 
+// rejectedName is the sentinel a commit was refused with, "" for none.
+func rejectedName(err error) string {
+	switch {
+	case errors.Is(err, shardjob.ErrStaleEpoch):
+		return "ErrStaleEpoch"
+	case errors.Is(err, shardjob.ErrStaleOffset):
+		return "ErrStaleOffset"
+	}
+	return ""
+}
+
 // recordRun records a run: the run itself, then its commits, then how it
 // ended.
-func (s *Shardjob) recordRun(r Run, actor string, from int, ran Ran, commits *[]int) {
-	var action Msg
-	switch {
-	case s.crashed[r.Shard] && !r.Named:
-		action = M("step.resume", from)
-	case r.Named && r.Epoch > 1:
-		action = M("step.take-over", r.Epoch, from)
-	case r.Named:
-		action = M("step.run-epoch", r.Epoch)
-	default:
-		action = M("step.run")
-	}
-	s.step(actor, r.Shard, action, M("res.rerun", ran.Applied, ran.Suppressed), toneIf(from > 0 || s.crashed[r.Shard], Good, Neutral))
-	s.flush(actor, r.Shard, commits)
+func (s *Shardjob) recordRun(e *workerEnv, ran Ran) {
+	e.open()
+	step := &s.rec.Steps[e.stepAt]
+	step.Result = M("res.rerun", ran.Applied, ran.Suppressed)
+	step.Tone = toneIf(ran.From > 0 || s.crashed[e.r.Shard], Good, Neutral)
+	s.flush(e.actor, e.r.Shard, &e.commits)
 	switch {
 	case ran.Crashed:
-		s.fault(actor, r.Shard, M("step.crash", ran.Attempts), M("res.checkpoint-at", ran.Checkpoint))
+		s.fault(e.actor, e.r.Shard, M("step.crash", ran.Attempts), M("res.checkpoint-at", ran.Checkpoint))
 	case ran.Stalled:
-		s.fault(actor, r.Shard, M("step.stall", ran.Attempts), M("res.lease-expired", ran.Checkpoint))
+		s.fault(e.actor, e.r.Shard, M("step.stall", ran.Attempts), M("res.lease-expired", ran.Checkpoint))
+	case ran.Rejected != "":
+		s.step(e.actor, e.r.Shard, M("step.stopped-at-rejected", ran.Attempts), M("res.returns", ran.Rejected), Good)
 	}
+}
+
+// runAction is how the trace names a run: a resume, a takeover, a run
+// under an epoch, a run.
+func (s *Shardjob) runAction(r Run, from int) Msg {
+	switch {
+	case s.crashed[r.Shard] && !r.Named:
+		return M("step.resume", from)
+	case r.Named && r.Epoch > 1:
+		return M("step.take-over", r.Epoch, from)
+	case r.Named:
+		return M("step.run-epoch", r.Epoch)
+	}
+	return M("step.run")
 }
 
 // flush records a run's commits: each one when there are few, else the
@@ -226,19 +241,23 @@ func (s *Shardjob) flush(actor, shard string, offsets *[]int) {
 	*offsets = o[:0]
 }
 
-// Fence is a new owner raising the fence before it works: it commits the
-// offset it resumes from under its own epoch, so the checkpoint knows the
-// new epoch at once. Left to Run, the checkpoint learns it only at the
-// owner's first commit, and a zombie's commit before that is accepted.
+// Fence is a new owner raising the fence as it takes over, before it
+// works: it commits the offset it resumes from under its own epoch, so the
+// checkpoint knows the new epoch at once. Left to Run, the checkpoint
+// learns it only at the owner's first commit, and a zombie's commit before
+// that is accepted. The fence reads the checkpoint and writes it back under
+// the new epoch with the lab's CompareAndCommit, so that a zombie's commit
+// landing between the read and the write is not moved back: the write
+// fails, and the fence reads again.
 func (s *Shardjob) Fence(shard string, epoch uint64) error {
-	if s.student {
-		return s.fenceStudent(shard, epoch)
+	if _, err := s.items(shard); err != nil {
+		return err
 	}
-	at := s.cp.Load(shard)
 	if epoch > s.maxEpoch {
 		s.maxEpoch = epoch
 	}
-	if err := s.cp.Commit(shard, epoch, at); err != nil {
+	at, err := s.fence(shard, epoch)
+	if err != nil {
 		return err
 	}
 	s.observe(shard)
@@ -246,38 +265,68 @@ func (s *Shardjob) Fence(shard string, epoch uint64) error {
 	return nil
 }
 
-// Commit is one commit by epoch's worker: a zombie's when a newer epoch has
-// run. It reports the checkpoint's answer; a rejection is not an error of
-// the run.
-func (s *Shardjob) Commit(shard string, epoch uint64, offset int) error {
-	zombie := epoch < s.maxEpoch
-	err := s.cp.Commit(shard, epoch, offset)
-	s.observe(shard)
-	actor := fmt.Sprintf("worker-e%d", epoch)
-	action := M("step.commit", shard, offset)
-	switch {
-	case errors.Is(err, shardjob.ErrStaleEpoch):
-		s.step(actor, "checkpoint", action, M("res.err", "ErrStaleEpoch"), Good)
-	case errors.Is(err, shardjob.ErrStaleOffset):
-		s.step(actor, "checkpoint", action, M("res.err", "ErrStaleOffset"), toneIf(zombie, Good, Bad))
-	case err != nil:
-		s.step(actor, "checkpoint", action, M("res.err", err), Bad)
-	default:
-		if zombie {
-			s.step(actor, "checkpoint", action, M("res.zombie-accepted", s.maxEpoch), Harm)
-		} else {
-			s.step(actor, "checkpoint", action, M("res.committed"), Good)
+// fence is the takeover's conditional commit; it returns the offset the
+// new epoch resumes from.
+func (s *Shardjob) fence(shard string, epoch uint64) (int, error) {
+	for {
+		at, was := s.cp.Load(shard), s.cp.Epoch(shard)
+		err := s.cp.CompareAndCommit(shard, was, at, epoch, at)
+		if !errors.Is(err, shardjob.ErrCheckpointMoved) {
+			return at, err
 		}
 	}
+}
+
+// Commit is one commit by epoch's worker: a zombie's when a newer epoch has
+// run or fenced. It reports the checkpoint's answer; a rejection is not an
+// error of the run. A zombie's commit that the checkpoint accepts and that
+// changes it is the harm the fence exists to prevent; one that changes
+// nothing (an equal offset, idempotent) is accepted and harmless.
+func (s *Shardjob) Commit(shard string, epoch uint64, offset int) error {
+	before, moved, err := s.commit(shard, epoch, offset)
+	zombie := epoch < s.maxEpoch
+	actor := fmt.Sprintf("worker-e%d", epoch)
+	action := M("step.commit", shard, offset)
+	switch name := rejectedName(err); {
+	case name != "":
+		s.step(actor, "checkpoint", action, M("res.err", name), toneIf(zombie || name == "ErrStaleEpoch", Good, Bad))
+	case err != nil:
+		s.step(actor, "checkpoint", action, M("res.err", err), Bad)
+	case zombie && moved:
+		s.step(actor, "checkpoint", action, M("res.zombie-moved", before, offset, s.maxEpoch), Harm)
+	case zombie:
+		s.step(actor, "checkpoint", action, M("res.zombie-noop", s.maxEpoch), Neutral)
+	default:
+		s.step(actor, "checkpoint", action, M("res.committed"), Good)
+	}
+	return err
+}
+
+// commit is one commit on the checkpoint, counted: whether it was a
+// zombie's, and what the checkpoint made of it. It returns the offset
+// before it and whether it changed the checkpoint.
+func (s *Shardjob) commit(shard string, epoch uint64, offset int) (before int, moved bool, err error) {
+	zombie := epoch < s.maxEpoch
+	before, beforeEpoch := s.cp.Load(shard), s.cp.Epoch(shard)
+	err = s.cp.Commit(shard, epoch, offset)
+	s.observe(shard)
+	moved = err == nil && (s.cp.Load(shard) != before || s.cp.Epoch(shard) != beforeEpoch)
 	if zombie {
 		s.zombieCommits++
-		if errors.Is(err, shardjob.ErrStaleEpoch) {
+		switch {
+		case err != nil:
 			s.rejected++
-		} else if err == nil {
+		case moved:
+			if s.zombieMoved == 0 {
+				s.firstMove = [2]int{before, s.cp.Load(shard)}
+			}
+			s.zombieAccepted++
+			s.zombieMoved++
+		default:
 			s.zombieAccepted++
 		}
 	}
-	return err
+	return before, moved, err
 }
 
 // Count is the reader counting the sink's effects.
@@ -326,6 +375,13 @@ func (s *Shardjob) fault(actor, target string, action, result Msg) {
 func (s *Shardjob) Applied() int        { a, _ := s.sink.Counts(); return a }
 func (s *Shardjob) MovedBack() bool     { return s.movedBack }
 func (s *Shardjob) ZombieAccepted() int { return s.zombieAccepted }
+func (s *Shardjob) ZombieMoved() int    { return s.zombieMoved }
+
+// ZombieMove is the first commit by which a zombie moved the checkpoint:
+// from where to where.
+func (s *Shardjob) ZombieMove() (from, to int, moved bool) {
+	return s.firstMove[0], s.firstMove[1], s.zombieMoved > 0
+}
 
 // ShardjobSection is §11.2 as a drill file speaks it.
 var ShardjobSection = Section{
@@ -335,7 +391,8 @@ var ShardjobSection = Section{
 		{Name: "run", Args: []Arg{{Name: "shard", Kind: Word}, {Name: "epoch", Kind: Number, Optional: true},
 			{Name: "every", Kind: Number, Optional: true}, {Name: "crash-after", Kind: Number, Optional: true},
 			{Name: "stall-after", Kind: Number, Optional: true}, {Name: "zombie-at", Kind: Number, Optional: true}},
-			Binds: []string{"attempts", "applied", "suppressed", "checkpoint", "crashed", "stalled", "from", "epoch"}},
+			Binds: []string{"attempts", "applied", "suppressed", "checkpoint", "crashed", "stalled", "from", "reached", "epoch", "error",
+				"zombie_error", "zombie_moved"}},
 		{Name: "fence", Args: []Arg{{Name: "shard", Kind: Word}, {Name: "epoch", Kind: Number}}},
 		{Name: "commit", Args: []Arg{{Name: "shard", Kind: Word}, {Name: "epoch", Kind: Number}, {Name: "offset", Kind: Number}},
 			Binds: []string{"accepted", "error", "checkpoint", "moved"}},
@@ -344,7 +401,7 @@ var ShardjobSection = Section{
 	},
 	Observables: []Observable{
 		{"keys", 0}, {"shards", 0}, {"shard_keys", 1}, {"split_size", 3}, {"checkpoint", 1}, {"epoch", 1},
-		{"applied", 0}, {"suppressed", 0}, {"zombie_commits", 0}, {"rejected", 0}, {"zombie_accepted", 0}, {"moved_back", 0},
+		{"applied", 0}, {"suppressed", 0}, {"zombie_commits", 0}, {"rejected", 0}, {"zombie_accepted", 0}, {"zombie_moved", 0}, {"moved_back", 0},
 		{"split_in_order", 0},
 	},
 	New: func(strategy string, env Env, rec *Recorder) (Harness, error) {
@@ -379,7 +436,8 @@ func (s *Shardjob) Exec(c Call) (Fields, error) {
 			return nil, err
 		}
 		return Fields{"attempts": ran.Attempts, "applied": ran.Applied, "suppressed": ran.Suppressed, "checkpoint": ran.Checkpoint,
-			"crashed": ran.Crashed, "stalled": ran.Stalled, "from": ran.From, "epoch": epoch}, nil
+			"crashed": ran.Crashed, "stalled": ran.Stalled, "from": ran.From, "reached": ran.Reached, "epoch": epoch, "error": ran.Rejected,
+			"zombie_error": ran.ZombieError, "zombie_moved": ran.ZombieMoved}, nil
 	case "fence":
 		return nil, s.Fence(c.Word("shard"), uint64(max(c.Int("epoch", 1), 0)))
 	case "commit":
@@ -444,6 +502,8 @@ func (s *Shardjob) Observe(name string, args []any) (any, error) {
 		return s.rejected, nil
 	case "zombie_accepted":
 		return s.zombieAccepted, nil
+	case "zombie_moved":
+		return s.zombieMoved, nil
 	case "moved_back":
 		return s.movedBack, nil
 	case "split_in_order":

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 
 	"archlab/internal/inbox"
 	"archlab/internal/ordering"
@@ -199,158 +198,67 @@ func (o *Ordering) OverBudget() int { return o.overBudget }
 // --- §11.2 ---------------------------------------------------------------
 
 // Worker is one run of a shard by the student's loop, as the holder of a
-// lease epoch: the shard's items, the checkpoint and the idempotent sink.
+// lease epoch: the shard's items, and the checkpoint and the sink as the
+// book's Runner.Run is handed them (workerEnv), so a crash, a stall and a
+// zombie strike the student's calls where they strike the book's loop.
 type Worker struct {
-	s       *Shardjob
-	r       Run
-	items   []string
-	applies int
-	commits int // commits that moved the checkpoint
-	stop    int // the Apply call that does not happen: the crash or the stall
-	dead    bool
-	zombie  func()
-	onMove  func(offset int)
-	last    int
-	// The sink's counts when the run started: Runner.Run's Result counts
-	// only its own run.
-	baseApplied, baseSuppressed int
+	env   *workerEnv
+	items []string
 }
 
 // Shard names the shard, "shard-0".
-func (w *Worker) Shard() string { return w.r.Shard }
+func (w *Worker) Shard() string { return w.env.r.Shard }
 
 // Epoch is the worker's lease epoch.
-func (w *Worker) Epoch() uint64 { return w.r.Epoch }
+func (w *Worker) Epoch() uint64 { return w.env.r.Epoch }
 
 // Items are the shard's keys, in order; an offset counts items done. They
 // are a copy: the shard is shared by every run that split the same keys.
 func (w *Worker) Items() []string { return slices.Clone(w.items) }
 
 // CommitEvery is how many items the worker should apply between commits.
-func (w *Worker) CommitEvery() int { return w.r.Every }
+func (w *Worker) CommitEvery() int { return w.env.r.Every }
 
 // Load reads the shard's committed offset (0 when nothing is committed).
-func (w *Worker) Load() int {
-	if w.dead {
-		return 0
-	}
-	return w.s.cp.Load(w.r.Shard)
-}
+func (w *Worker) Load() int { return w.env.Load(w.Shard()) }
+
+// Fence takes the shard over: it commits the checkpoint's offset under
+// the worker's epoch in one step, so that from then on every commit of an
+// older epoch is refused, and returns the offset to resume from.
+func (w *Worker) Fence() (int, error) { return w.env.Fence(w.Shard(), w.Epoch()) }
 
 // Apply is Sink.Apply: the effect for one business key, once; a key the
 // sink has seen is suppressed and reports false. The scenario's crash or
-// stall strikes between two Apply calls: the call after the k-th never
-// happens.
+// stall strikes right after an Apply: every call after it fails.
 func (w *Worker) Apply(key string) (bool, error) {
-	if w.dead {
+	if w.env.dead {
 		return false, ErrCrashed
 	}
-	if w.stop > 0 && w.applies == w.stop {
-		w.dead = true
-		return false, ErrCrashed
-	}
-	if w.zombie != nil && w.r.ZombieAt == 0 {
-		w.zombie() // the zombie wakes before the owner's first item
-	}
-	w.applies++
-	return w.s.sink.Apply(key), nil
+	return w.env.Apply(key), nil
 }
 
 // Commit stores offset under epoch in the shard's checkpoint; a lower
 // epoch than the last commit's is shardjob.ErrStaleEpoch, a lower offset in
 // the same epoch shardjob.ErrStaleOffset.
 func (w *Worker) Commit(epoch uint64, offset int) error {
-	if w.dead {
-		return ErrCrashed
-	}
-	if err := w.s.cp.Commit(w.r.Shard, epoch, offset); err != nil {
-		name := "ErrStaleOffset"
-		if errors.Is(err, shardjob.ErrStaleEpoch) {
-			name = "ErrStaleEpoch"
-		}
-		w.s.step("worker-e"+strconv.FormatUint(epoch, 10), "checkpoint", M("step.commit", w.r.Shard, offset), M("res.err", name), Bad)
-		return err
-	}
-	w.s.observe(w.r.Shard)
-	if offset != w.last {
-		w.last = offset
-		w.commits++
-		w.onMove(offset)
-	}
-	return nil
+	return w.env.Commit(w.Shard(), epoch, offset)
 }
 
-// runStudent is Run for the student's loop: the harness's epochs, crash,
-// stall and zombie around the student's calls.
-func (s *Shardjob) runStudent(r Run) (Ran, error) {
-	if s.students == nil || s.students.Shardjob == nil {
-		return Ran{}, ErrNoStudent
-	}
-	items, err := s.items(r.Shard)
-	if err != nil {
-		return Ran{}, err
-	}
-	actor := "worker"
-	if r.Named {
-		actor = "worker-e" + strconv.FormatUint(r.Epoch, 10)
-	}
-	from := s.cp.Load(r.Shard)
-	if r.Epoch > s.maxEpoch {
-		s.maxEpoch = r.Epoch
-	}
-	var commits []int
-	w := &Worker{s: s, r: r, items: items, last: from}
-	w.baseApplied, w.baseSuppressed = s.sink.Counts()
-	w.stop = r.CrashAfter
-	if r.StallAfter > 0 {
-		w.stop = r.StallAfter
-	}
-	if r.ZombieAt >= 0 {
-		w.zombie = func() {
-			w.zombie = nil
-			s.flush(actor, r.Shard, &commits)
-			_ = s.Commit(r.Shard, r.Epoch-1, s.progress[r.Epoch-1]) // the zombie's error is its own
-		}
-	}
-	w.onMove = func(offset int) {
-		if s.rec != nil {
-			commits = append(commits, offset)
-		}
-		if w.zombie != nil && w.commits == r.ZombieAt {
-			w.zombie()
-		}
-	}
+// runStudent runs the student's loop in e: it reports what Runner.Run
+// would, counted by the environment.
+func (s *Shardjob) runStudent(e *workerEnv, items []string) (shardjob.Result, error) {
+	w := &Worker{env: e, items: items}
+	a0, s0 := s.sink.Counts()
 	runErr := s.students.Shardjob(w)
-	if w.zombie != nil {
-		w.zombie() // the owner made fewer commits than the zombie waited for
-	}
-	if !w.dead && w.stop > 0 && w.applies == w.stop {
-		w.dead = true // it died after its last item, before anything else
-	}
-	// A commit the checkpoint rejects stops the run, as it stops
-	// Runner.Run; it is the scenario's finding, not a failure of the run.
-	rejected := errors.Is(runErr, shardjob.ErrStaleEpoch) || errors.Is(runErr, shardjob.ErrStaleOffset)
-	if runErr != nil && !errors.Is(runErr, ErrCrashed) && !rejected && !w.dead {
-		return Ran{}, fmt.Errorf("the student's shard loop: %w", runErr)
-	}
-	s.observe(r.Shard)
-	ran := Ran{Attempts: w.applies, Checkpoint: s.cp.Load(r.Shard), From: from, Commits: w.commits,
-		Crashed: w.dead && r.StallAfter == 0, Stalled: w.dead && r.StallAfter > 0}
-	s.progress[r.Epoch] = from + w.applies
-	ran.Applied, ran.Suppressed = s.runCounts(w)
-	if ran.Crashed {
-		defer func() { s.crashed[r.Shard] = true }()
-	}
-	if s.rec != nil {
-		s.recordRun(r, actor, from, ran, &commits)
-	}
-	return ran, nil
-}
-
-// runCounts is what the sink counted during w's run.
-func (s *Shardjob) runCounts(w *Worker) (applied, suppressed int) {
 	a, sup := s.sink.Counts()
-	return a - w.baseApplied, sup - w.baseSuppressed
+	res := shardjob.Result{Attempts: e.applies, Applied: a - a0, Suppressed: sup - s0, Checkpoint: s.cp.Load(e.r.Shard)}
+	switch {
+	case e.stopped(runErr):
+		return res, shardjob.ErrInjectedCrash
+	case rejectedName(runErr) != "", runErr == nil:
+		return res, runErr
+	}
+	return res, fmt.Errorf("the student's shard loop: %w", runErr)
 }
 
 // NewStudentShardjob starts a §11.2 run whose worker is the student's loop.
@@ -358,18 +266,4 @@ func NewStudentShardjob(st *Students, rec *Recorder) *Shardjob {
 	s := NewShardjob(rec)
 	s.student, s.students = true, st
 	return s
-}
-
-// fenceStudent is the fence verb under strategy student: the takeover is
-// the student's loop's to make, so the harness raises no fence of its own;
-// it only notes the new epoch.
-func (s *Shardjob) fenceStudent(shard string, epoch uint64) error {
-	if _, err := s.items(shard); err != nil {
-		return err
-	}
-	if epoch > s.maxEpoch {
-		s.maxEpoch = epoch
-	}
-	s.step(fmt.Sprintf("worker-e%d", epoch), "checkpoint", M("student.step.fence", epoch), M("student.res.fence-is-yours"), Neutral)
-	return nil
 }

@@ -57,9 +57,9 @@ error.`,
 	"check.hint.projection-decision.out-of-order":      "A version gap is a conflict worth retrying: the missing event may still arrive. §8.3: the broker requeues what you ask it to retry.",
 	"check.hint.projection-decision.retry-budget":      "An event whose predecessor never comes must not loop. §8.3: a conflict is retried until the delivery count reaches the budget, then parked.",
 	"check.hint.shard-loop":                            "§11.2: a checkpoint says how far the shard certainly got; a rerun starts there, the sink makes the replay harmless, and the lease epoch keeps an old worker out.",
-	"check.hint.shard-loop.zombie-rejected":            "A zombie's commit was accepted. §11.2: the checkpoint only learns your epoch when you commit under it, and a zombie can commit before your first regular commit.",
+	"check.hint.shard-loop.zombie-never-moves":         "A zombie moved the checkpoint. The book says of Checkpoint that \"a worker that lost its lease cannot move the offset\", but it only learns your epoch when you commit under it, and Runner.Run first commits after CommitEvery items. §11.2: raise the fence as you take over, before any work: w.Fence() writes your epoch in one step.",
 	"check.hint.shard-loop.exactly-once":               "A key was never applied: the checkpoint claimed items that were not done when the worker died. §11.2: an offset may be committed only when the items before it are done.",
-	"check.hint.shard-loop.replay-matches":             "The rerun replayed something other than the items after the checkpoint. §11.2: a rerun resumes from the committed offset.",
+	"check.hint.shard-loop.replay-matches":             "The rerun replayed something other than the items between where it resumed and the crash. §11.2: a rerun resumes from the committed offset.",
 	"check.hint.shard-loop.never-back":                 "The checkpoint moved back. §11.2: progress only moves forward within an epoch.",
 	"check.hint.shard-loop.crash-resume":               "The checkpoint or the replay differs from the book's. §11.2: commit every N items counted from where you resumed, and once more at the end.",
 
@@ -116,27 +116,33 @@ Try:
   go run ./cmd/archlab check projection-decision --show`,
 	"check.explain.shard-loop": `The task:
 Write ShardLoop in exercises/shard_loop.go: one worker's pass over a shard
-as the holder of its lease. A worker may crash between two items and be
-rerun; a stalled worker loses its lease to a new owner with a higher epoch
-and may still commit as a zombie.
+as the holder of its lease. A worker may crash right after an item, before
+its commit, and be rerun; a stalled worker loses its lease to a new owner
+with a higher epoch and may still commit as a zombie.
 
 The verbs:
 w.Shard(), w.Epoch(), w.Items(), w.CommitEvery(), w.Load() (the committed
-offset), w.Apply(key) (the idempotent sink: false for a key already
-applied), w.Commit(epoch, offset) (a lower epoch than the last commit's is
-shardjob.ErrStaleEpoch). After the scenario's crash or stall every verb
-returns harness.ErrCrashed; it strikes between two Apply calls.
+offset), w.Fence() (the takeover: the committed offset written back under
+your epoch in one step, and returned), w.Apply(key) (the idempotent sink:
+false for a key already applied), w.Commit(epoch, offset) (a lower epoch
+than the last commit's is shardjob.ErrStaleEpoch). A crash or stall
+strikes right after an Apply, as the book's crashAfter does: from then on
+every verb returns harness.ErrCrashed.
 
 What is checked:
 The drills crash-resume and stale-epoch with your loop (strategy student;
-the fence step is yours to make), then every schedule of explore shardjob
-(30 keys: every commit interval, crash point and zombie commit): every key
-applied once, the rerun replays exactly the items after the checkpoint,
-the checkpoint never moves back, every zombie commit is rejected.
+stale-epoch's fence line is the takeover, the old epoch's loop must stop at
+its first refused commit), then every schedule of explore shardjob (30
+keys: every commit interval, crash point, and moment a zombie commits:
+right after your first call to the checkpoint, or after one of your
+commits): every key applied once, the rerun replays exactly the items
+between where it resumed and the crash, the checkpoint never moves back,
+no zombie moves the checkpoint. The book's Runner.Run, copied as it is,
+does not pass: that is the lesson of the zombie-window drill.
 
 Where to read:
 §11.2 and internal/shardjob: Runner.Run, Checkpoint.Commit, Sink.Apply;
-archlab explain stale-epoch.
+archlab explain zombie-window and stale-epoch.
 
 Try:
   go run ./cmd/archlab check shard-loop --show`,

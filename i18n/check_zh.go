@@ -53,9 +53,9 @@ var checkZH = map[string]string{
 	"check.hint.projection-decision.out-of-order":      "版本缺口是值得重试的冲突：缺失的事件可能还会到达。§8.3：你要求重试的，消息代理会重新入队。",
 	"check.hint.projection-decision.retry-budget":      "前驱永远不来的事件不能无限循环。§8.3：冲突一直重试到投递次数达到预算，然后停放。",
 	"check.hint.shard-loop":                            "§11.2：检查点说明分片确定做到了哪里；重跑从那里开始，下游让重放无害，租约纪元把旧的工作进程挡在外面。",
-	"check.hint.shard-loop.zombie-rejected":            "僵尸的提交被接受了。§11.2：只有你以自己的纪元提交之后，检查点才知道你的纪元，而僵尸可能在你第一次常规提交之前就提交。",
+	"check.hint.shard-loop.zombie-never-moves":         "僵尸移动了检查点。书中说 Checkpoint 让“失去租约的工作进程无法移动偏移量”，但检查点要等你以自己的纪元提交之后才知道你的纪元，而 Runner.Run 要处理 CommitEvery 项之后才第一次提交。§11.2：接管时、做任何工作之前就设置围栏：w.Fence() 一步写入你的纪元。",
 	"check.hint.shard-loop.exactly-once":               "有键从未被应用：工作进程死掉时，检查点已经声称完成了还没做的项。§11.2：只有之前的项都完成了，才能提交这个偏移量。",
-	"check.hint.shard-loop.replay-matches":             "重跑重放的不是检查点之后的那些项。§11.2：重跑从已提交的偏移量继续。",
+	"check.hint.shard-loop.replay-matches":             "重跑重放的不是恢复处与崩溃点之间的那些项。§11.2：重跑从已提交的偏移量继续。",
 	"check.hint.shard-loop.never-back":                 "检查点回退了。§11.2：在同一纪元内，进度只能向前。",
 	"check.hint.shard-loop.crash-resume":               "检查点或重放与书中不同。§11.2：从恢复的位置开始，每 N 项提交一次，结束时再提交一次。",
 
@@ -105,25 +105,29 @@ reconcile，再运行加入毒消息的 explore ordering 的每一种故障序�
   go run ./cmd/archlab check projection-decision --show`,
 	"check.explain.shard-loop": `任务：
 在 exercises/shard_loop.go 中编写 ShardLoop：一个工作进程以租约持有者的身份
-处理一遍分片。工作进程可能在两项之间崩溃并被重跑；停顿的工作进程会把租约输给
-纪元更高的新持有者，并可能作为僵尸继续提交。
+处理一遍分片。工作进程可能在处理完某一项之后、提交它之前崩溃并被重跑；停顿的
+工作进程会把租约输给纪元更高的新持有者，并可能作为僵尸继续提交。
 
 动词：
 w.Shard()、w.Epoch()、w.Items()、w.CommitEvery()、w.Load()（已提交的偏移
-量）、w.Apply(key)（幂等的下游：已应用过的键返回 false）、w.Commit(epoch,
-offset) （纪元低于上一次提交的返回 shardjob.ErrStaleEpoch）。场景中的崩溃或
-停顿发生之后，每个动词都返回 harness.ErrCrashed；它发生在两次 Apply 调用之
-间。
+量）、w.Fence()（接管：把已提交的偏移量以你的纪元一步写回，并返回它）、
+w.Apply(key)（幂等的下游：已应用过的键返回 false）、w.Commit(epoch, offset)
+（纪元低于上一次提交的返回 shardjob.ErrStaleEpoch）。崩溃或停顿发生在某次
+Apply 之后，与书中的 crashAfter 相同：从那以后每个动词都返回
+harness.ErrCrashed。
 
 检查什么：
-用你的循环（strategy student；围栏由你来设置）运行演练 crash-resume 和
-stale-epoch，再运行 explore shardjob 的每一种故障序列（30 个键：每种提交间
-隔、崩溃点和僵尸提交）：每个键只应用一次，重跑恰好重放检查点之后的项，检查点
-从不回退，僵尸的每次提交都被拒绝。
+用你的循环（strategy student；stale-epoch 中设围栏的那一行就是接管，旧纪元的
+循环必须在第一次被拒绝的提交处停下）运行演练 crash-resume 和 stale-epoch，再
+运行 explore shardjob 的每一种故障序列（30 个键：每种提交间
+隔、崩溃点，以及僵尸提交的时机：你第一次调用检查点之后，或你的某次提交之
+后）：每个键只应用一次，重跑恰好重放恢复处与崩溃点之间的项，检查点从不回退，
+没有僵尸移动检查点。原样照抄书中的 Runner.Run 通不过：这正是 zombie-window
+演练的要点。
 
 去哪里读：
 §11.2 与 internal/shardjob：Runner.Run、Checkpoint.Commit、Sink.Apply；
-archlab explain stale-epoch。
+archlab explain zombie-window 与 stale-epoch。
 
 试试：
   go run ./cmd/archlab check shard-loop --show`,

@@ -279,13 +279,15 @@ and the ones that need the DLQ and Reconcile.`,
   $ archlab explore ordering retry-only --emit > retry-only.txtar`,
 	"explore.help.shardjob.short": "§11.2: every crash point, commit interval and zombie commit of one shard",
 	"explore.help.shardjob.long": `One shard of --keys items is worked under lease epoch 1, committing every C
-items, and crashes after K items (or not at all). A new owner takes the lease
-under epoch 2 and reruns from the checkpoint, while the crashed worker, now a
-zombie, commits its progress at one step of the rerun. Every C, K and zombie
-step is a schedule. Invariants: every key applied exactly once, the rerun
-replays K minus the checkpoint, the checkpoint never moves back, every zombie
-commit is rejected with ErrStaleEpoch. The chart shows what a commit interval
-costs: commits per run against items replayed after a crash.`,
+items, and crashes right after K items, before their commit (or not at all).
+A new owner takes the lease under epoch 2 and reruns from the checkpoint,
+while the crashed worker, now a zombie, commits the offset it reached right
+after the owner's first call to the checkpoint or after one of its commits.
+Every C, K and zombie step is a schedule. A schedule counts as a violation
+only where something is harmed: a key applied twice or never, the checkpoint
+moved back, a zombie moving the checkpoint, or a rerun replaying other than
+the items between where it resumed and the crash. The chart shows what a
+commit interval costs: commits per run against items replayed after a crash.`,
 	"explore.help.shardjob.example": `  # the default scope: 30 keys
   $ archlab explore shardjob
   # the zombie's window, step by step
@@ -320,7 +322,7 @@ costs: commits per run against items replayed after a crash.`,
 	"explore.rerun":             "rerun: %s",
 	"explore.legend.messages":   "messages: %s",
 	"explore.legend.ordering":   "moved-back: a version went down · applied-twice: one version applied twice\ndiverged: the projection ended unlike the source of truth",
-	"explore.legend.shardjob":   "not-exactly-once: some key applied 0 or 2+ times · moved-back: the checkpoint went down\nreplay-mismatch: replayed items ≠ crash point − checkpoint · zombie-accepted: an old epoch's commit was accepted",
+	"explore.legend.shardjob":   "not-exactly-once: some key applied 0 or 2+ times · moved-back: the checkpoint went down\nreplay-mismatch: replayed items ≠ crash point − resume offset · zombie-moved: a zombie's commit changed the checkpoint",
 
 	"explore.col.strategy":     "strategy",
 	"explore.col.schedules":    "schedules",
@@ -371,7 +373,7 @@ costs: commits per run against items replayed after a crash.`,
 	"explore.outcome.moved-back":       "version moved back",
 	"explore.outcome.applied-twice":    "an event applied twice",
 	"explore.outcome.dlq":              "dlq %d",
-	"explore.outcome.zombie-accepted":  "zombie commit %d accepted",
+	"explore.outcome.zombie-moved":     "a zombie moved the checkpoint %d → %d",
 	"explore.outcome.replay-mismatch":  "replayed %d, not %d−%d",
 	"explore.outcome.checkpoint-back":  "checkpoint moved back",
 	"explore.outcome.not-exactly-once": "applied %d of %d keys",
@@ -392,23 +394,23 @@ after another; name a strategy to save exactly one.`,
 schedule #%[4]d, %[5]s.
 Replay it with "archlab drill --file %[6]s.txtar": the checks of the broken
 invariants fail, every other check passes.`,
-	"explore.emit.title":                   "the shortest schedule that breaks %s",
-	"explore.emit.check.not-lost":          "no message is lost",
-	"explore.emit.check.not-doubled":       "no message is applied twice",
-	"explore.emit.check.not-moved-back":    "the order's version never moves back",
-	"explore.emit.check.not-applied-twice": "no event is applied twice",
-	"explore.emit.check.not-diverged":      "the projection ends equal to the source of truth",
-	"explore.emit.check.exactly-once":      "every key is applied exactly once",
-	"explore.emit.check.replay-matches":    "the rerun replays the crash point minus the checkpoint",
-	"explore.emit.check.never-back":        "the checkpoint never moves back",
-	"explore.emit.check.zombie-rejected":   "every zombie commit is rejected",
-	"explore.flag.engine":                  "how to walk the scope: states (count schedules through the states they share) or enumerate (run every schedule); the report is the same",
-	"explore.err.engine":                   "--engine must be states or enumerate, got %q",
-	"explore.err.engine-random":            "--random draws schedules one by one: it runs with --engine enumerate, not states",
-	"explore.err.too-many-states":          "explore %s: the scope has more than %s states, the most the state engine keeps",
-	"explore.err.overflow":                 "explore %s: the scope has more than 2^64 schedules: its counts do not fit",
-	"explore.rate.states":                  "explore %s: %s schedules × %d strategies through %s states in %v, workers=%d",
-	"explore.err.no-states":                "explore %s has no state graph: each schedule is one pass of the book's Runner.Run, so no two share a state to count once; it runs with --engine enumerate",
+	"explore.emit.title":                    "the shortest schedule that breaks %s",
+	"explore.emit.check.not-lost":           "no message is lost",
+	"explore.emit.check.not-doubled":        "no message is applied twice",
+	"explore.emit.check.not-moved-back":     "the order's version never moves back",
+	"explore.emit.check.not-applied-twice":  "no event is applied twice",
+	"explore.emit.check.not-diverged":       "the projection ends equal to the source of truth",
+	"explore.emit.check.exactly-once":       "every key is applied exactly once",
+	"explore.emit.check.replay-matches":     "the rerun replays the crash point minus the checkpoint",
+	"explore.emit.check.never-back":         "the checkpoint never moves back",
+	"explore.emit.check.zombie-never-moves": "no zombie commit moves the checkpoint",
+	"explore.flag.engine":                   "how to walk the scope: states (count schedules through the states they share) or enumerate (run every schedule); the report is the same",
+	"explore.err.engine":                    "--engine must be states or enumerate, got %q",
+	"explore.err.engine-random":             "--random draws schedules one by one: it runs with --engine enumerate, not states",
+	"explore.err.too-many-states":           "explore %s: the scope has more than %s states, the most the state engine keeps",
+	"explore.err.overflow":                  "explore %s: the scope has more than 2^64 schedules: its counts do not fit",
+	"explore.rate.states":                   "explore %s: %s schedules × %d strategies through %s states in %v, workers=%d",
+	"explore.err.no-states":                 "explore %s has no state graph: each schedule is one pass of the book's Runner.Run, so no two share a state to count once; it runs with --engine enumerate",
 	// Issue 11: decimal numbers, exit status 3, the database checks and lock.
 	"err.flag.decimal":         "%s takes a whole number in decimal digits, such as 10 (no leading zero, no 0x), got %q",
 	"err.flag.decimal-range":   "%s takes a whole number from %d to %d, got %q",

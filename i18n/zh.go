@@ -278,11 +278,12 @@ var zh = map[string]string{
   $ archlab explore ordering retry-only --emit > retry-only.txtar`,
 	"explore.help.shardjob.short": "§11.2：一个分片的每个崩溃点、提交间隔与僵尸提交",
 	"explore.help.shardjob.long": `一个有 --keys 项的分片在租约纪元 1 下处理，每 C 项提交一次检查点，处理 K 项
-后崩溃（或不崩溃）。新的持有者在纪元 2 下接管租约，从检查点重跑；崩溃的工作
-进程成了僵尸，在重跑的某一步提交它自己的进度。每个 C、K 与僵尸步骤都是一个故
-障序列。不变式：每个键恰好生效一次，重跑重放的项数等于 K 减检查点，检查点从
-不回退，每次僵尸提交都被 ErrStaleEpoch 拒绝。图表展示提交间隔的代价：每次运
-行的提交次数对比崩溃后重放的项数。`,
+之后、提交它们之前崩溃（或者不崩溃）。新的持有者以纪元 2 取得租约，从检查点重
+跑；崩溃的工作进程成了僵尸，在新持有者第一次调用检查点之后，或它的某次提交之
+后，提交自己走到的偏移量。每个 C、K 与僵尸时机的组合都是一个故障序列。只有造
+成损害的故障序列才算违反：某个键应用了两次或没有应用、检查点回退、僵尸移动了
+检查点，或者重跑重放的不是“恢复处到崩溃点之间”的那些项。图表显示提交间隔的代
+价：每次运行的提交次数，对比崩溃后重放的项数。`,
 	"explore.help.shardjob.example": `  # 默认范围：30 个键
   $ archlab explore shardjob
   # 逐步看僵尸的可乘之机
@@ -317,7 +318,7 @@ var zh = map[string]string{
 	"explore.rerun":             "重现：%s",
 	"explore.legend.messages":   "消息：%s",
 	"explore.legend.ordering":   "moved-back：版本回退 · applied-twice：同一版本应用了两次\ndiverged：投影最终与事实来源不一致",
-	"explore.legend.shardjob":   "not-exactly-once：某个键应用了 0 次或多次 · moved-back：检查点回退\nreplay-mismatch：重放项数 ≠ 崩溃点 − 检查点 · zombie-accepted：旧纪元的提交被接受",
+	"explore.legend.shardjob":   "not-exactly-once：某个键应用了 0 次或多次 · moved-back：检查点回退\nreplay-mismatch：重放项数 ≠ 崩溃点 − 恢复偏移量 · zombie-moved：僵尸的提交改变了检查点",
 
 	"explore.col.strategy":     "策略",
 	"explore.col.schedules":    "故障序列数",
@@ -368,7 +369,7 @@ var zh = map[string]string{
 	"explore.outcome.moved-back":       "版本回退",
 	"explore.outcome.applied-twice":    "有事件被应用两次",
 	"explore.outcome.dlq":              "死信队列 %d 条",
-	"explore.outcome.zombie-accepted":  "僵尸提交 %d 被接受",
+	"explore.outcome.zombie-moved":     "僵尸把检查点从 %d 移到 %d",
 	"explore.outcome.replay-mismatch":  "重放了 %d 项，而不是 %d−%d",
 	"explore.outcome.checkpoint-back":  "检查点回退",
 	"explore.outcome.not-exactly-once": "%[2]d 个键中生效了 %[1]d 个",
@@ -388,23 +389,23 @@ STRATEGY 时，--emit 依次打印每个不安全策略的文件；要保存恰�
 第 %[4]d 个故障序列，%[5]s。
 用“archlab drill --file %[6]s.txtar”重放：
 被违反的不变式对应的要点不成立，其余要点全部成立。`,
-	"explore.emit.title":                   "让 %s 出错的最短故障序列",
-	"explore.emit.check.not-lost":          "没有消息丢失",
-	"explore.emit.check.not-doubled":       "没有消息生效两次",
-	"explore.emit.check.not-moved-back":    "订单版本从不回退",
-	"explore.emit.check.not-applied-twice": "没有事件被应用两次",
-	"explore.emit.check.not-diverged":      "投影最终等于事实来源",
-	"explore.emit.check.exactly-once":      "每个键恰好生效一次",
-	"explore.emit.check.replay-matches":    "重跑重放的项数等于崩溃点减检查点",
-	"explore.emit.check.never-back":        "检查点从不回退",
-	"explore.emit.check.zombie-rejected":   "每次僵尸提交都被拒绝",
-	"explore.flag.engine":                  "如何遍历该范围：states（按故障序列共享的状态计数）或 enumerate（逐个运行每个故障序列）；报告相同",
-	"explore.err.engine":                   "--engine 只能是 states 或 enumerate，得到 %q",
-	"explore.err.engine-random":            "--random 逐个抽取故障序列：它用 --engine enumerate 运行，而不是 states",
-	"explore.err.too-many-states":          "explore %s：该范围的状态超过 %s 个，超过状态引擎的上限",
-	"explore.err.overflow":                 "explore %s：该范围的故障序列超过 2^64 个：计数放不下",
-	"explore.rate.states":                  "explore %s：%s 个故障序列 × %d 个策略，经过 %s 个状态，用时 %v，workers=%d",
-	"explore.err.no-states":                "explore %s 没有状态图：每个故障序列都是书中 Runner.Run 的一次完整运行，没有两个故障序列共享可以只算一次的状态；它用 --engine enumerate 运行",
+	"explore.emit.title":                    "让 %s 出错的最短故障序列",
+	"explore.emit.check.not-lost":           "没有消息丢失",
+	"explore.emit.check.not-doubled":        "没有消息生效两次",
+	"explore.emit.check.not-moved-back":     "订单版本从不回退",
+	"explore.emit.check.not-applied-twice":  "没有事件被应用两次",
+	"explore.emit.check.not-diverged":       "投影最终等于事实来源",
+	"explore.emit.check.exactly-once":       "每个键恰好生效一次",
+	"explore.emit.check.replay-matches":     "重跑重放的项数等于崩溃点减检查点",
+	"explore.emit.check.never-back":         "检查点从不回退",
+	"explore.emit.check.zombie-never-moves": "僵尸的提交从不移动检查点",
+	"explore.flag.engine":                   "如何遍历该范围：states（按故障序列共享的状态计数）或 enumerate（逐个运行每个故障序列）；报告相同",
+	"explore.err.engine":                    "--engine 只能是 states 或 enumerate，得到 %q",
+	"explore.err.engine-random":             "--random 逐个抽取故障序列：它用 --engine enumerate 运行，而不是 states",
+	"explore.err.too-many-states":           "explore %s：该范围的状态超过 %s 个，超过状态引擎的上限",
+	"explore.err.overflow":                  "explore %s：该范围的故障序列超过 2^64 个：计数放不下",
+	"explore.rate.states":                   "explore %s：%s 个故障序列 × %d 个策略，经过 %s 个状态，用时 %v，workers=%d",
+	"explore.err.no-states":                 "explore %s 没有状态图：每个故障序列都是书中 Runner.Run 的一次完整运行，没有两个故障序列共享可以只算一次的状态；它用 --engine enumerate 运行",
 	// Issue 11: decimal numbers, exit status 3, the database checks and lock.
 	"err.flag.decimal":         "%s 需要一个十进制整数，例如 10（不能以 0 开头，不能用 0x），收到 %q",
 	"err.flag.decimal-range":   "%s 需要 %d 到 %d 之间的整数，收到 %q",

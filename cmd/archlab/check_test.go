@@ -34,8 +34,8 @@ var bookStudents = &harness.Students{
 		return ordering.OutcomeDead, nil
 	},
 	Shardjob: func(w *harness.Worker) error {
-		start := w.Load()
-		if err := w.Commit(w.Epoch(), start); err != nil {
+		start, err := w.Fence()
+		if err != nil {
 			return err
 		}
 		items, every := w.Items(), w.CommitEvery()

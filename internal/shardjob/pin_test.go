@@ -90,8 +90,8 @@ func TestCommitBoundariesAfterResume(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			var commits []int
-			r := &Runner{Sink: NewSink(), CP: cp, Epoch: 1, CommitEvery: tt.every, OnCommit: func(o int) { commits = append(commits, o) }}
+			rec := &recording{Checkpoint: cp, from: tt.from}
+			r := &Runner{Sink: NewSink(), CP: rec, Epoch: 1, CommitEvery: tt.every}
 			res, err := r.Run("s", items, tt.crashAfter)
 			if tt.errContains == "" && err != nil {
 				t.Fatal(err)
@@ -99,10 +99,30 @@ func TestCommitBoundariesAfterResume(t *testing.T) {
 			if tt.errContains != "" && (err == nil || !strings.Contains(err.Error(), tt.errContains)) {
 				t.Fatalf("err = %v, want one containing %q", err, tt.errContains)
 			}
+			commits := rec.moved
 			if !slices.Equal(commits, tt.commits) || res.Checkpoint != tt.checkpoint || cp.Load("s") != tt.checkpoint || res.Attempts != tt.attempts {
 				t.Fatalf("commits %v checkpoint %d (stored %d) attempts %d; want %v %d %d",
 					commits, res.Checkpoint, cp.Load("s"), res.Attempts, tt.commits, tt.checkpoint, tt.attempts)
 			}
 		})
 	}
+}
+
+// recording is a checkpoint that notes each commit that moved the offset:
+// the final commit repeats the last one when a shard ends on a boundary.
+type recording struct {
+	*Checkpoint
+	from  int
+	moved []int
+}
+
+func (r *recording) Commit(shard string, epoch uint64, offset int) error {
+	if err := r.Checkpoint.Commit(shard, epoch, offset); err != nil {
+		return err
+	}
+	if offset != r.from {
+		r.moved = append(r.moved, offset)
+		r.from = offset
+	}
+	return nil
 }

@@ -86,6 +86,11 @@ func (c *Checkpoint) Epoch(shard string) uint64 {
 func (c *Checkpoint) Commit(shard string, epoch uint64, offset int) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.commit(shard, epoch, offset)
+}
+
+// commit is Commit's body; the caller holds c.mu.
+func (c *Checkpoint) commit(shard string, epoch uint64, offset int) error {
 	cur := c.epochs[shard]
 	if epoch < cur {
 		return fmt.Errorf("commit %s epoch %d: %w", shard, epoch, ErrStaleEpoch)
@@ -96,6 +101,25 @@ func (c *Checkpoint) Commit(shard string, epoch uint64, offset int) error {
 	c.epochs[shard] = epoch
 	c.offsets[shard] = offset
 	return nil
+}
+
+// ErrCheckpointMoved is CompareAndCommit finding the checkpoint elsewhere
+// than the caller last read it. The lab's, with CompareAndCommit.
+var ErrCheckpointMoved = errors.New("shardjob: checkpoint moved since it was read")
+
+// CompareAndCommit is the lab's, not the book's: Commit, only if the shard
+// still holds (fromEpoch, fromOffset) — what the caller read. A takeover
+// fence reads the checkpoint and commits the same offset under its new
+// epoch; as two calls, a zombie's commit can land between them and be
+// moved back by the fence. With this the fence's write fails instead
+// (ErrCheckpointMoved) and the fence reads again.
+func (c *Checkpoint) CompareAndCommit(shard string, fromEpoch uint64, fromOffset int, epoch uint64, offset int) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.epochs[shard] != fromEpoch || c.offsets[shard] != fromOffset {
+		return fmt.Errorf("commit %s: %w", shard, ErrCheckpointMoved)
+	}
+	return c.commit(shard, epoch, offset)
 }
 
 // Sink is the side-effect boundary. It remembers every business key it has
@@ -140,16 +164,33 @@ func (s *Sink) Counts() (applied, suppressed int) {
 	return s.applied, s.suppressed
 }
 
+// Effects and Progress are the lab's, not the book's: the book's Runner
+// holds a *Sink and a *Checkpoint; the lab's holds these interfaces, which
+// both satisfy as they are, so that a scenario can hand Run a sink and a
+// checkpoint with a fault around them (a worker stopped after its Nth
+// effect, a zombie's commit between two of the owner's calls) while Run
+// itself stays the book's.
+type (
+	Effects interface {
+		Apply(key string) bool
+	}
+	Progress interface {
+		Load(shard string) int
+		Commit(shard string, epoch uint64, offset int) error
+	}
+)
+
+var (
+	_ Effects  = (*Sink)(nil)
+	_ Progress = (*Checkpoint)(nil)
+)
+
 // Runner works through one shard as the holder of lease Epoch.
 type Runner struct {
-	Sink        *Sink
-	CP          *Checkpoint
+	Sink        Effects
+	CP          Progress
 	Epoch       uint64
 	CommitEvery int // commit after every CommitEvery items; 0 commits only at the end
-	// OnCommit, when set, is told each offset Run commits. It observes;
-	// it cannot change the run. Drills use it to show progress per
-	// checkpoint.
-	OnCommit func(offset int)
 }
 
 // Result reports one Run. Attempts counts the items this run touched,
@@ -166,7 +207,8 @@ type Result struct {
 // it dies right after its crashAfter-th item, before that item's checkpoint:
 // the effect happened, the offset did not move, which is exactly the window
 // a rerun must replay. A commit rejected by the checkpoint (a stale epoch)
-// stops the run with that error.
+// stops the run with that error. The commit interval is counted from the
+// offset the run resumed at.
 func (r *Runner) Run(shard string, items []string, crashAfter int) (Result, error) {
 	start := r.CP.Load(shard)
 	res := Result{Checkpoint: start}
@@ -181,24 +223,15 @@ func (r *Runner) Run(shard string, items []string, crashAfter int) (Result, erro
 			return res, fmt.Errorf("crash after %d attempts at offset %d: %w", res.Attempts, i, ErrInjectedCrash)
 		}
 		if r.CommitEvery > 0 && (i+1-start)%r.CommitEvery == 0 {
-			if err := r.commit(shard, i+1, &res); err != nil {
+			if err := r.CP.Commit(shard, r.Epoch, i+1); err != nil {
 				return res, err
 			}
+			res.Checkpoint = i + 1
 		}
 	}
-	return res, r.commit(shard, len(items), &res)
-}
-
-// commit moves the checkpoint and, when it succeeds, the result with it.
-func (r *Runner) commit(shard string, offset int, res *Result) error {
-	if err := r.CP.Commit(shard, r.Epoch, offset); err != nil {
-		return err
+	if err := r.CP.Commit(shard, r.Epoch, len(items)); err != nil {
+		return res, err
 	}
-	// The final commit repeats the last one when the shard ends on a
-	// commit boundary: idempotent, and not news for OnCommit.
-	if r.OnCommit != nil && offset != res.Checkpoint {
-		r.OnCommit(offset)
-	}
-	res.Checkpoint = offset
-	return nil
+	res.Checkpoint = len(items)
+	return res, nil
 }
