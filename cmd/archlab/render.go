@@ -4,9 +4,9 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
-	"github.com/mattn/go-runewidth"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
 
@@ -134,16 +134,25 @@ func (r *renderer) table(header []any, rows [][]string, wrapLast bool) error {
 		tablewriter.WithRowAlignment(tw.AlignLeft),
 		tablewriter.WithRowAutoWrap(tw.WrapNone),
 	}
-	if !wrapLast || last >= 16 {
+	if !wrapLast || last >= 12 {
 		t := tablewriter.NewTable(&buf, opts...)
+		cells := rows
 		if wrapLast {
-			t.Configure(func(cfg *tablewriter.Config) {
-				cfg.Row.Formatting.AutoWrap = tw.WrapNormal
-				cfg.Row.ColMaxWidths.PerColumn = tw.Mapper[int, int]{len(header) - 1: last}
-			})
+			// Wrapped here, not by tablewriter, whose wrapping breaks only
+			// at spaces: a Chinese verdict has none, and would push the
+			// table past the width.
+			cells = make([][]string, len(rows))
+			for i, row := range rows {
+				cells[i] = slices.Clone(row)
+				var lines []string
+				for _, l := range strings.Split(row[len(row)-1], "\n") {
+					lines = append(lines, wrapText(l, last)...)
+				}
+				cells[i][len(row)-1] = strings.Join(lines, "\n")
+			}
 		}
 		t.Header(header...)
-		if err := t.Bulk(rows); err != nil {
+		if err := t.Bulk(cells); err != nil {
 			return err
 		}
 		if err := t.Render(); err != nil {
@@ -180,6 +189,9 @@ func (r *renderer) table(header []any, rows [][]string, wrapLast bool) error {
 			}
 		}
 	}
+	if !wrapLast && r.plainTable(header, rows) {
+		return nil
+	}
 	for _, row := range rows {
 		cells := make([]string, len(row))
 		for i, c := range row {
@@ -195,6 +207,43 @@ func (r *renderer) table(header []any, rows [][]string, wrapLast bool) error {
 		writeHanging(r.out(), "    ", "    ", cells[len(cells)-1], width)
 	}
 	return nil
+}
+
+// plainTable writes a table too wide for its borders as aligned columns
+// without them, header first, when that fits the width; false when it does
+// not either.
+func (r *renderer) plainTable(header []any, rows [][]string) bool {
+	all := [][]string{make([]string, len(header))}
+	for c, h := range header {
+		all[0][c] = fmt.Sprint(h)
+	}
+	all = append(all, rows...)
+	widths := make([]int, len(header))
+	for _, row := range all {
+		for c, cell := range row {
+			if strings.Contains(cell, "\n") {
+				return false
+			}
+			widths[c] = max(widths[c], cellWidth(cell))
+		}
+	}
+	var b strings.Builder
+	for _, row := range all {
+		var line strings.Builder
+		for c, cell := range row {
+			line.WriteString(cell)
+			if c < len(row)-1 {
+				line.WriteString(strings.Repeat(" ", widths[c]-cellWidth(cell)+2))
+			}
+		}
+		l := strings.TrimRight(line.String(), " ")
+		if displayWidth(stripANSI(l)) > r.g.width() {
+			return false
+		}
+		b.WriteString(l + "\n")
+	}
+	_, err := io.WriteString(r.out(), b.String())
+	return err == nil
 }
 
 // cellWidth is the width of a table cell: its widest line.
@@ -247,7 +296,7 @@ func (r *renderer) trace(steps []drills.Step) error {
 	whoW, whatW := 0, 0
 	for i, row := range rows {
 		who[i] = row.From + " -> " + row.To
-		whoW = max(whoW, runewidth.StringWidth(who[i]))
+		whoW = max(whoW, displayWidth(who[i]))
 	}
 	numW := len(fmt.Sprint(len(steps)))
 	// The action column is as wide as the widest action that still leaves
@@ -256,8 +305,8 @@ func (r *renderer) trace(steps []drills.Step) error {
 	// other step's result onto a line of its own.
 	room := r.g.width() - (numW + 2 + whoW + 2) - 2
 	for _, row := range rows {
-		w := runewidth.StringWidth(row.Action)
-		if w <= wideAction && w+runewidth.StringWidth(row.Named) <= room {
+		w := displayWidth(row.Action)
+		if w <= wideAction && w+displayWidth(row.Named) <= room {
 			whatW = max(whatW, w)
 		}
 	}
@@ -280,10 +329,10 @@ func (r *renderer) trace(steps []drills.Step) error {
 			return l
 		}
 		width := r.g.width()
-		num := fmt.Sprintf("%*d  %s  ", numW, i+1, runewidth.FillRight(who[i], whoW))
+		num := fmt.Sprintf("%*d  %s  ", numW, i+1, columns.FillRight(who[i], whoW))
 		indent := strings.Repeat(" ", numW+2+whoW+2)
 		if displayWidth(num)+whatW+2+displayWidth(result) <= width && displayWidth(what) <= whatW {
-			fmt.Fprintf(r.out(), "%s%s  %s\n", num, runewidth.FillRight(what, whatW), tone(result))
+			fmt.Fprintf(r.out(), "%s%s  %s\n", num, columns.FillRight(what, whatW), tone(result))
 			continue
 		}
 		// Too wide for a projector: the action wraps under itself (a SQL

@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/mattn/go-runewidth"
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
 	"golang.org/x/term"
 )
 
@@ -20,12 +22,38 @@ const (
 	maxWidth     = 160
 )
 
-// terminalWidth is stdout's width when it is a terminal, else 0.
-func terminalWidth() int {
+// terminalWidth is stdout's width when it is a terminal; else $COLUMNS
+// when it holds a number (a pager, tmux's pipe-pane, a script that wants 60
+// columns); else 0.
+func terminalWidth(getenv func(string) string) int {
 	if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil {
 		return w
 	}
+	if w, err := strconv.Atoi(strings.TrimSpace(getenv("COLUMNS"))); err == nil && w > 0 {
+		return w
+	}
 	return 0
+}
+
+// columns measures text the way a terminal draws it. go-runewidth and
+// tablewriter both read LANG and LC_ALL when the program starts and, under
+// a CJK locale (zh_CN.UTF-8, how a Chinese teacher's machine is usually
+// set), count every "ambiguous" character as two columns: the box-drawing
+// characters of a table's border, "·", "→", "◆". No terminal a class uses
+// draws them that wide; a table measured so is too wide for the screen and
+// loses its borders. Ideographs (汉字) are two columns in every locale, so
+// nothing is lost by measuring ambiguous characters as one.
+var columns = &runewidth.Condition{EastAsianWidth: false, StrictEmojiNeutral: true}
+
+func init() { narrowAmbiguous() }
+
+// narrowAmbiguous makes the libraries that measure text for archlab
+// (tablewriter, the progress bar, go-runewidth's own functions) agree with
+// columns, whatever the locale said when they started.
+func narrowAmbiguous() {
+	runewidth.EastAsianWidth = false
+	runewidth.DefaultCondition = columns
+	twwidth.SetOptions(twwidth.Options{EastAsianWidth: false})
 }
 
 // width is the number of columns output may take.
@@ -38,7 +66,7 @@ func (g *globalOptions) width() int {
 }
 
 // displayWidth is the terminal width of s: CJK characters take two columns.
-func displayWidth(s string) int { return runewidth.StringWidth(s) }
+func displayWidth(s string) int { return columns.StringWidth(s) }
 
 // wrapText breaks s into lines of at most width columns: at spaces, and
 // between two CJK characters, which need no space to break; a closing
@@ -126,7 +154,7 @@ func tokens(s string) []token {
 func isOpeningPunct(r rune) bool { return strings.ContainsRune("（「『【《“‘", r) }
 
 func isCJK(r rune) bool {
-	return unicode.Is(unicode.Han, r) || runewidth.RuneWidth(r) == 2
+	return unicode.Is(unicode.Han, r) || columns.RuneWidth(r) == 2
 }
 
 func isClosingPunct(r rune) bool {
