@@ -212,8 +212,67 @@ the book, but its lessons are still checked.`,
 	"help.list.example":        "  # every drill with its one-line title\n  $ archlab list",
 	"help.explain.short":       "Explain the lesson behind a drill",
 	"help.explain.example":     "  # what crash-resume teaches and what to try next\n  $ archlab explain crash-resume",
-	"help.help.short":          "Help about any command",
-	"help.version.short":       "Print the version",
+	"help.head.usage":          "Usage:",
+	"help.head.aliases":        "Aliases:",
+	"help.head.examples":       "Examples:",
+	"help.head.commands":       "Available Commands:",
+	"help.head.flags":          "Flags:",
+	"help.head.global-flags":   "Global Flags:",
+	"help.more":                "Use \"%s [command] --help\" for more information about a command.",
+	"help.flags-word":          "[flags]",
+	"help.command-word":        "[command]",
+	"help.flag.default":        " (default %s)",
+	"help.completion.short":    "Print a shell completion script (bash, zsh, fish, powershell)",
+	"help.completion.long": `Print the script that lets your shell complete archlab's commands, drill
+names and flag values with Tab. See each shell's help for how to load it:
+
+  archlab completion bash --help`,
+	"help.completion.shell.short": "Print the completion script for %s",
+	"help.completion.bash.long": `Print the completion script for bash. It needs the bash-completion package.
+
+To load it in the current shell:
+
+  source <(archlab completion bash)
+
+To load it in every new shell (Linux):
+
+  archlab completion bash > /etc/bash_completion.d/archlab
+
+On macOS with Homebrew:
+
+  archlab completion bash > $(brew --prefix)/etc/bash_completion.d/archlab`,
+	"help.completion.zsh.long": `Print the completion script for zsh. If completion is not enabled yet, add
+this line to ~/.zshrc once:
+
+  autoload -U compinit; compinit
+
+To load it in the current shell:
+
+  source <(archlab completion zsh)
+
+To load it in every new shell, write it to a folder of your $fpath:
+
+  archlab completion zsh > "${fpath[1]}/_archlab"`,
+	"help.completion.fish.long": `Print the completion script for fish.
+
+To load it in the current shell:
+
+  archlab completion fish | source
+
+To load it in every new shell:
+
+  archlab completion fish > ~/.config/fish/completions/archlab.fish`,
+	"help.completion.powershell.long": `Print the completion script for PowerShell.
+
+To load it in the current shell:
+
+  archlab completion powershell | Out-String | Invoke-Expression
+
+To load it in every new shell, add that line to your PowerShell profile.`,
+	"help.flag.no-descriptions": "complete without a description beside each value",
+	"err.completion.shell":      "completion needs a shell: bash, zsh, fish or powershell",
+	"help.help.short":           "Help about any command",
+	"help.version.short":        "Print the version",
 
 	// explore: every fault schedule of a small scope (archlab explore).
 	// Strategy, invariant and fault names stay in English: they are the

@@ -217,8 +217,66 @@ var zh = map[string]string{
 	"help.list.example":        "  # 每个演练及其一行标题\n  $ archlab list",
 	"help.explain.short":       "讲解演练背后的要点",
 	"help.explain.example":     "  # crash-resume 讲了什么、接下来可以试什么\n  $ archlab explain crash-resume",
-	"help.help.short":          "查看任一命令的帮助",
-	"help.version.short":       "打印版本",
+	"help.head.usage":          "用法：",
+	"help.head.aliases":        "别名：",
+	"help.head.examples":       "示例：",
+	"help.head.commands":       "可用命令：",
+	"help.head.flags":          "选项：",
+	"help.head.global-flags":   "全局选项：",
+	"help.more":                "使用 \"%s [命令] --help\" 查看命令的详细说明。",
+	"help.flags-word":          "[选项]",
+	"help.command-word":        "[命令]",
+	"help.flag.default":        "（默认值 %s）",
+	"help.completion.short":    "输出命令行补全脚本（bash、zsh、fish、powershell）",
+	"help.completion.long": `输出让命令行用 Tab 补全 archlab 的命令、演练名和选项取值的脚本。各个命令行
+如何加载，见对应的帮助：
+
+  archlab completion bash --help`,
+	"help.completion.shell.short": "输出 %s 的补全脚本",
+	"help.completion.bash.long": `输出 bash 的补全脚本。需要先安装 bash-completion 软件包。
+
+在当前命令行中加载：
+
+  source <(archlab completion bash)
+
+在以后每个新命令行中加载（Linux）：
+
+  archlab completion bash > /etc/bash_completion.d/archlab
+
+在装有 Homebrew 的 macOS 上：
+
+  archlab completion bash > $(brew --prefix)/etc/bash_completion.d/archlab`,
+	"help.completion.zsh.long": `输出 zsh 的补全脚本。如果还没有开启补全，在 ~/.zshrc 中加入一次这一行：
+
+  autoload -U compinit; compinit
+
+在当前命令行中加载：
+
+  source <(archlab completion zsh)
+
+在以后每个新命令行中加载，把脚本写进 $fpath 中的一个目录：
+
+  archlab completion zsh > "${fpath[1]}/_archlab"`,
+	"help.completion.fish.long": `输出 fish 的补全脚本。
+
+在当前命令行中加载：
+
+  archlab completion fish | source
+
+在以后每个新命令行中加载：
+
+  archlab completion fish > ~/.config/fish/completions/archlab.fish`,
+	"help.completion.powershell.long": `输出 PowerShell 的补全脚本。
+
+在当前命令行中加载：
+
+  archlab completion powershell | Out-String | Invoke-Expression
+
+在以后每个新命令行中加载：把上面这一行加入 PowerShell 的配置文件。`,
+	"help.flag.no-descriptions": "补全时不在每个取值旁显示说明",
+	"err.completion.shell":      "completion 需要指定命令行：bash、zsh、fish 或 powershell",
+	"help.help.short":           "查看任一命令的帮助",
+	"help.version.short":        "打印版本",
 
 	// explore：小范围内的每一种故障序列（archlab explore）。策略名、不变式名
 	// 与故障名保持英文：它们是实验室的标识符，--json 中也一样。

@@ -328,7 +328,8 @@ func sectionIDs() string {
 func drillLong(g *globalOptions, d *drills.Drill) string {
 	s, _ := drills.SectionByID(d.Section)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n%s\n\n", g.t(s.TitleKey()), g.t(d.TitleKey()))
+	// Paragraphs of their own: help reflows each paragraph to the width.
+	fmt.Fprintf(&b, "%s\n\n%s\n\n", g.t(s.TitleKey()), g.t(d.TitleKey()))
 	b.WriteString(g.t("explain." + d.Name))
 	b.WriteString("\n\n")
 	names := make([]string, len(d.Book))
@@ -341,7 +342,7 @@ func drillLong(g *globalOptions, d *drills.Drill) string {
 	}
 	b.WriteString(g.t(key, strings.Join(names, " ")))
 	if len(d.Params) > 0 {
-		b.WriteString("\n" + g.t("help.drill.params"))
+		b.WriteString("\n\n" + g.t("help.drill.params"))
 	}
 	return b.String()
 }

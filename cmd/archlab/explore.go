@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"slices"
 	"strconv"
@@ -232,7 +231,7 @@ func defaultWorkers() int { return runtime.GOMAXPROCS(0) }
 // withProgress runs fn and, when it takes more than a second and stderr is a
 // terminal, shows a progress bar on stderr until it returns.
 func (o *exploreOptions) withProgress(name string, opts *explore.Options, fn func() (*exploreReport, error)) (*exploreReport, error) {
-	f, ok := o.g.io.Err.(*os.File)
+	f, ok := stderrFile(o.g.io.Err)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
 		return fn()
 	}

@@ -43,5 +43,6 @@ func newIO() *IO {
 		OutIsTerminal: term.IsTerminal(int(os.Stdout.Fd())),
 		InIsTerminal:  term.IsTerminal(int(os.Stdin.Fd())),
 		Width:         terminalWidth(os.Getenv),
+		ErrWidth:      stderrWidth(),
 	}
 }

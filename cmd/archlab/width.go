@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -35,6 +36,14 @@ func terminalWidth(getenv func(string) string) int {
 	return 0
 }
 
+// stderrWidth is stderr's width when it is a terminal, else 0.
+func stderrWidth() int {
+	if w, _, err := term.GetSize(int(os.Stderr.Fd())); err == nil {
+		return w
+	}
+	return 0
+}
+
 // columns measures text the way a terminal draws it. go-runewidth and
 // tablewriter both read LANG and LC_ALL when the program starts and, under
 // a CJK locale (zh_CN.UTF-8, how a Chinese teacher's machine is usually
@@ -57,8 +66,11 @@ func narrowAmbiguous() {
 }
 
 // width is the number of columns output may take.
-func (g *globalOptions) width() int {
-	w := g.io.Width
+func (g *globalOptions) width() int { return screenWidth(g.io.Width) }
+
+// screenWidth is the width output may take on a terminal w columns wide (0:
+// not a terminal).
+func screenWidth(w int) int {
 	if w == 0 {
 		return defaultWidth
 	}
@@ -115,8 +127,18 @@ func tokens(s string) []token {
 			space = false
 		}
 	}
+	book := false // inside 《…》: a book's title is never broken
 	for _, r := range s {
 		switch {
+		case book:
+			cur.WriteRune(r)
+			book = r != '》'
+		case r == '《':
+			flush()
+			cur.WriteString(opening)
+			opening = ""
+			cur.WriteRune(r)
+			book = true
 		case r == ' ' || r == '\t' || r == '\n':
 			flush()
 			space = true
@@ -195,9 +217,14 @@ func reflow(s string, width int) string {
 			flush()
 			indent := l[:len(l)-len(strings.TrimLeft(l, " "))]
 			var b strings.Builder
-			if strings.HasPrefix(strings.TrimSpace(l), "archlab ") {
+			switch m := columnGap.FindStringSubmatch(l); {
+			case strings.HasPrefix(strings.TrimSpace(l), "archlab "):
 				writeCommand(&b, indent, indent+"  ", strings.TrimSpace(l), width)
-			} else {
+			case m != nil:
+				// "  3    could not run: …": a row of two columns, its
+				// text wrapped under the second one.
+				writeHanging(&b, m[1], strings.Repeat(" ", displayWidth(m[1])), m[2], width)
+			default:
 				writeHanging(&b, indent, indent+"  ", strings.TrimSpace(l), width)
 			}
 			out = append(out, strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")...)
@@ -210,6 +237,10 @@ func reflow(s string, width int) string {
 	flush()
 	return strings.Join(out, "\n")
 }
+
+// columnGap is an indented line of two columns: a short first cell, two
+// spaces or more, the text.
+var columnGap = regexp.MustCompile(`^( +[^ ]{1,24} {2,})([^ ].*)$`)
 
 // joinLines joins the lines of a paragraph: with a space, except between
 // two CJK characters, where Chinese needs none.
@@ -277,4 +308,43 @@ func writeCommand(w io.Writer, first, rest, cmd string, width int) {
 		}
 		fmt.Fprintln(w, prefix+l)
 	}
+}
+
+// stderrWriter wraps every line written to stderr that is wider than the
+// screen: errors, hints, explore's timing line, --rewrite's report. A
+// line is wrapped only when it is written whole (it ends in a newline);
+// a prompt or a progress bar redrawn with "\r" passes as it is.
+type stderrWriter struct {
+	w     io.Writer
+	width int
+}
+
+func (s *stderrWriter) Write(p []byte) (int, error) {
+	text := string(p)
+	if !strings.HasSuffix(text, "\n") || strings.ContainsAny(text, "\r") {
+		return s.w.Write(p)
+	}
+	var b strings.Builder
+	for _, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		if displayWidth(stripANSI(l)) <= s.width {
+			b.WriteString(l + "\n")
+			continue
+		}
+		indent := l[:len(l)-len(strings.TrimLeft(l, " "))]
+		writeHanging(&b, indent, indent+"  ", strings.TrimLeft(l, " "), s.width)
+	}
+	if _, err := io.WriteString(s.w, b.String()); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// stderrFile is the file behind stderr, when it is one: the progress bar
+// draws only on a terminal.
+func stderrFile(w io.Writer) (*os.File, bool) {
+	if s, ok := w.(*stderrWriter); ok {
+		w = s.w
+	}
+	f, ok := w.(*os.File)
+	return f, ok
 }

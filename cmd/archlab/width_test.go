@@ -12,7 +12,7 @@ import (
 // runWide runs archlab at a terminal width, with stdin holding input.
 func runWide(width int, input string, args ...string) (string, string, int) {
 	var out, errb bytes.Buffer
-	io := &IO{In: strings.NewReader(input), Out: &out, Err: &errb, Getenv: func(string) string { return "" }, Width: width}
+	io := &IO{In: strings.NewReader(input), Out: &out, Err: &errb, Getenv: func(string) string { return "" }, Width: width, ErrWidth: width}
 	if input != "" {
 		io.InIsTerminal, io.OutIsTerminal = true, true
 	}
