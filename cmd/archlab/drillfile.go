@@ -162,10 +162,11 @@ func (o *drillOptions) printVerbs(section string) error {
 	if !ok {
 		return &usageError{msg: g.t("err.verbs", section)}
 	}
-	w := g.io.Out
-	fmt.Fprintln(w, g.t("cli.verbs.head", s.ID, s.Harness))
+	w, width := g.io.Out, g.width()
+	writeHanging(w, "", "  ", g.t("cli.verbs.head", s.ID, s.Harness), width)
 	for _, v := range s.Verbs {
-		fmt.Fprintf(w, "  %s\n      %s\n", v.Usage(), g.t(v.HelpKey(s.ID)))
+		writeHanging(w, "  ", "      ", v.Usage(), width)
+		writeHanging(w, "      ", "      ", g.t(v.HelpKey(s.ID)), width)
 	}
 	var obs []string
 	for _, ob := range s.Observables {
@@ -175,9 +176,9 @@ func (o *drillOptions) printVerbs(section string) error {
 			obs = append(obs, ob.Name)
 		}
 	}
-	fmt.Fprintln(w, g.t("cli.verbs.observables", strings.Join(obs, ", ")))
+	writeHanging(w, "", "  ", g.t("cli.verbs.observables", strings.Join(obs, ", ")), width)
 	if len(s.Strategies) > 0 {
-		fmt.Fprintln(w, g.t("cli.verbs.strategies", strings.Join(s.Strategies, ", ")))
+		writeHanging(w, "", "  ", g.t("cli.verbs.strategies", strings.Join(s.Strategies, ", ")), width)
 	}
 	return nil
 }
