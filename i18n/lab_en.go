@@ -54,7 +54,7 @@ var labEN = map[string]string{
 	"cli.verdict.not-compared.one":    "%s: parameters differ from the book's, so its %d counters are not compared; %d/%d lesson holds",
 	"cli.verdict.no-expect.one":       "%s: the file expects no counters yet (archlab drill --file PATH --rewrite fills them in), so its %d counters are not compared; %d/%d lesson holds",
 	"cli.verdict.file.one":            "%s: %d counters match the file's expect part, %d/%d lesson holds",
-	"explore.estimate":                "explore %s: %s schedules, about %v more at this rate",
+	"explore.estimate":                "explore %s: %s schedules, about %s more at this rate",
 	"cli.verbs.strategies":            "strategies (header line \"strategy NAME\"): %s",
 
 	"verb.8.2.message": "declares a message the broker can deliver (producer:event-id, its outbox seq, order and amount in cents); notify: its handler also calls a service outside the local store",

@@ -48,11 +48,11 @@ var labZH = map[string]string{
 	"res.keys.one":                    "%d 个键",
 	"cli.summary.one":                 "%d 个演练，%d 个通过，%d 个失败",
 	"cli.verdict.book.one":            "%s：%d 个计数器与书中一致，%d/%d 条要点成立",
-	"cli.verdict.lab.one":             "%s：%d 个计数器符合实验室的预期（书中未打印），%d/%d 条要点成立",
+	"cli.verdict.lab.one":             "%s：%d 个计数器符合实验的预期（书中未打印），%d/%d 条要点成立",
 	"cli.verdict.not-compared.one":    "%s：参数与书中不同，%d 个计数器不与书比对；%d/%d 条要点成立",
 	"cli.verdict.no-expect.one":       "%s：文件尚未写明预期计数器（archlab drill --file PATH --rewrite 可自动填入），因此 %d 个计数器未作比较；%d/%d 条要点成立",
 	"cli.verdict.file.one":            "%s：%d 个计数器与文件的 expect 部分一致，%d/%d 条要点成立",
-	"explore.estimate":                "explore %s：共 %s 个故障序列，按当前速度还需约 %v",
+	"explore.estimate":                "explore %s：共 %s 个故障序列，按当前速度还需约 %s",
 	"cli.verbs.strategies":            "策略（头部写 “strategy 名称”）：%s",
 
 	"verb.8.2.message": "声明一条可投递的消息（producer:event-id、发件箱序号 seq、订单与金额，单位为分）；notify：处理函数还会调用本地存储之外的服务",

@@ -14,7 +14,7 @@ var webZH = map[string]string{
   $ archlab serve
   # 换一个端口，并打开浏览器
   $ archlab serve --addr 127.0.0.1:9000 --open`,
-	"help.flag.addr":   "监听的 host:port；只有 host 不是回环地址时，其他机器才能访问",
+	"help.flag.addr":   "监听的 host:port；只有主机不是回环地址时，其他机器才能访问",
 	"help.flag.open":   "用默认浏览器打开页面",
 	"serve.listening":  "archlab serve：%s（按 Ctrl-C 停止）",
 	"serve.public":     "警告：%s 不是回环地址，能访问这台机器的人都能使用这个页面",

@@ -121,13 +121,13 @@ var zh = map[string]string{
 	"cli.col.counter":          "计数器",
 	"cli.col.value":            "值",
 	"cli.col.book":             "书中",
-	"cli.col.lab":              "实验室",
+	"cli.col.lab":              "实验",
 	"cli.col.section":          "章节",
 	"cli.col.drill":            "演练",
 	"cli.col.result":           "结果",
 	"cli.col.counters":         "计数器",
 	"cli.verdict.book":         "%s：%d 个计数器与书中一致，%d/%d 条要点成立",
-	"cli.verdict.lab":          "%s：%d 个计数器符合实验室的预期（书中未打印），%d/%d 条要点成立",
+	"cli.verdict.lab":          "%s：%d 个计数器符合实验的预期（书中未打印），%d/%d 条要点成立",
 	"cli.verdict.not-compared": "%s：参数与书中不同，%d 个计数器不与书比对；%d/%d 条要点成立",
 	"cli.fail.counter":         "%s：%s 为 %s，书中为 %s",
 	"cli.fail.check":           "%s：要点不成立：%s",
@@ -198,7 +198,7 @@ var zh = map[string]string{
   # 机器可读的输出
   $ archlab drill --all --json`,
 	"help.drill.book-counters": "书中打印：%s",
-	"help.drill.lab-counters":  "书中代码隐含了这个演练，但日志没有打印；以下计数器是实验室的，不是书中的：%s",
+	"help.drill.lab-counters":  "书中代码隐含了这个演练，但日志没有打印；以下计数器是实验给出的，不是书中的：%s",
 	"help.drill.params":        "把参数改成非默认值就是一次“假如”：计数器不与书比对，要点仍会检查。",
 	"help.example.book":        "书中的场景",
 	"help.example.trace":       "附带每一步的时间线",
@@ -227,6 +227,17 @@ var zh = map[string]string{
 	"help.flags-word":          "[选项]",
 	"help.command-word":        "[命令]",
 	"help.flag.default":        "（默认值 %s）",
+	"help.type.string":         "文本",
+	"help.type.int":            "整数",
+	"help.type.uint":           "整数",
+	"err.args.none":            "%s 不接受参数，却收到 %q",
+	"err.os.not-exist":         "文件或目录不存在",
+	"err.os.permission":        "没有权限",
+	"err.os.is-dir":            "这是一个目录",
+	"err.os.not-dir":           "路径中有一段不是目录",
+	"time.seconds":             "%s 秒",
+	"time.milliseconds":        "%s 毫秒",
+	"time.microseconds":        "%s 微秒",
 	"help.completion.short":    "输出命令行补全脚本（bash、zsh、fish、powershell）",
 	"help.completion.long": `输出让命令行用 Tab 补全 archlab 的命令、演练名和选项取值的脚本。各个命令行
 如何加载，见对应的帮助：
@@ -279,7 +290,7 @@ var zh = map[string]string{
 	"help.version.short":        "打印版本",
 
 	// explore：小范围内的每一种故障序列（archlab explore）。策略名、不变式名
-	// 与故障名保持英文：它们是实验室的标识符，--json 中也一样。
+	// 与故障名保持英文：它们是实验的标识符，--json 中也一样。
 	"explore.help.short": "在真实机制上运行小范围内的每一种故障序列",
 	"explore.help.long": `一个演练只展示书中挑选的那一种故障序列。explore 在真实机制上运行小范围内的每
 一种故障序列（在给定上限内的每一种投递顺序、崩溃点、确认丢失与重放），每次运
@@ -369,15 +380,17 @@ ack-lost（确认丢失）或 replay（已确认的消息又被投递一次，�
 	"explore.err.too-large":           "explore %s：该范围有 %s 个故障序列，超过可枚举的上限 %s",
 	"explore.err.mismatch":            "explore %[2]s 有 %[1]d 个判定与书不一致：%[3]s",
 
-	"explore.rate":              "explore %s：%s 个故障序列 × %d 个策略，用时 %v，workers=%d：每秒 %s 个故障序列",
-	"explore.progress":          "explore %s",
-	"explore.header.exhaustive": "范围内的每一个故障序列：共 %s 个（%s）",
-	"explore.header.sampled":    "从 %[2]s 个故障序列中随机抽取 %[1]s 个（%[3]s），种子 %[4]d",
-	"explore.rerun":             "重现：%s",
-	"explore.legend.messages":   "消息：%s",
-	"explore.legend.ordering":   "moved-back：版本回退 · applied-twice：同一版本应用了两次\ndiverged：投影最终与事实来源不一致",
-	"explore.legend.shardjob":   "not-exactly-once：某个键应用了 0 次或多次 · moved-back：检查点回退\nreplay-mismatch：重放项数 ≠ 崩溃点 − 检查点 · zombie-accepted：旧纪元的提交被接受",
-	"explore.legend.inbox":      "crash-before：第一次写之前 · crash-mid：两次写之间\ncrash-after：写完之后、确认之前 · replay：已确认的消息重投",
+	"explore.rate":                    "explore %s：%s 个故障序列 × %d 个策略，用时 %s，并行 %d 路：每秒 %s 个故障序列",
+	"explore.progress":                "explore %s",
+	"explore.progress.unit.schedules": "个故障序列",
+	"explore.progress.unit.states":    "个状态",
+	"explore.header.exhaustive":       "范围内的每一个故障序列：共 %s 个（%s）",
+	"explore.header.sampled":          "从 %[2]s 个故障序列中随机抽取 %[1]s 个（%[3]s），种子 %[4]d",
+	"explore.rerun":                   "重现：%s",
+	"explore.legend.messages":         "消息：%s",
+	"explore.legend.ordering":         "moved-back：版本回退 · applied-twice：同一版本应用了两次\ndiverged：投影最终与事实来源不一致",
+	"explore.legend.shardjob":         "not-exactly-once：某个键应用了 0 次或多次 · moved-back：检查点回退\nreplay-mismatch：重放项数 ≠ 崩溃点 − 检查点 · zombie-accepted：旧纪元的提交被接受",
+	"explore.legend.inbox":            "crash-before：第一次写之前 · crash-mid：两次写之间\ncrash-after：写完之后、确认之前 · replay：已确认的消息重投",
 
 	"explore.col.strategy":     "策略",
 	"explore.col.schedules":    "故障序列数",
@@ -463,7 +476,7 @@ STRATEGY 时，--emit 依次打印每个不安全策略的文件；要保存恰�
 	"explore.err.engine-random":            "--random 逐个抽取故障序列：它用 --engine enumerate 运行，而不是 states",
 	"explore.err.too-many-states":          "explore %s：该范围的状态超过 %s 个，超过状态引擎的上限",
 	"explore.err.overflow":                 "explore %s：该范围的故障序列超过 2^64 个：计数放不下",
-	"explore.rate.states":                  "explore %s：%s 个故障序列 × %d 个策略，经过 %s 个状态，用时 %v，workers=%d",
+	"explore.rate.states":                  "explore %s：%s 个故障序列 × %d 个策略，经过 %s 个状态，用时 %s，并行 %d 路",
 	"explore.err.no-states":                "explore %s 没有状态图：每个故障序列都是书中 Runner.Run 的一次完整运行，没有两个故障序列共享可以只算一次的状态；它用 --engine enumerate 运行",
 	// Issue 11: decimal numbers, exit status 3, the database checks and lock.
 	"err.flag.decimal":         "%s 需要一个十进制整数，例如 10（不能以 0 开头，不能用 0x），收到 %q",

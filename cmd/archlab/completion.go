@@ -54,7 +54,7 @@ func newCompletionCmd(g *globalOptions, root *cobra.Command) *cobra.Command {
 			Use:                   sh.name,
 			Short:                 g.t("help.completion.shell.short", sh.name),
 			Long:                  g.t("help.completion." + sh.name + ".long"),
-			Args:                  cobra.NoArgs,
+			Args:                  noArgs(g),
 			DisableFlagsInUseLine: true,
 			ValidArgsFunction:     cobra.NoFileCompletions,
 			RunE:                  func(*cobra.Command, []string) error { return sh.gen() },

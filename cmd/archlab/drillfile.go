@@ -24,11 +24,11 @@ func (o *drillOptions) loadFiles() ([]*drills.Drill, error) {
 	st, err := os.Stat(o.file)
 	switch {
 	case err != nil:
-		return nil, &usageError{msg: g.t("err.file.open", o.file, unwrapPathErr(err))}
+		return nil, &usageError{msg: g.t("err.file.open", o.file, osReason(g, err))}
 	case st.IsDir():
 		entries, err := os.ReadDir(o.file)
 		if err != nil {
-			return nil, &usageError{msg: g.t("err.file.open", o.file, unwrapPathErr(err))}
+			return nil, &usageError{msg: g.t("err.file.open", o.file, osReason(g, err))}
 		}
 		paths = nil
 		for _, e := range entries {
@@ -44,7 +44,7 @@ func (o *drillOptions) loadFiles() ([]*drills.Drill, error) {
 	for _, p := range paths {
 		data, err := readLimited(p)
 		if err != nil {
-			return nil, &usageError{msg: g.t("err.file.open", p, unwrapPathErr(err))}
+			return nil, &usageError{msg: g.t("err.file.open", p, osReason(g, err))}
 		}
 		d, err := drills.Parse(p, data)
 		if err != nil {
@@ -120,7 +120,7 @@ func (o *drillOptions) rewriteFiles(list []*drills.Drill) error {
 			continue
 		}
 		if err := writeAtomic(d.Path, out); err != nil {
-			return &usageError{msg: g.t("err.file.write", d.Path, unwrapPathErr(err))}
+			return &usageError{msg: g.t("err.file.write", d.Path, osReason(g, err))}
 		}
 		fmt.Fprintln(g.io.Err, g.t("cli.rewrite.done", d.Path, len(res.Counters)))
 	}

@@ -14,7 +14,7 @@ func newListCmd(g *globalOptions) *cobra.Command {
 		Use:     "list",
 		Short:   g.t("help.list.short"),
 		Example: g.t("help.list.example"),
-		Args:    cobra.NoArgs,
+		Args:    noArgs(g),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			p := newPalette(g.colour())
 			nameW := 0

@@ -314,7 +314,7 @@ func newVersionCmd(g *globalOptions) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: g.t("help.version.short"),
-		Args:  cobra.NoArgs,
+		Args:  noArgs(g),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			_, err := fmt.Fprintf(g.io.Out, "archlab %s\n", version())
 			return err
