@@ -64,7 +64,8 @@ var en = map[string]string{
 	"step.resume-from":         "resumes from stale offset %d",
 	"step.read":                "NextBatch(offset %d, size %d)",
 	"step.assign":              "assigns keys by FNV-1a",
-	"step.crash":               "crashes after %d attempts",
+	"step.crash":               "crashes after %d items",
+	"step.crash.one":           "crashes after %d item",
 	"step.resume":              "reruns from checkpoint %d",
 	"step.run":                 "runs the shard",
 	"step.commit":              "commits %s at %d",
@@ -94,7 +95,7 @@ var en = map[string]string{
 	"res.outcome.applied":     "applied, now %v",
 	"res.outcome.duplicate":   "duplicate, still %v",
 	"res.outcome.dead":        "dead at attempt %d",
-	"res.state":               "%v (%d applied in all)",
+	"res.state":               "%v (%d events applied to the projection, all orders)",
 	"res.repaired":            "repaired %v -> %v",
 	"res.log-length":          "log length %d",
 	"res.replayed":            "applied %d, duplicates %d, offset %d",
@@ -117,6 +118,7 @@ var en = map[string]string{
 	"cli.col.lab":              "lab",
 	"cli.col.section":          "section",
 	"cli.col.drill":            "drill",
+	"cli.col.drill-file":       "drill, file",
 	"cli.col.result":           "result",
 	"cli.col.counters":         "counters",
 	"cli.verdict.book":         "%s: %d counters match the book, %d/%d lessons hold",
@@ -128,6 +130,9 @@ var en = map[string]string{
 	"cli.fail.missing":         "%s: a counter the book prints was not produced",
 	"cli.summary":              "%d drills, %d pass, %d fail",
 	"cli.step.press-enter":     "press Enter for %s, q to stop ",
+	"cli.step.next-drill":      "press Enter for the next drill, %s; q for the summary ",
+	"cli.step.no-terminal":     "--step pauses only with a terminal on stdin and stdout: the timeline follows without pauses",
+	"cli.step.interrupted":     "interrupted (Ctrl-C)",
 
 	// Errors: what was wrong and what is allowed.
 	"err.flag.unknown":          "unknown flag: %s",
@@ -201,6 +206,7 @@ the book, but its lessons are still checked.`,
 	"help.flag.all":            "run every drill in book order",
 	"help.flag.chapter":        "run the drills of one section (%s)",
 	"help.flag.json":           "print JSON instead of tables",
+	"help.flag.list-json":      "print the sections and their drills as JSON: names, titles, the book's counters, the parameters",
 	"help.flag.trace":          "print the timeline of every step before the table",
 	"help.flag.mermaid":        "print the steps as a Mermaid sequence diagram",
 	"help.flag.step":           "like --trace, pausing for Enter between phases (on a terminal)",
@@ -465,8 +471,14 @@ after another; name a strategy to save exactly one.`,
 	"explore.err.hint.unsafe":       "the unsafe strategies here are %s",
 	"explore.emit.comment": `The shortest schedule of "archlab explore %[1]s" (%[2]s) that breaks %[3]s:
 schedule #%[4]d, %[5]s.
+Replay it with "archlab drill --file %[6]s.txtar": it passes when the
+replay breaks the same invariants (its "shows" checks, marked ◆) and keeps
+every other one.`,
+	"explore.emit.comment.fails": `The shortest schedule of "archlab explore %[1]s" (%[2]s) that breaks %[3]s:
+schedule #%[4]d, %[5]s.
 Replay it with "archlab drill --file %[6]s.txtar": the checks of the broken
 invariants fail, every other check passes.`,
+	"explore.emit.broken":                  "broken, as explore found and the book teaches: %s",
 	"explore.emit.title":                   "the shortest schedule that breaks %s",
 	"explore.emit.check.not-lost":          "no message is lost",
 	"explore.emit.check.not-doubled":       "no message is applied twice",

@@ -15,7 +15,7 @@ var labZH = map[string]string{
 	"err.rewrite-needs-file":          "--rewrite 用于改写演练文件：请用 --file PATH 指定",
 	"err.drill.file-and-many":         "--file 运行文件中的演练；请勿同时使用 --all、--chapter 或 --verbs",
 	"cli.rewrite.same":                "%s：预期计数器已是最新",
-	"cli.rewrite.done":                "%s：已写入 %d 个预期计数器；请核对后运行 archlab drill --file",
+	"cli.rewrite.done":                "%[1]s：已写入 %[2]d 个预期计数器；请核对后运行 archlab drill --file %[1]s",
 	"cli.verbs.head":                  "§%s，%s 测试台：每行一步；[setup] [fault] [recovery] [verdict] 开始一个阶段；\n“repeat N [as i] 步骤”“when 条件 步骤”“步骤 -> 名称”绑定该步的结果。",
 	"cli.verbs.observables":           "计数器与要点的表达式可以读取：%s",
 	"cli.verdict.no-expect":           "%s：文件尚未写明预期计数器（archlab drill --file PATH --rewrite 可自动填入），因此 %d 个计数器未作比较；%d/%d 条要点成立",

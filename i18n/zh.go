@@ -72,6 +72,7 @@ var zh = map[string]string{
 	"step.read":                "NextBatch(offset %d, size %d)",
 	"step.assign":              "按 FNV-1a 分配键",
 	"step.crash":               "处理 %d 项后崩溃",
+	"step.crash.one":           "处理 %d 项后崩溃",
 	"step.resume":              "从检查点 %d 重跑",
 	"step.run":                 "运行该分片",
 	"step.commit":              "提交 %s 到 %d",
@@ -101,7 +102,7 @@ var zh = map[string]string{
 	"res.outcome.applied":     "已应用：%v",
 	"res.outcome.duplicate":   "重复，仍为 %v",
 	"res.outcome.dead":        "第 %d 次投递时进入死信",
-	"res.state":               "%v（累计应用 %d 次）",
+	"res.state":               "%v（投影累计应用 %d 个事件，所有订单合计）",
 	"res.repaired":            "已修复 %v -> %v",
 	"res.log-length":          "日志长度 %d",
 	"res.replayed":            "应用 %d，重复 %d，偏移量停在 %d",
@@ -124,6 +125,7 @@ var zh = map[string]string{
 	"cli.col.lab":              "实验",
 	"cli.col.section":          "章节",
 	"cli.col.drill":            "演练",
+	"cli.col.drill-file":       "演练与文件",
 	"cli.col.result":           "结果",
 	"cli.col.counters":         "计数器",
 	"cli.verdict.book":         "%s：%d 个计数器与书中一致，%d/%d 条要点成立",
@@ -135,6 +137,9 @@ var zh = map[string]string{
 	"cli.fail.missing":         "%s：书中打印的一个计数器没有产生",
 	"cli.summary":              "%d 个演练，%d 个通过，%d 个失败",
 	"cli.step.press-enter":     "按 Enter 进入%s阶段，按 q 结束 ",
+	"cli.step.next-drill":      "按 Enter 进入下一个演练 %s，按 q 直接看汇总 ",
+	"cli.step.no-terminal":     "--step 只在标准输入和标准输出都是终端时暂停：下面不暂停，直接打印时间线",
+	"cli.step.interrupted":     "已中断（Ctrl-C）",
 
 	// Errors: what was wrong and what is allowed.
 	"err.flag.unknown":          "未知选项：%s",
@@ -205,6 +210,7 @@ var zh = map[string]string{
 	"help.example.what-if":     "假如：改变场景",
 	"help.flag.all":            "按书中顺序运行全部演练",
 	"help.flag.chapter":        "运行某一节的演练（%s）",
+	"help.flag.list-json":      "以 JSON 输出各节及其演练：名称、标题、书中的计数器、参数",
 	"help.flag.json":           "输出 JSON 而不是表格",
 	"help.flag.trace":          "在表格之前打印每一步的时间线",
 	"help.flag.mermaid":        "把步骤输出为 Mermaid 时序图",
@@ -460,7 +466,12 @@ STRATEGY 时，--emit 依次打印每个不安全策略的文件；要保存恰�
 	"explore.emit.comment": `“archlab explore %[1]s”（%[2]s）中让 %[3]s 出错的最短故障序列：
 第 %[4]d 个故障序列，%[5]s。
 用“archlab drill --file %[6]s.txtar”重放：
+重放打破同样的不变式（即“shows”要点，标为 ◆）并保持其余要点时，演练通过。`,
+	"explore.emit.comment.fails": `“archlab explore %[1]s”（%[2]s）中让 %[3]s 出错的最短故障序列：
+第 %[4]d 个故障序列，%[5]s。
+用“archlab drill --file %[6]s.txtar”重放：
 被违反的不变式对应的要点不成立，其余要点全部成立。`,
+	"explore.emit.broken":                  "被打破，与 explore 找到的反例和书中所讲一致：%s",
 	"explore.emit.title":                   "让 %s 出错的最短故障序列",
 	"explore.emit.check.not-lost":          "没有消息丢失",
 	"explore.emit.check.not-doubled":       "没有消息生效两次",

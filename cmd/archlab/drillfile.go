@@ -57,6 +57,7 @@ func (o *drillOptions) loadFiles() ([]*drills.Drill, error) {
 			}
 		}
 		list = append(list, d)
+		o.paths = append(o.paths, p)
 	}
 	return list, nil
 }

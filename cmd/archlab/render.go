@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -20,6 +21,10 @@ type renderer struct {
 	g    *globalOptions
 	p    palette
 	step bool // pause between phases (a terminal on both ends and --step)
+	// stopped: the reader typed q at a pause; the rest is shown without
+	// its timeline.
+	stopped bool
+	keys    *bufio.Reader // stdin, read a key at a time at the pauses
 }
 
 func (r *renderer) out() io.Writer { return r.g.io.Out }
@@ -44,7 +49,11 @@ func (r *renderer) header(d *drills.Drill) {
 func (r *renderer) drill(res *drills.Result, trace bool) error {
 	r.header(res.Drill)
 	if w := view.WhatIf(r.g.lang, res); w != "" {
-		writeHanging(r.out(), r.g.t("cli.what-if.head")+" ", "  ", w, r.g.width())
+		head := r.g.t("cli.what-if.head")
+		if !strings.HasSuffix(head, "：") { // a Chinese colon has its own space
+			head += " "
+		}
+		writeHanging(r.out(), head, "  ", w, r.g.width())
 	}
 	if trace {
 		fmt.Fprintln(r.out())
@@ -256,19 +265,33 @@ func cellWidth(s string) int {
 }
 
 // summary prints section | drill | result | counters for many drills and
-// the final count line.
-func (r *renderer) summary(results []*drills.Result) error {
+// the final count line. paths, for the drills of --file DIR, are the
+// files they came from: each row names its file under the drill.
+func (r *renderer) summary(results []*drills.Result, paths []string) error {
 	var rows [][]string
 	pass := 0
-	for _, res := range results {
+	for i, res := range results {
 		result := r.p.bad.Sprint("FAIL")
 		if res.Pass {
 			result = r.p.good.Sprint("PASS")
 			pass++
 		}
-		rows = append(rows, []string{"§" + res.Drill.Section, res.Drill.Name, result, counterLine(res)})
+		name := res.Drill.Name
+		if i < len(paths) {
+			file := filepath.Base(paths[i])
+			if file == name+".txtar" {
+				name = file
+			} else {
+				name += "\n" + r.p.dim.Sprint(file)
+			}
+		}
+		rows = append(rows, []string{"§" + res.Drill.Section, name, result, counterLine(res)})
 	}
-	header := []any{r.g.t("cli.col.section"), r.g.t("cli.col.drill"), r.g.t("cli.col.result"), r.g.t("cli.col.counters")}
+	drill := r.g.t("cli.col.drill")
+	if len(paths) > 0 {
+		drill = r.g.t("cli.col.drill-file")
+	}
+	header := []any{r.g.t("cli.col.section"), drill, r.g.t("cli.col.result"), r.g.t("cli.col.counters")}
 	// The counters column wraps so the summary fits a projector.
 	if err := r.table(header, rows, true); err != nil {
 		return err
@@ -310,10 +333,14 @@ func (r *renderer) trace(steps []drills.Step) error {
 			whatW = max(whatW, w)
 		}
 	}
-	in := bufio.NewReader(r.g.io.In)
 	for i, s := range steps {
 		if i == 0 || s.Phase != steps[i-1].Phase {
-			if i > 0 && r.step && !r.waitEnter(in, s.Phase) {
+			if i > 0 && r.step && !r.stopped {
+				if err := r.pause(r.g.t("cli.step.press-enter", r.g.t(s.Phase.Key()))); err != nil {
+					return err
+				}
+			}
+			if r.stopped {
 				return nil
 			}
 			fmt.Fprintln(r.out(), r.p.bold.Sprint("["+r.g.t(s.Phase.Key())+"]"))
@@ -356,13 +383,3 @@ func (r *renderer) trace(steps []drills.Step) error {
 // wideAction is the widest action that sets the width of the action column;
 // a wider one (a SQL statement, with --store sqlite) wraps instead.
 const wideAction = 48
-
-// waitEnter asks for Enter before the next phase; false means stop: stdin
-// closed (Ctrl-D) or the reader typed q. On a terminal the prompt erases
-// itself once answered, so the screen holds only the drill.
-func (r *renderer) waitEnter(in *bufio.Reader, next drills.Phase) bool {
-	fmt.Fprint(r.g.io.Err, r.p.dim.Sprint(r.g.t("cli.step.press-enter", r.g.t(next.Key()))))
-	line, err := in.ReadString('\n')
-	fmt.Fprint(r.g.io.Err, "\r\x1b[1A\x1b[2K")
-	return err == nil && strings.TrimSpace(strings.ToLower(line)) != "q"
-}
