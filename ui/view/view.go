@@ -49,6 +49,9 @@ type Row struct {
 	// damage the lesson is about, else the result.
 	Named string
 	Tone  Tone
+	// Verdict: the step reads the outcome (the verdict phase), so the
+	// page reveals the counters' values and the lesson checks from it on.
+	Verdict bool
 }
 
 // Label is the row as one diagram message: "3. ack pay:evt-1: lost".
@@ -88,6 +91,7 @@ func Rows(lang i18n.Lang, steps []harness.Step) []Row {
 			Action:     text(lang, s.Action),
 			Result:     text(lang, s.Result),
 			Tone:       toneOf(s.Tone),
+			Verdict:    s.Phase == harness.Verdict,
 		}
 		rows[i].Named = rows[i].Result
 		if rows[i].Tone == Harm {
