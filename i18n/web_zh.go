@@ -46,6 +46,7 @@ var webZH = map[string]string{
 	"web.explain":               "要点、要读的代码、可以试试什么",
 	"web.explore.broken":        "%s 出错：%s",
 	"web.what-if":               "假如：%s",
+	"web.key.space":             "空格",
 	"web.err.number":            "--%s 必须是整数，收到的是 %q",
 	"web.err.too-large":         "请求太大：演练文件最多 %d 字节",
 	"web.err.form":              "无法读取表单：%v",

@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"go/ast"
 	"go/parser"
+	"html"
+	"net/http"
+	"net/http/httptest"
 	gotoken "go/token"
 	"regexp"
 	"slices"
@@ -18,6 +21,7 @@ import (
 	"archlab/drills"
 	"archlab/harness"
 	"archlab/i18n"
+	"archlab/ui/web"
 )
 
 // word is a run of letters with what may stick to it in code: a counter
@@ -54,40 +58,102 @@ func isCamel(s string) bool {
 	return false
 }
 
-// TestNoEnglishInChinese: every screen, error and help of everyScreen, in
-// Chinese, has no English word outside the identifiers.
-func TestNoEnglishInChinese(t *testing.T) {
-	allowed := identifiers()
-	found := map[string][]string{}
-	line := map[string]string{}
+// text is one thing archlab shows a reader: where it came from, and
+// what it says.
+type text struct {
+	where, body string
+}
+
+// chineseScreens is every screen of everyScreen, in Chinese: stdout and
+// stderr (JSON is data, and left out).
+func chineseScreens() []text {
+	var out []text
 	for _, args := range everyScreen() {
-		out, errOut, _ := runWide(80, "", append(args, "--lang", "zh")...)
+		o, e, _ := runWide(80, "", append(args, "--lang", "zh")...)
 		if slices.Contains(args, "--json") {
-			out = ""
+			o = ""
 		}
+		out = append(out, text{"archlab " + strings.Join(args, " "), o + "\n" + e})
+	}
+	return out
+}
+
+// chinesePages is every page of archlab serve in Chinese, its tags taken
+// out: the index, every drill, explore's pages and each counterexample.
+func chinesePages(t *testing.T) []text {
+	h := web.New(i18n.ZH)
+	paths := []string{"/"}
+	for _, d := range drills.All() {
+		paths = append(paths, "/drill/"+d.Name)
+	}
+	for _, m := range []string{"inbox", "ordering", "shardjob"} {
+		paths = append(paths, "/explore/"+m)
+		body := get(t, h, "/explore/"+m+"?lang=zh")
+		for _, link := range regexp.MustCompile(`href="(/explore/`+m+`/[a-z-]+)\?`).FindAllStringSubmatch(body, -1) {
+			paths = append(paths, link[1])
+		}
+	}
+	var out []text
+	for _, p := range paths {
+		out = append(out, text{"page " + p, pageText(get(t, h, p+"?lang=zh"))})
+	}
+	return out
+}
+
+func get(t *testing.T, h http.Handler, path string) string {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+	if rec.Code != http.StatusOK {
+		t.Fatalf("GET %s: %d", path, rec.Code)
+	}
+	return rec.Body.String()
+}
+
+// pageText is what a page shows: its text and its attributes' words a
+// reader sees (title, button labels), without tags, scripts or styles.
+func pageText(page string) string {
+	page = regexp.MustCompile(`(?s)<(script|style|svg:defs)[^>]*>.*?</(script|style|svg:defs)>`).ReplaceAllString(page, " ")
+	var shown []string
+	for _, m := range regexp.MustCompile(`(?:title|data-play|data-pause|data-start|data-of|placeholder|aria-label)="([^"]*)"`).FindAllStringSubmatch(page, -1) {
+		shown = append(shown, m[1])
+	}
+	page = regexp.MustCompile(`(?s)<[^>]*>`).ReplaceAllString(page, " ")
+	return html.UnescapeString(page + "\n" + strings.Join(shown, "\n"))
+}
+
+// englishIn reports the English words of texts, each with where it was
+// first seen and its line: the seam every Chinese text is checked
+// through (drill-file errors can be added as texts of their own).
+func englishIn(texts []text, allowed map[string]bool) map[string][2]string {
+	found := map[string][2]string{}
+	for _, tx := range texts {
 		typed := map[string]bool{} // the reader's own words, said back
-		for _, a := range args {
+		for _, a := range strings.Fields(tx.where) {
 			typed[a] = true
 		}
-		for _, w := range englishWords(out+"\n"+errOut, allowed) {
-			if typed[w] {
-				continue
-			}
-			found[w] = append(found[w], strings.Join(args, " "))
-			for _, l := range strings.Split(out+"\n"+errOut, "\n") {
-				if line[w] == "" && slices.Contains(englishWords(l, allowed), w) {
-					line[w] = strings.TrimSpace(l)
+		for _, l := range strings.Split(tx.body, "\n") {
+			for _, w := range englishWords(l, allowed) {
+				if _, seen := found[w]; !seen && !typed[w] {
+					found[w] = [2]string{tx.where, strings.TrimSpace(l)}
 				}
 			}
 		}
 	}
+	return found
+}
+
+// TestNoEnglishInChinese: every screen, error, help and page, in Chinese,
+// has no English word outside the identifiers.
+func TestNoEnglishInChinese(t *testing.T) {
+	found := englishIn(append(chineseScreens(), chinesePages(t)...), identifiers())
 	var words []string
 	for w := range found {
 		words = append(words, w)
 	}
 	sort.Strings(words)
 	for _, w := range words {
-		t.Errorf("%q in Chinese, in %d screens, e.g. archlab %s:\n\t%s", w, len(found[w]), found[w][0], line[w])
+		t.Errorf("%q in Chinese, in %s:\n\t%s", w, found[w][0], found[w][1])
 	}
 }
 
@@ -197,7 +263,9 @@ func identifiers() map[string]bool {
 	add("steps counters checks expect drill section harness strategy param lab repeat as when")
 	add("INSERT UPDATE SELECT balances cents counters value name producer event_id applies processed_keys")
 	add("stream consumer topic")
-	add("archlab Go SQLite NATS JetStream Kafka Mermaid Linux macOS Homebrew PowerShell Enter Tab Ctrl txtar")
+	add("archlab Go SQLite NATS JetStream Kafka Mermaid Linux macOS Homebrew PowerShell txtar")
+	add("Enter Tab Ctrl Home End") // keys, as the keyboard names them
+	add("English")                 // the language switch, in its own language
 	add("pay refund reserve fulfill checkout ok")
 	add("source brew compinit autoload fpath dump")
 	add("mod") // FNV-1a(key) mod shards: a formula
