@@ -50,6 +50,10 @@ type drillFile struct {
 	section   string // "8.2"
 	scope     string // "messages=3 faults=2", for the opening comment
 	strategy  string // the strategy the counterexample broke
+	// demonstrates: the book teaches that this strategy breaks, so the
+	// file demonstrates the book's point (a student's code, which should
+	// hold, is not)
+	demonstrates bool
 	// strategyLine says whether the harness takes a "strategy" line (§8.2)
 	// or the strategy is in the steps (§8.3's reconcile, §11.2's fence).
 	strategyLine bool
@@ -65,7 +69,8 @@ func (c *Counterexample) Name() string { return "explore-" + c.file.mechanism + 
 // header, the steps in the harness's verbs, the counters, one check per
 // invariant, the counters the replay gave, and the title and check texts in
 // every language. `archlab drill --file` runs it to the same violation:
-// exactly the checks of the broken invariants fail.
+// the checks of the broken invariants are "shows" checks, which hold
+// because the replay breaks them; every other check holds as usual.
 func (c *Counterexample) Emit(lang i18n.Lang) (string, error) {
 	f := c.file
 	tp := &tape{skip: map[string]bool{}}
@@ -73,7 +78,11 @@ func (c *Counterexample) Emit(lang i18n.Lang) (string, error) {
 		return "", err
 	}
 	var b strings.Builder
-	comment := i18n.T(lang, "explore.emit.comment", f.mechanism, f.scope, f.strategy, c.Index+1, c.Line(lang), c.Name())
+	key := "explore.emit.comment"
+	if !f.demonstrates {
+		key += ".fails" // a student's code: the replay fails
+	}
+	comment := i18n.T(lang, key, f.mechanism, f.scope, f.strategy, c.Index+1, c.Line(lang), c.Name())
 	for _, line := range strings.Split(comment, "\n") {
 		b.WriteString(strings.TrimRight("# "+line, " ") + "\n")
 	}
@@ -89,9 +98,18 @@ func (c *Counterexample) Emit(lang i18n.Lang) (string, error) {
 	for _, name := range f.counters {
 		b.WriteString(name + "\n")
 	}
+	// For a strategy the book calls unsafe, a broken invariant is what
+	// the file demonstrates: a "shows" check that holds when the replay
+	// breaks it, so the replay passes (exit 0) and marks it ◆, rather
+	// than failing as if the lab disagreed with the book. A student's
+	// code should hold: its broken checks fail, exit 1.
 	checks := c.checks(tp)
 	b.WriteString("-- checks --\n")
 	for _, ch := range checks {
+		if f.demonstrates && slices.Contains(c.Broken, ch.invariant) {
+			fmt.Fprintf(&b, "shows %s: !(%s)\n", ch.name, ch.expr)
+			continue
+		}
 		fmt.Fprintf(&b, "%s: %s\n", ch.name, ch.expr)
 	}
 	b.WriteString("-- expect --\n")
@@ -106,7 +124,11 @@ func (c *Counterexample) Emit(lang i18n.Lang) (string, error) {
 		fmt.Fprintf(&b, "-- %s --\n", l)
 		fmt.Fprintf(&b, "title: %s\n", i18n.T(l, "explore.emit.title", f.strategy))
 		for _, ch := range checks {
-			fmt.Fprintf(&b, "check %s: %s\n", ch.name, i18n.T(l, "explore.emit.check."+ch.name))
+			text := i18n.T(l, "explore.emit.check."+ch.name)
+			if f.demonstrates && slices.Contains(c.Broken, ch.invariant) {
+				text = i18n.T(l, "explore.emit.broken", text)
+			}
+			fmt.Fprintf(&b, "check %s: %s\n", ch.name, text)
 		}
 	}
 	return b.String(), nil

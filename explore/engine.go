@@ -496,6 +496,7 @@ func strategyResult[S any](name string, safe bool, schedules uint64, sampled boo
 		}
 		ce.replay = func(r *harness.Recorder, tp *tape) error { return sec.replay(&s, r, tp) }
 		ce.file.strategy = name
+		ce.file.demonstrates = !safe
 		st.Shortest = ce
 	}
 	switch {

@@ -63,7 +63,8 @@ var en = map[string]string{
 	"step.resume-from":         "resumes from stale offset %d",
 	"step.read":                "NextBatch(offset %d, size %d)",
 	"step.assign":              "assigns keys by FNV-1a",
-	"step.crash":               "crashes after %d attempts",
+	"step.crash":               "crashes after %d items",
+	"step.crash.one":           "crashes after %d item",
 	"step.resume":              "reruns from checkpoint %d",
 	"step.run":                 "runs the shard",
 	"step.commit":              "commits %s at %d",
@@ -93,7 +94,7 @@ var en = map[string]string{
 	"res.outcome.applied":     "applied, now %v",
 	"res.outcome.duplicate":   "duplicate, still %v",
 	"res.outcome.dead":        "dead at attempt %d",
-	"res.state":               "%v (%d applied in all)",
+	"res.state":               "%v (%d events applied to the projection, all orders)",
 	"res.repaired":            "repaired %v -> %v",
 	"res.log-length":          "log length %d",
 	"res.replayed":            "applied %d, duplicates %d, offset %d",
@@ -116,6 +117,7 @@ var en = map[string]string{
 	"cli.col.lab":              "lab",
 	"cli.col.section":          "section",
 	"cli.col.drill":            "drill",
+	"cli.col.drill-file":       "drill, file",
 	"cli.col.result":           "result",
 	"cli.col.counters":         "counters",
 	"cli.verdict.book":         "%s: %d counters match the book, %d/%d lessons hold",
@@ -127,6 +129,9 @@ var en = map[string]string{
 	"cli.fail.missing":         "%s: a counter the book prints was not produced",
 	"cli.summary":              "%d drills, %d pass, %d fail",
 	"cli.step.press-enter":     "press Enter for %s, q to stop ",
+	"cli.step.next-drill":      "press Enter for the next drill, %s; q for the summary ",
+	"cli.step.no-terminal":     "--step pauses only with a terminal on stdin and stdout: the timeline follows without pauses",
+	"cli.step.interrupted":     "interrupted (Ctrl-C)",
 
 	// Errors: what was wrong and what is allowed.
 	"err.flag.unknown":          "unknown flag: %s",
@@ -200,6 +205,7 @@ the book, but its lessons are still checked.`,
 	"help.flag.all":            "run every drill in book order",
 	"help.flag.chapter":        "run the drills of one section (%s)",
 	"help.flag.json":           "print JSON instead of tables",
+	"help.flag.list-json":      "print the sections and their drills as JSON: names, titles, the book's counters, the parameters",
 	"help.flag.trace":          "print the timeline of every step before the table",
 	"help.flag.mermaid":        "print the steps as a Mermaid sequence diagram",
 	"help.flag.step":           "like --trace, pausing for Enter between phases (on a terminal)",
@@ -211,8 +217,78 @@ the book, but its lessons are still checked.`,
 	"help.list.example":        "  # every drill with its one-line title\n  $ archlab list",
 	"help.explain.short":       "Explain the lesson behind a drill",
 	"help.explain.example":     "  # what crash-resume teaches and what to try next\n  $ archlab explain crash-resume",
-	"help.help.short":          "Help about any command",
-	"help.version.short":       "Print the version",
+	"help.head.usage":          "Usage:",
+	"help.head.aliases":        "Aliases:",
+	"help.head.examples":       "Examples:",
+	"help.head.commands":       "Available Commands:",
+	"help.head.flags":          "Flags:",
+	"help.head.global-flags":   "Global Flags:",
+	"help.more":                "Use \"%s [command] --help\" for more information about a command.",
+	"help.flags-word":          "[flags]",
+	"help.command-word":        "[command]",
+	"help.flag.default":        " (default %s)",
+	"help.type.string":         "string",
+	"help.type.int":            "int",
+	"help.type.uint":           "uint",
+	"err.args.none":            "%s takes no arguments, got %q",
+	"err.os.not-exist":         "no such file or directory",
+	"err.os.permission":        "permission denied",
+	"err.os.is-dir":            "is a directory",
+	"err.os.not-dir":           "a part of the path is not a directory",
+	"time.seconds":             "%ss",
+	"time.milliseconds":        "%sms",
+	"time.microseconds":        "%sµs",
+	"help.completion.short":    "Print a shell completion script (bash, zsh, fish, powershell)",
+	"help.completion.long": `Print the script that lets your shell complete archlab's commands, drill
+names and flag values with Tab. See each shell's help for how to load it:
+
+  archlab completion bash --help`,
+	"help.completion.shell.short": "Print the completion script for %s",
+	"help.completion.bash.long": `Print the completion script for bash. It needs the bash-completion package.
+
+To load it in the current shell:
+
+  source <(archlab completion bash)
+
+To load it in every new shell (Linux):
+
+  archlab completion bash > /etc/bash_completion.d/archlab
+
+On macOS with Homebrew:
+
+  archlab completion bash > $(brew --prefix)/etc/bash_completion.d/archlab`,
+	"help.completion.zsh.long": `Print the completion script for zsh. If completion is not enabled yet, add
+this line to ~/.zshrc once:
+
+  autoload -U compinit; compinit
+
+To load it in the current shell:
+
+  source <(archlab completion zsh)
+
+To load it in every new shell, write it to a folder of your $fpath:
+
+  archlab completion zsh > "${fpath[1]}/_archlab"`,
+	"help.completion.fish.long": `Print the completion script for fish.
+
+To load it in the current shell:
+
+  archlab completion fish | source
+
+To load it in every new shell:
+
+  archlab completion fish > ~/.config/fish/completions/archlab.fish`,
+	"help.completion.powershell.long": `Print the completion script for PowerShell.
+
+To load it in the current shell:
+
+  archlab completion powershell | Out-String | Invoke-Expression
+
+To load it in every new shell, add that line to your PowerShell profile.`,
+	"help.flag.no-descriptions": "complete without a description beside each value",
+	"err.completion.shell":      "completion needs a shell: bash, zsh, fish or powershell",
+	"help.help.short":           "Help about any command",
+	"help.version.short":        "Print the version",
 
 	// explore: every fault schedule of a small scope (archlab explore).
 	// Strategy, invariant and fault names stay in English: they are the
@@ -315,14 +391,16 @@ commit interval costs: commits per run against items replayed after a crash.`,
 	"explore.err.drift":               "explore %s: %s does not behave as the book's code (has internal/ changed?): %v",
 	"explore.err.mismatch":            "%d verdict(s) of explore %s are not the book's: %s",
 
-	"explore.rate":              "explore %s: %s schedules × %d strategies in %v, workers=%d: %s schedules/s",
-	"explore.progress":          "explore %s",
-	"explore.header.exhaustive": "every schedule of the scope: %s schedules (%s)",
-	"explore.header.sampled":    "a random sample of %s of %s schedules (%s), seed %d",
-	"explore.rerun":             "rerun: %s",
-	"explore.legend.messages":   "messages: %s",
-	"explore.legend.ordering":   "moved-back: a version went down · applied-twice: one version applied twice\ndiverged: the projection ended unlike the source of truth",
-	"explore.legend.shardjob":   "not-exactly-once: some key applied 0 or 2+ times · moved-back: the checkpoint went down\nreplay-mismatch: replayed items ≠ crash point − resume offset · zombie-moved: a zombie's commit changed the checkpoint",
+	"explore.rate":                    "explore %s: %s schedules × %d strategies in %s, workers=%d: %s schedules/s",
+	"explore.progress":                "explore %s",
+	"explore.progress.unit.schedules": "schedules",
+	"explore.progress.unit.states":    "states",
+	"explore.header.exhaustive":       "every schedule of the scope: %s schedules (%s)",
+	"explore.header.sampled":          "a random sample of %s of %s schedules (%s), seed %d",
+	"explore.rerun":                   "rerun: %s",
+	"explore.legend.messages":         "messages: %s",
+	"explore.legend.ordering":         "moved-back: a version went down · applied-twice: one version applied twice\ndiverged: the projection ended unlike the source of truth",
+	"explore.legend.shardjob":         "not-exactly-once: some key applied 0 or 2+ times · moved-back: the checkpoint went down\nreplay-mismatch: replayed items ≠ crash point − resume offset · zombie-moved: a zombie's commit changed the checkpoint",
 
 	"explore.col.strategy":     "strategy",
 	"explore.col.schedules":    "schedules",
@@ -392,8 +470,14 @@ after another; name a strategy to save exactly one.`,
 	"explore.err.hint.unsafe":       "the unsafe strategies here are %s",
 	"explore.emit.comment": `The shortest schedule of "archlab explore %[1]s" (%[2]s) that breaks %[3]s:
 schedule #%[4]d, %[5]s.
+Replay it with "archlab drill --file %[6]s.txtar": it passes when the
+replay breaks the same invariants (its "shows" checks, marked ◆) and keeps
+every other one.`,
+	"explore.emit.comment.fails": `The shortest schedule of "archlab explore %[1]s" (%[2]s) that breaks %[3]s:
+schedule #%[4]d, %[5]s.
 Replay it with "archlab drill --file %[6]s.txtar": the checks of the broken
 invariants fail, every other check passes.`,
+	"explore.emit.broken":                   "broken, as explore found and the book teaches: %s",
 	"explore.emit.title":                    "the shortest schedule that breaks %s",
 	"explore.emit.check.not-lost":           "no message is lost",
 	"explore.emit.check.not-doubled":        "no message is applied twice",
@@ -401,7 +485,7 @@ invariants fail, every other check passes.`,
 	"explore.emit.check.not-applied-twice":  "no event is applied twice",
 	"explore.emit.check.not-diverged":       "the projection ends equal to the source of truth",
 	"explore.emit.check.exactly-once":       "every key is applied exactly once",
-	"explore.emit.check.replay-matches":     "the rerun replays the crash point minus the checkpoint",
+	"explore.emit.check.replay-matches":     "the rerun replays the items between where it resumed and the crash",
 	"explore.emit.check.never-back":         "the checkpoint never moves back",
 	"explore.emit.check.zombie-never-moves": "no zombie commit moves the checkpoint",
 	"explore.flag.engine":                   "how to walk the scope: states (count schedules through the states they share) or enumerate (run every schedule); the report is the same",
@@ -409,7 +493,7 @@ invariants fail, every other check passes.`,
 	"explore.err.engine-random":             "--random draws schedules one by one: it runs with --engine enumerate, not states",
 	"explore.err.too-many-states":           "explore %s: the scope has more than %s states, the most the state engine keeps",
 	"explore.err.overflow":                  "explore %s: the scope has more than 2^64 schedules: its counts do not fit",
-	"explore.rate.states":                   "explore %s: %s schedules × %d strategies through %s states in %v, workers=%d",
+	"explore.rate.states":                   "explore %s: %s schedules × %d strategies through %s states in %s, workers=%d",
 	"explore.err.no-states":                 "explore %s has no state graph: each schedule is one pass of the book's Runner.Run, so no two share a state to count once; it runs with --engine enumerate",
 	// Issue 11: decimal numbers, exit status 3, the database checks and lock.
 	"err.flag.decimal":         "%s takes a whole number in decimal digits, such as 10 (no leading zero, no 0x), got %q",

@@ -84,6 +84,7 @@ var Glossary = []Term{
 	{EN: "business key", ZH: "业务键", Rejected: []string{"业务主键"}},
 
 	// archlab's own words.
+	{EN: "lab (archlab: its expectations, its fence)", ZH: "实验", Rejected: []string{"实验室"}},
 	{EN: "drill", ZH: "演练", Rejected: []string{"操练"}},
 	{EN: "exercise (exercises/)", ZH: "练习", Rejected: []string{"习题"}},
 	{EN: "lesson, check (what a drill shows)", ZH: "要点", Rejected: []string{"教训"}},

@@ -17,7 +17,7 @@ var labEN = map[string]string{
 	"err.rewrite-needs-file":          "--rewrite rewrites drill files: give them with --file PATH",
 	"err.drill.file-and-many":         "--file runs the drills of its files; leave out --all, --chapter and --verbs",
 	"cli.rewrite.same":                "%s: expected counters already up to date",
-	"cli.rewrite.done":                "%s: wrote %d expected counters; review them, then run archlab drill --file",
+	"cli.rewrite.done":                "%[1]s: wrote %[2]d expected counters; review them, then run archlab drill --file %[1]s",
 	"cli.verbs.head":                  "§%s, the %s harness: one step a line; [setup] [fault] [recovery] [verdict] start a phase;\n\"repeat N [as i] STEP\", \"when COND STEP\", \"STEP -> NAME\" binds what a step reports.",
 	"cli.verbs.observables":           "counters and checks read: %s",
 	"cli.verdict.no-expect":           "%s: the file expects no counters yet (archlab drill --file PATH --rewrite fills them in), so its %d counters are not compared; %d/%d lessons hold",
@@ -57,7 +57,7 @@ var labEN = map[string]string{
 	"cli.verdict.not-compared.one":    "%s: parameters differ from the book's, so its %d counters are not compared; %d/%d lesson holds",
 	"cli.verdict.no-expect.one":       "%s: the file expects no counters yet (archlab drill --file PATH --rewrite fills them in), so its %d counters are not compared; %d/%d lesson holds",
 	"cli.verdict.file.one":            "%s: %d counters match the file's expect part, %d/%d lesson holds",
-	"explore.estimate":                "explore %s: %s schedules, about %v more at this rate",
+	"explore.estimate":                "explore %s: %s schedules, about %s more at this rate",
 	"cli.verbs.strategies":            "strategies (header line \"strategy NAME\"): %s",
 
 	"verb.8.2.message": "declares a message the broker can deliver (producer:event-id, its outbox seq, order and amount in cents); notify: its handler also calls a service outside the local store",

@@ -49,6 +49,8 @@ in-memory mechanisms only (no --db, no --store sqlite). It listens on
 	"web.whatif.reset":          "the book's values",
 	"web.explain":               "The lesson, the code to read, what to try",
 	"web.explore.broken":        "%s breaks: %s",
+	"web.what-if":               "what if: %s",
+	"web.key.space":             "Space",
 	"web.err.number":            "--%s must be a whole number, got %q",
 	"web.err.too-large":         "the request is too large: a drill file holds at most %d bytes",
 	"web.err.form":              "cannot read the form: %v",

@@ -14,7 +14,7 @@ var webZH = map[string]string{
   $ archlab serve
   # 换一个端口，并打开浏览器
   $ archlab serve --addr 127.0.0.1:9000 --open`,
-	"help.flag.addr":   "监听的 host:port；只有 host 不是回环地址时，其他机器才能访问",
+	"help.flag.addr":   "监听的 host:port；只有主机不是回环地址时，其他机器才能访问",
 	"help.flag.open":   "用默认浏览器打开页面",
 	"serve.listening":  "archlab serve：%s（按 Ctrl-C 停止）",
 	"serve.public":     "警告：%s 不是回环地址，能访问这台机器的人都能使用这个页面",
@@ -44,7 +44,9 @@ var webZH = map[string]string{
 	"web.whatif.run":            "运行",
 	"web.whatif.reset":          "恢复书中的值",
 	"web.explain":               "要点、要读的代码、可以试试什么",
-	"web.explore.broken":        "%s 违反了：%s",
+	"web.explore.broken":        "%s 出错：%s",
+	"web.what-if":               "假如：%s",
+	"web.key.space":             "空格",
 	"web.err.number":            "--%s 必须是整数，收到的是 %q",
 	"web.err.too-large":         "请求太大：演练文件最多 %d 字节",
 	"web.err.form":              "无法读取表单：%v",

@@ -71,6 +71,7 @@ var zh = map[string]string{
 	"step.read":                "NextBatch(offset %d, size %d)",
 	"step.assign":              "按 FNV-1a 分配键",
 	"step.crash":               "处理 %d 项后崩溃",
+	"step.crash.one":           "处理 %d 项后崩溃",
 	"step.resume":              "从检查点 %d 重跑",
 	"step.run":                 "运行该分片",
 	"step.commit":              "提交 %s 到 %d",
@@ -100,7 +101,7 @@ var zh = map[string]string{
 	"res.outcome.applied":     "已应用：%v",
 	"res.outcome.duplicate":   "重复，仍为 %v",
 	"res.outcome.dead":        "第 %d 次投递时进入死信",
-	"res.state":               "%v（累计应用 %d 次）",
+	"res.state":               "%v（投影累计应用 %d 个事件，所有订单合计）",
 	"res.repaired":            "已修复 %v -> %v",
 	"res.log-length":          "日志长度 %d",
 	"res.replayed":            "应用 %d，重复 %d，偏移量停在 %d",
@@ -120,13 +121,14 @@ var zh = map[string]string{
 	"cli.col.counter":          "计数器",
 	"cli.col.value":            "值",
 	"cli.col.book":             "书中",
-	"cli.col.lab":              "实验室",
+	"cli.col.lab":              "实验",
 	"cli.col.section":          "章节",
 	"cli.col.drill":            "演练",
+	"cli.col.drill-file":       "演练与文件",
 	"cli.col.result":           "结果",
 	"cli.col.counters":         "计数器",
 	"cli.verdict.book":         "%s：%d 个计数器与书中一致，%d/%d 条要点成立",
-	"cli.verdict.lab":          "%s：%d 个计数器符合实验室的预期（书中未打印），%d/%d 条要点成立",
+	"cli.verdict.lab":          "%s：%d 个计数器符合实验的预期（书中未打印），%d/%d 条要点成立",
 	"cli.verdict.not-compared": "%s：参数与书中不同，%d 个计数器不与书比对；%d/%d 条要点成立",
 	"cli.fail.counter":         "%s：%s 为 %s，书中为 %s",
 	"cli.fail.check":           "%s：要点不成立：%s",
@@ -134,6 +136,9 @@ var zh = map[string]string{
 	"cli.fail.missing":         "%s：书中打印的一个计数器没有产生",
 	"cli.summary":              "%d 个演练，%d 个通过，%d 个失败",
 	"cli.step.press-enter":     "按 Enter 进入%s阶段，按 q 结束 ",
+	"cli.step.next-drill":      "按 Enter 进入下一个演练 %s，按 q 直接看汇总 ",
+	"cli.step.no-terminal":     "--step 只在标准输入和标准输出都是终端时暂停：下面不暂停，直接打印时间线",
+	"cli.step.interrupted":     "已中断（Ctrl-C）",
 
 	// Errors: what was wrong and what is allowed.
 	"err.flag.unknown":          "未知选项：%s",
@@ -197,13 +202,14 @@ var zh = map[string]string{
   # 机器可读的输出
   $ archlab drill --all --json`,
 	"help.drill.book-counters": "书中打印：%s",
-	"help.drill.lab-counters":  "书中代码隐含了这个演练，但日志没有打印；以下计数器是实验室的，不是书中的：%s",
+	"help.drill.lab-counters":  "书中代码隐含了这个演练，但日志没有打印；以下计数器是实验给出的，不是书中的：%s",
 	"help.drill.params":        "把参数改成非默认值就是一次“假如”：计数器不与书比对，要点仍会检查。",
 	"help.example.book":        "书中的场景",
 	"help.example.trace":       "附带每一步的时间线",
 	"help.example.what-if":     "假如：改变场景",
 	"help.flag.all":            "按书中顺序运行全部演练",
 	"help.flag.chapter":        "运行某一节的演练（%s）",
+	"help.flag.list-json":      "以 JSON 输出各节及其演练：名称、标题、书中的计数器、参数",
 	"help.flag.json":           "输出 JSON 而不是表格",
 	"help.flag.trace":          "在表格之前打印每一步的时间线",
 	"help.flag.mermaid":        "把步骤输出为 Mermaid 时序图",
@@ -216,11 +222,80 @@ var zh = map[string]string{
 	"help.list.example":        "  # 每个演练及其一行标题\n  $ archlab list",
 	"help.explain.short":       "讲解演练背后的要点",
 	"help.explain.example":     "  # crash-resume 讲了什么、接下来可以试什么\n  $ archlab explain crash-resume",
-	"help.help.short":          "查看任一命令的帮助",
-	"help.version.short":       "打印版本",
+	"help.head.usage":          "用法：",
+	"help.head.aliases":        "别名：",
+	"help.head.examples":       "示例：",
+	"help.head.commands":       "可用命令：",
+	"help.head.flags":          "选项：",
+	"help.head.global-flags":   "全局选项：",
+	"help.more":                "使用 \"%s [命令] --help\" 查看命令的详细说明。",
+	"help.flags-word":          "[选项]",
+	"help.command-word":        "[命令]",
+	"help.flag.default":        "（默认值 %s）",
+	"help.type.string":         "文本",
+	"help.type.int":            "整数",
+	"help.type.uint":           "整数",
+	"err.args.none":            "%s 不接受参数，却收到 %q",
+	"err.os.not-exist":         "文件或目录不存在",
+	"err.os.permission":        "没有权限",
+	"err.os.is-dir":            "这是一个目录",
+	"err.os.not-dir":           "路径中有一段不是目录",
+	"time.seconds":             "%s 秒",
+	"time.milliseconds":        "%s 毫秒",
+	"time.microseconds":        "%s 微秒",
+	"help.completion.short":    "输出命令行补全脚本（bash、zsh、fish、powershell）",
+	"help.completion.long": `输出让命令行用 Tab 补全 archlab 的命令、演练名和选项取值的脚本。各个命令行
+如何加载，见对应的帮助：
+
+  archlab completion bash --help`,
+	"help.completion.shell.short": "输出 %s 的补全脚本",
+	"help.completion.bash.long": `输出 bash 的补全脚本。需要先安装 bash-completion 软件包。
+
+在当前命令行中加载：
+
+  source <(archlab completion bash)
+
+在以后每个新命令行中加载（Linux）：
+
+  archlab completion bash > /etc/bash_completion.d/archlab
+
+在装有 Homebrew 的 macOS 上：
+
+  archlab completion bash > $(brew --prefix)/etc/bash_completion.d/archlab`,
+	"help.completion.zsh.long": `输出 zsh 的补全脚本。如果还没有开启补全，在 ~/.zshrc 中加入一次这一行：
+
+  autoload -U compinit; compinit
+
+在当前命令行中加载：
+
+  source <(archlab completion zsh)
+
+在以后每个新命令行中加载，把脚本写进 $fpath 中的一个目录：
+
+  archlab completion zsh > "${fpath[1]}/_archlab"`,
+	"help.completion.fish.long": `输出 fish 的补全脚本。
+
+在当前命令行中加载：
+
+  archlab completion fish | source
+
+在以后每个新命令行中加载：
+
+  archlab completion fish > ~/.config/fish/completions/archlab.fish`,
+	"help.completion.powershell.long": `输出 PowerShell 的补全脚本。
+
+在当前命令行中加载：
+
+  archlab completion powershell | Out-String | Invoke-Expression
+
+在以后每个新命令行中加载：把上面这一行加入 PowerShell 的配置文件。`,
+	"help.flag.no-descriptions": "补全时不在每个取值旁显示说明",
+	"err.completion.shell":      "completion 需要指定命令行：bash、zsh、fish 或 powershell",
+	"help.help.short":           "查看任一命令的帮助",
+	"help.version.short":        "打印版本",
 
 	// explore：小范围内的每一种故障序列（archlab explore）。策略名、不变式名
-	// 与故障名保持英文：它们是实验室的标识符，--json 中也一样。
+	// 与故障名保持英文：它们是实验的标识符，--json 中也一样。
 	"explore.help.short": "在真实机制上运行小范围内的每一种故障序列",
 	"explore.help.long": `一个演练只展示书中挑选的那一种故障序列。explore 在真实机制上运行小范围内的每
 一种故障序列（在给定上限内的每一种投递顺序、崩溃点、确认丢失与重放），每次运
@@ -311,14 +386,16 @@ var zh = map[string]string{
 	"explore.err.drift":               "explore %s：%s 的行为与书中代码不符（internal/ 是否被改动？）：%v",
 	"explore.err.mismatch":            "explore %[2]s 有 %[1]d 个判定与书不一致：%[3]s",
 
-	"explore.rate":              "explore %s：%s 个故障序列 × %d 个策略，用时 %v，workers=%d：每秒 %s 个故障序列",
-	"explore.progress":          "explore %s",
-	"explore.header.exhaustive": "范围内的每一个故障序列：共 %s 个（%s）",
-	"explore.header.sampled":    "从 %[2]s 个故障序列中随机抽取 %[1]s 个（%[3]s），种子 %[4]d",
-	"explore.rerun":             "重现：%s",
-	"explore.legend.messages":   "消息：%s",
-	"explore.legend.ordering":   "moved-back：版本回退 · applied-twice：同一版本应用了两次\ndiverged：投影最终与事实来源不一致",
-	"explore.legend.shardjob":   "not-exactly-once：某个键应用了 0 次或多次 · moved-back：检查点回退\nreplay-mismatch：重放项数 ≠ 崩溃点 − 恢复偏移量 · zombie-moved：僵尸的提交改变了检查点",
+	"explore.rate":                    "explore %s：%s 个故障序列 × %d 个策略，用时 %s，并行 %d 路：每秒 %s 个故障序列",
+	"explore.progress":                "explore %s",
+	"explore.progress.unit.schedules": "个故障序列",
+	"explore.progress.unit.states":    "个状态",
+	"explore.header.exhaustive":       "范围内的每一个故障序列：共 %s 个（%s）",
+	"explore.header.sampled":          "从 %[2]s 个故障序列中随机抽取 %[1]s 个（%[3]s），种子 %[4]d",
+	"explore.rerun":                   "重现：%s",
+	"explore.legend.messages":         "消息：%s",
+	"explore.legend.ordering":         "moved-back：版本回退 · applied-twice：同一版本应用了两次\ndiverged：投影最终与事实来源不一致",
+	"explore.legend.shardjob":         "not-exactly-once：某个键应用了 0 次或多次 · moved-back：检查点回退\nreplay-mismatch：重放项数 ≠ 崩溃点 − 恢复偏移量 · zombie-moved：僵尸的提交改变了检查点",
 
 	"explore.col.strategy":     "策略",
 	"explore.col.schedules":    "故障序列数",
@@ -388,7 +465,12 @@ STRATEGY 时，--emit 依次打印每个不安全策略的文件；要保存恰�
 	"explore.emit.comment": `“archlab explore %[1]s”（%[2]s）中让 %[3]s 出错的最短故障序列：
 第 %[4]d 个故障序列，%[5]s。
 用“archlab drill --file %[6]s.txtar”重放：
+重放打破同样的不变式（即“shows”要点，标为 ◆）并保持其余要点时，演练通过。`,
+	"explore.emit.comment.fails": `“archlab explore %[1]s”（%[2]s）中让 %[3]s 出错的最短故障序列：
+第 %[4]d 个故障序列，%[5]s。
+用“archlab drill --file %[6]s.txtar”重放：
 被违反的不变式对应的要点不成立，其余要点全部成立。`,
+	"explore.emit.broken":                   "被打破，与 explore 找到的反例和书中所讲一致：%s",
 	"explore.emit.title":                    "让 %s 出错的最短故障序列",
 	"explore.emit.check.not-lost":           "没有消息丢失",
 	"explore.emit.check.not-doubled":        "没有消息生效两次",
@@ -396,7 +478,7 @@ STRATEGY 时，--emit 依次打印每个不安全策略的文件；要保存恰�
 	"explore.emit.check.not-applied-twice":  "没有事件被应用两次",
 	"explore.emit.check.not-diverged":       "投影最终等于事实来源",
 	"explore.emit.check.exactly-once":       "每个键恰好生效一次",
-	"explore.emit.check.replay-matches":     "重跑重放的项数等于崩溃点减检查点",
+	"explore.emit.check.replay-matches":     "重跑恰好重放恢复处与崩溃点之间的项",
 	"explore.emit.check.never-back":         "检查点从不回退",
 	"explore.emit.check.zombie-never-moves": "僵尸的提交从不移动检查点",
 	"explore.flag.engine":                   "如何遍历该范围：states（按故障序列共享的状态计数）或 enumerate（逐个运行每个故障序列）；报告相同",
@@ -404,7 +486,7 @@ STRATEGY 时，--emit 依次打印每个不安全策略的文件；要保存恰�
 	"explore.err.engine-random":             "--random 逐个抽取故障序列：它用 --engine enumerate 运行，而不是 states",
 	"explore.err.too-many-states":           "explore %s：该范围的状态超过 %s 个，超过状态引擎的上限",
 	"explore.err.overflow":                  "explore %s：该范围的故障序列超过 2^64 个：计数放不下",
-	"explore.rate.states":                   "explore %s：%s 个故障序列 × %d 个策略，经过 %s 个状态，用时 %v，workers=%d",
+	"explore.rate.states":                   "explore %s：%s 个故障序列 × %d 个策略，经过 %s 个状态，用时 %s，并行 %d 路",
 	"explore.err.no-states":                 "explore %s 没有状态图：每个故障序列都是书中 Runner.Run 的一次完整运行，没有两个故障序列共享可以只算一次的状态；它用 --engine enumerate 运行",
 	// Issue 11: decimal numbers, exit status 3, the database checks and lock.
 	"err.flag.decimal":         "%s 需要一个十进制整数，例如 10（不能以 0 开头，不能用 0x），收到 %q",

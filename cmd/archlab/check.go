@@ -111,25 +111,36 @@ func (o *checkOptions) render(results []*check.Result, done int) error {
 	g := o.g
 	r := &renderer{g: g, p: newPalette(g.colour())}
 	out := g.io.Out
+	// Each line wrapped to the width, its continuation indented under the
+	// text; coloured line by line.
+	para := func(text string, tone func(...any) string) {
+		indent := text[:len(text)-len(strings.TrimLeft(text, " "))]
+		for i, l := range wrapText(strings.TrimLeft(text, " "), g.width()-len(indent)-2) {
+			if i > 0 {
+				l = "  " + l
+			}
+			fmt.Fprintln(out, tone(indent+l))
+		}
+	}
 	for _, res := range results {
 		e := res.Exercise
-		line := o.line(res)
+		tone := fmt.Sprint
 		switch res.Status {
 		case check.Done:
-			line = r.p.good.Sprint(line)
+			tone = r.p.good.Sprint
 		case check.NotDone, check.Failed:
-			line = r.p.bad.Sprint(line)
+			tone = r.p.bad.Sprint
 		}
-		fmt.Fprintln(out, line)
+		para(o.line(res), tone)
 		if res.Status != check.NotDone {
 			continue
 		}
 		if res.Shortest != nil {
-			fmt.Fprintln(out, g.t("check.detail.shortest", res.Shortest.Line(g.lang, res.Lessons[0])))
+			para(g.t("check.detail.shortest", res.Shortest.Line(g.lang, res.Lessons[0])), fmt.Sprint)
 		}
-		fmt.Fprintln(out, g.t("check.detail.hint", res.Hint(g.lang)))
+		para(g.t("check.detail.hint", res.Hint(g.lang)), fmt.Sprint)
 		if !o.show {
-			fmt.Fprintln(out, r.p.dim.Sprint(g.t("check.detail.show", e.Name)))
+			para(g.t("check.detail.show", e.Name), r.p.dim.Sprint)
 			continue
 		}
 		if res.Shortest == nil {
@@ -151,8 +162,8 @@ func (o *checkOptions) render(results []*check.Result, done int) error {
 		fmt.Fprint(out, file)
 		fmt.Fprintln(out)
 	}
-	_, err := fmt.Fprintln(out, g.t("check.progress", done, len(results)))
-	return err
+	para(g.t("check.progress", done, len(results)), fmt.Sprint)
+	return nil
 }
 
 // line is an exercise's one line: its status and what it comes to.

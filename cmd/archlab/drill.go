@@ -28,6 +28,7 @@ type drillOptions struct {
 	source  bool         // --source: print a drill's file
 	given   []string     // the drill's parameters the reader gave: "--keys 3"
 	stores  storeOptions // --store, --db, --crash: the §8.2 drills only
+	paths   []string     // the file each drill of --file came from
 }
 
 func newDrillCmd(g *globalOptions) *cobra.Command {
@@ -233,14 +234,24 @@ func (o *drillOptions) runMany(list []*drills.Drill) (err error) {
 		err = r.mermaidAll(results)
 	default:
 		if o.trace || o.step {
-			for _, res := range results {
+			for i, res := range results {
+				// --step pauses before each drill too; q skips to
+				// the summary.
+				if i > 0 && r.step && !r.stopped {
+					if err := r.pause(o.g.t("cli.step.next-drill", res.Drill.Name)); err != nil {
+						return err
+					}
+				}
+				if r.stopped {
+					break
+				}
 				if err := r.drill(res, true); err != nil {
 					return err
 				}
 				fmt.Fprintln(o.g.io.Out)
 			}
 		}
-		err = r.summary(results)
+		err = r.summary(results, o.paths)
 	}
 	if err != nil {
 		return err
@@ -248,8 +259,15 @@ func (o *drillOptions) runMany(list []*drills.Drill) (err error) {
 	return mismatch(o.g, results)
 }
 
+// renderer renders for people. --step pauses only where a person sits at
+// a terminal on both ends; elsewhere it says so on stderr, once, and shows
+// the timeline without pauses rather than ignoring the flag in silence.
 func (o *drillOptions) renderer() *renderer {
-	return &renderer{g: o.g, p: newPalette(o.g.colour()), step: o.step && o.g.io.InIsTerminal && o.g.io.OutIsTerminal}
+	step := o.step && o.g.io.InIsTerminal && o.g.io.OutIsTerminal
+	if o.step && !step {
+		fmt.Fprintln(o.g.io.Err, o.g.t("cli.step.no-terminal"))
+	}
+	return &renderer{g: o.g, p: newPalette(o.g.colour()), step: step}
 }
 
 // paramError turns a drill's *ParamError into one translated line.
@@ -328,7 +346,8 @@ func sectionIDs() string {
 func drillLong(g *globalOptions, d *drills.Drill) string {
 	s, _ := drills.SectionByID(d.Section)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n%s\n\n", g.t(s.TitleKey()), g.t(d.TitleKey()))
+	// Paragraphs of their own: help reflows each paragraph to the width.
+	fmt.Fprintf(&b, "%s\n\n%s\n\n", g.t(s.TitleKey()), g.t(d.TitleKey()))
 	b.WriteString(g.t("explain." + d.Name))
 	b.WriteString("\n\n")
 	names := make([]string, len(d.Book))
@@ -341,7 +360,7 @@ func drillLong(g *globalOptions, d *drills.Drill) string {
 	}
 	b.WriteString(g.t(key, strings.Join(names, " ")))
 	if len(d.Params) > 0 {
-		b.WriteString("\n" + g.t("help.drill.params"))
+		b.WriteString("\n\n" + g.t("help.drill.params"))
 	}
 	return b.String()
 }

@@ -24,11 +24,11 @@ func (o *drillOptions) loadFiles() ([]*drills.Drill, error) {
 	st, err := os.Stat(o.file)
 	switch {
 	case err != nil:
-		return nil, &usageError{msg: g.t("err.file.open", o.file, unwrapPathErr(err))}
+		return nil, &usageError{msg: g.t("err.file.open", o.file, osReason(g, err))}
 	case st.IsDir():
 		entries, err := os.ReadDir(o.file)
 		if err != nil {
-			return nil, &usageError{msg: g.t("err.file.open", o.file, unwrapPathErr(err))}
+			return nil, &usageError{msg: g.t("err.file.open", o.file, osReason(g, err))}
 		}
 		paths = nil
 		for _, e := range entries {
@@ -44,7 +44,7 @@ func (o *drillOptions) loadFiles() ([]*drills.Drill, error) {
 	for _, p := range paths {
 		data, err := readLimited(p)
 		if err != nil {
-			return nil, &usageError{msg: g.t("err.file.open", p, unwrapPathErr(err))}
+			return nil, &usageError{msg: g.t("err.file.open", p, osReason(g, err))}
 		}
 		d, err := drills.Parse(p, data)
 		if err != nil {
@@ -57,6 +57,7 @@ func (o *drillOptions) loadFiles() ([]*drills.Drill, error) {
 			}
 		}
 		list = append(list, d)
+		o.paths = append(o.paths, p)
 	}
 	return list, nil
 }
@@ -120,7 +121,7 @@ func (o *drillOptions) rewriteFiles(list []*drills.Drill) error {
 			continue
 		}
 		if err := writeAtomic(d.Path, out); err != nil {
-			return &usageError{msg: g.t("err.file.write", d.Path, unwrapPathErr(err))}
+			return &usageError{msg: g.t("err.file.write", d.Path, osReason(g, err))}
 		}
 		fmt.Fprintln(g.io.Err, g.t("cli.rewrite.done", d.Path, len(res.Counters)))
 	}
@@ -162,20 +163,22 @@ func (o *drillOptions) printVerbs(section string) error {
 	if !ok {
 		return &usageError{msg: g.t("err.verbs", section)}
 	}
-	w := g.io.Out
-	fmt.Fprintln(w, g.t("cli.verbs.head", s.ID, s.Harness))
+	w, width := g.io.Out, g.width()
+	writeHanging(w, "", "  ", g.t("cli.verbs.head", s.ID, s.Harness), width)
 	for _, v := range s.Verbs {
-		fmt.Fprintf(w, "  %s\n      %s\n", v.Usage(), g.t(v.HelpKey(s.ID)))
+		writeHanging(w, "  ", "      ", v.Usage(), width)
+		writeHanging(w, "      ", "      ", g.t(v.HelpKey(s.ID)), width)
 		for _, a := range v.Args {
 			if a.ChoiceKey == nil {
 				continue
 			}
-			width := 0
+			pad := 0
 			for _, c := range a.Choices {
-				width = max(width, len(c))
+				pad = max(pad, len(c))
 			}
 			for _, c := range a.Choices {
-				fmt.Fprintf(w, "        %-*s  %s\n", width, c, g.t(a.ChoiceKey(c)))
+				head := fmt.Sprintf("        %-*s  ", pad, c)
+				writeHanging(w, head, strings.Repeat(" ", len(head)), g.t(a.ChoiceKey(c)), width)
 			}
 		}
 	}
@@ -187,9 +190,9 @@ func (o *drillOptions) printVerbs(section string) error {
 			obs = append(obs, ob.Name)
 		}
 	}
-	fmt.Fprintln(w, g.t("cli.verbs.observables", strings.Join(obs, ", ")))
+	writeHanging(w, "", "  ", g.t("cli.verbs.observables", strings.Join(obs, ", ")), width)
 	if len(s.Strategies) > 0 {
-		fmt.Fprintln(w, g.t("cli.verbs.strategies", strings.Join(s.Strategies, ", ")))
+		writeHanging(w, "", "  ", g.t("cli.verbs.strategies", strings.Join(s.Strategies, ", ")), width)
 	}
 	return nil
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"slices"
 	"strconv"
@@ -237,7 +236,7 @@ func defaultWorkers() int { return runtime.GOMAXPROCS(0) }
 // withProgress runs fn and, when it takes more than a second and stderr is a
 // terminal, shows a progress bar on stderr until it returns.
 func (o *exploreOptions) withProgress(name string, opts *explore.Options, fn func() (*exploreReport, error)) (*exploreReport, error) {
-	f, ok := o.g.io.Err.(*os.File)
+	f, ok := stderrFile(o.g.io.Err)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
 		return fn()
 	}
@@ -252,6 +251,7 @@ func (o *exploreOptions) withProgress(name string, opts *explore.Options, fn fun
 	if explore.EngineFor(name, *opts) == explore.EngineStates {
 		unit, size = "states", func() int64 { return -1 }
 	}
+	label := o.g.t("explore.progress.unit." + unit)
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	// The bar starts with the work, so its rate is measured from the
@@ -264,7 +264,7 @@ func (o *exploreOptions) withProgress(name string, opts *explore.Options, fn fun
 		bar := progressbar.NewOptions64(size(),
 			progressbar.OptionSetWriter(gate),
 			progressbar.OptionSetDescription(o.g.t("explore.progress", name)),
-			progressbar.OptionSetItsString(unit),
+			progressbar.OptionSetItsString(label),
 			progressbar.OptionShowIts(),
 			progressbar.OptionShowCount(),
 			progressbar.OptionThrottle(100*time.Millisecond),
@@ -281,7 +281,7 @@ func (o *exploreOptions) withProgress(name string, opts *explore.Options, fn fun
 				if !gate.open.Load() && time.Since(start) >= time.Second {
 					if d, all := done.Load(), total.Load(); unit == "schedules" && d > 0 && all > d {
 						rest := time.Duration(float64(time.Since(start)) * float64(all-d) / float64(d))
-						fmt.Fprintln(o.g.io.Err, o.g.t("explore.estimate", name, groupDigits(all), rest.Round(time.Second)))
+						fmt.Fprintln(o.g.io.Err, o.g.t("explore.estimate", name, groupDigits(all), o.g.duration(rest.Round(time.Second))))
 					}
 					gate.open.Store(true)
 				}
@@ -302,11 +302,11 @@ func (o *exploreOptions) rate(rep *exploreReport, elapsed time.Duration, workers
 	}
 	if rep.Engine == explore.EngineStates {
 		fmt.Fprintln(o.g.io.Err, o.g.t("explore.rate.states", rep.Mechanism, groupDigits(rep.Schedules), len(rep.Strategies),
-			groupDigits(rep.States), elapsed.Round(10*time.Microsecond), workers))
+			groupDigits(rep.States), o.g.duration(elapsed), workers))
 		return
 	}
 	fmt.Fprintln(o.g.io.Err, o.g.t("explore.rate", rep.Mechanism, groupDigits(rep.Schedules), len(rep.Strategies),
-		elapsed.Round(10*time.Microsecond), workers, perSec))
+		o.g.duration(elapsed), workers, perSec))
 }
 
 // scopeError turns the engine's refusal into one usage line.

@@ -4,7 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"strconv"
 	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/fatih/color"
 
@@ -23,6 +29,10 @@ type IO struct {
 	// Width is the columns output may take: the terminal's when stdout is
 	// one, else 0, which means 80 (see width.go).
 	Width int
+	// ErrWidth is stderr's width when it is a terminal, else 0: lines
+	// on stderr are wrapped to it there, and left whole in a log or a
+	// pipe, where one error is best one line to grep.
+	ErrWidth int
 	// Students is the student's code that check and "strategy student"
 	// run; nil is package exercises, compiled in. Tests plug in others.
 	Students *harness.Students
@@ -134,4 +144,50 @@ func newPalette(on bool) palette {
 		}
 	}
 	return p
+}
+
+// noArgs is cobra.NoArgs in the reader's language, with a hint.
+func noArgs(g *globalOptions) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return nil
+		}
+		return &usageError{msg: g.t("err.args.none", cmd.CommandPath(), strings.Join(args, " ")), hint: g.t("err.hint.help", cmd.CommandPath())}
+	}
+}
+
+// osReason is why the system refused a file, in the reader's language
+// for the common reasons, else as the system said it.
+func osReason(g *globalOptions, err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return g.t("err.os.not-exist")
+	case errors.Is(err, fs.ErrPermission):
+		return g.t("err.os.permission")
+	case errors.Is(err, syscall.EISDIR):
+		return g.t("err.os.is-dir")
+	case errors.Is(err, syscall.ENOTDIR):
+		return g.t("err.os.not-dir")
+	}
+	return unwrapPathErr(err).Error()
+}
+
+// duration says how long something took, to three significant digits,
+// in the reader's units: 7.84s, 用时 7.84 秒.
+func (g *globalOptions) duration(d time.Duration) string {
+	key, v := "time.seconds", d.Seconds()
+	switch {
+	case d < time.Millisecond:
+		key, v = "time.microseconds", float64(d)/float64(time.Microsecond)
+	case d < time.Second:
+		key, v = "time.milliseconds", float64(d)/float64(time.Millisecond)
+	}
+	digits := 2
+	switch {
+	case v >= 100:
+		digits = 0
+	case v >= 10:
+		digits = 1
+	}
+	return g.t(key, strconv.FormatFloat(v, 'f', digits, 64))
 }

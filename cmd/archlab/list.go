@@ -10,12 +10,16 @@ import (
 )
 
 func newListCmd(g *globalOptions) *cobra.Command {
-	return &cobra.Command{
+	var asJSON bool
+	cmd := &cobra.Command{
 		Use:     "list",
 		Short:   g.t("help.list.short"),
 		Example: g.t("help.list.example"),
-		Args:    cobra.NoArgs,
+		Args:    noArgs(g),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if asJSON {
+				return writeJSON(g.io.Out, listJSON(g))
+			}
 			p := newPalette(g.colour())
 			nameW := 0
 			for _, d := range drills.All() {
@@ -46,4 +50,68 @@ func newListCmd(g *globalOptions) *cobra.Command {
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, g.t("help.flag.list-json"))
+	return cmd
+}
+
+// jsonList is `archlab list --json`: the sections in the book's order,
+// each with its drills: name, title, the counters the book prints (or the
+// lab's, for a drill the book's log does not print) and the parameters.
+type jsonList struct {
+	Schema   int           `json:"schema"`
+	Sections []jsonSection `json:"sections"`
+}
+
+type jsonSection struct {
+	ID      string      `json:"id"`
+	Title   string      `json:"title"`
+	Package string      `json:"package"`
+	Drills  []jsonEntry `json:"drills"`
+}
+
+type jsonEntry struct {
+	Name     string         `json:"name"`
+	Title    string         `json:"title"`
+	Expected string         `json:"expected"` // "book", or "lab" where the book prints nothing
+	Counters []jsonBookItem `json:"counters"`
+	Params   []jsonListArg  `json:"params"`
+}
+
+type jsonBookItem struct {
+	Name  string `json:"name"`
+	Value any    `json:"value"` // as drill --json gives it: a number, a boolean or text
+}
+
+type jsonListArg struct {
+	Name    string `json:"name"`
+	Default int    `json:"default"`
+	Min     int    `json:"min"`
+	Max     *int   `json:"max"` // null: no fixed upper bound
+}
+
+func listJSON(g *globalOptions) jsonList {
+	out := jsonList{Schema: jsonSchema, Sections: []jsonSection{}}
+	for _, s := range drills.Sections {
+		js := jsonSection{ID: s.ID, Title: g.t(s.TitleKey()), Package: s.Package, Drills: []jsonEntry{}}
+		list, _ := drills.InSection(s.ID)
+		for _, d := range list {
+			e := jsonEntry{Name: d.Name, Title: g.t(d.TitleKey()), Expected: "book", Counters: []jsonBookItem{}, Params: []jsonListArg{}}
+			if d.LabOnly {
+				e.Expected = "lab"
+			}
+			for _, c := range d.Book {
+				e.Counters = append(e.Counters, jsonBookItem{c.Name, typed(c.Value)})
+			}
+			for _, p := range d.Params {
+				a := jsonListArg{Name: p.Name, Default: p.Default, Min: p.Min}
+				if p.Max > 0 {
+					a.Max = &p.Max
+				}
+				e.Params = append(e.Params, a)
+			}
+			js.Drills = append(js.Drills, e)
+		}
+		out.Sections = append(out.Sections, js)
+	}
+	return out
 }

@@ -42,6 +42,7 @@ func newIO() *IO {
 		Getenv:        os.Getenv,
 		OutIsTerminal: term.IsTerminal(int(os.Stdout.Fd())),
 		InIsTerminal:  term.IsTerminal(int(os.Stdin.Fd())),
-		Width:         terminalWidth(),
+		Width:         terminalWidth(os.Getenv),
+		ErrWidth:      stderrWidth(),
 	}
 }

@@ -24,6 +24,10 @@ func TestMain(m *testing.M) {
 	if os.Getenv(asArchlab) == "1" {
 		os.Exit(run(newIO(), os.Args[1:]))
 	}
+	if os.Getenv(asScreens) == "1" {
+		os.Stdout.WriteString(printScreens())
+		os.Exit(0)
+	}
 	testscript.Main(m, map[string]func(){
 		"archlab": func() { os.Exit(run(newIO(), os.Args[1:])) },
 		"sqlexec": sqlexecMain, // scripts make and read SQLite files (store_test.go)

@@ -4,9 +4,10 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"path/filepath"
+	"slices"
 	"strings"
 
-	"github.com/mattn/go-runewidth"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
 
@@ -20,6 +21,10 @@ type renderer struct {
 	g    *globalOptions
 	p    palette
 	step bool // pause between phases (a terminal on both ends and --step)
+	// stopped: the reader typed q at a pause; the rest is shown without
+	// its timeline.
+	stopped bool
+	keys    *bufio.Reader // stdin, read a key at a time at the pauses
 }
 
 func (r *renderer) out() io.Writer { return r.g.io.Out }
@@ -44,7 +49,11 @@ func (r *renderer) header(d *drills.Drill) {
 func (r *renderer) drill(res *drills.Result, trace bool) error {
 	r.header(res.Drill)
 	if w := view.WhatIf(r.g.lang, res); w != "" {
-		writeHanging(r.out(), r.g.t("cli.what-if.head")+" ", "  ", w, r.g.width())
+		head := r.g.t("cli.what-if.head")
+		if !strings.HasSuffix(head, "：") { // a Chinese colon has its own space
+			head += " "
+		}
+		writeHanging(r.out(), head, "  ", w, r.g.width())
 	}
 	if trace {
 		fmt.Fprintln(r.out())
@@ -134,16 +143,25 @@ func (r *renderer) table(header []any, rows [][]string, wrapLast bool) error {
 		tablewriter.WithRowAlignment(tw.AlignLeft),
 		tablewriter.WithRowAutoWrap(tw.WrapNone),
 	}
-	if !wrapLast || last >= 16 {
+	if !wrapLast || last >= 12 {
 		t := tablewriter.NewTable(&buf, opts...)
+		cells := rows
 		if wrapLast {
-			t.Configure(func(cfg *tablewriter.Config) {
-				cfg.Row.Formatting.AutoWrap = tw.WrapNormal
-				cfg.Row.ColMaxWidths.PerColumn = tw.Mapper[int, int]{len(header) - 1: last}
-			})
+			// Wrapped here, not by tablewriter, whose wrapping breaks only
+			// at spaces: a Chinese verdict has none, and would push the
+			// table past the width.
+			cells = make([][]string, len(rows))
+			for i, row := range rows {
+				cells[i] = slices.Clone(row)
+				var lines []string
+				for _, l := range strings.Split(row[len(row)-1], "\n") {
+					lines = append(lines, wrapText(l, last)...)
+				}
+				cells[i][len(row)-1] = strings.Join(lines, "\n")
+			}
 		}
 		t.Header(header...)
-		if err := t.Bulk(rows); err != nil {
+		if err := t.Bulk(cells); err != nil {
 			return err
 		}
 		if err := t.Render(); err != nil {
@@ -180,6 +198,9 @@ func (r *renderer) table(header []any, rows [][]string, wrapLast bool) error {
 			}
 		}
 	}
+	if !wrapLast && r.plainTable(header, rows) {
+		return nil
+	}
 	for _, row := range rows {
 		cells := make([]string, len(row))
 		for i, c := range row {
@@ -197,6 +218,43 @@ func (r *renderer) table(header []any, rows [][]string, wrapLast bool) error {
 	return nil
 }
 
+// plainTable writes a table too wide for its borders as aligned columns
+// without them, header first, when that fits the width; false when it does
+// not either.
+func (r *renderer) plainTable(header []any, rows [][]string) bool {
+	all := [][]string{make([]string, len(header))}
+	for c, h := range header {
+		all[0][c] = fmt.Sprint(h)
+	}
+	all = append(all, rows...)
+	widths := make([]int, len(header))
+	for _, row := range all {
+		for c, cell := range row {
+			if strings.Contains(cell, "\n") {
+				return false
+			}
+			widths[c] = max(widths[c], cellWidth(cell))
+		}
+	}
+	var b strings.Builder
+	for _, row := range all {
+		var line strings.Builder
+		for c, cell := range row {
+			line.WriteString(cell)
+			if c < len(row)-1 {
+				line.WriteString(strings.Repeat(" ", widths[c]-cellWidth(cell)+2))
+			}
+		}
+		l := strings.TrimRight(line.String(), " ")
+		if displayWidth(stripANSI(l)) > r.g.width() {
+			return false
+		}
+		b.WriteString(l + "\n")
+	}
+	_, err := io.WriteString(r.out(), b.String())
+	return err == nil
+}
+
 // cellWidth is the width of a table cell: its widest line.
 func cellWidth(s string) int {
 	w := 0
@@ -207,19 +265,33 @@ func cellWidth(s string) int {
 }
 
 // summary prints section | drill | result | counters for many drills and
-// the final count line.
-func (r *renderer) summary(results []*drills.Result) error {
+// the final count line. paths, for the drills of --file DIR, are the
+// files they came from: each row names its file under the drill.
+func (r *renderer) summary(results []*drills.Result, paths []string) error {
 	var rows [][]string
 	pass := 0
-	for _, res := range results {
+	for i, res := range results {
 		result := r.p.bad.Sprint("FAIL")
 		if res.Pass {
 			result = r.p.good.Sprint("PASS")
 			pass++
 		}
-		rows = append(rows, []string{"§" + res.Drill.Section, res.Drill.Name, result, counterLine(res)})
+		name := res.Drill.Name
+		if i < len(paths) {
+			file := filepath.Base(paths[i])
+			if file == name+".txtar" {
+				name = file
+			} else {
+				name += "\n" + r.p.dim.Sprint(file)
+			}
+		}
+		rows = append(rows, []string{"§" + res.Drill.Section, name, result, counterLine(res)})
 	}
-	header := []any{r.g.t("cli.col.section"), r.g.t("cli.col.drill"), r.g.t("cli.col.result"), r.g.t("cli.col.counters")}
+	drill := r.g.t("cli.col.drill")
+	if len(paths) > 0 {
+		drill = r.g.t("cli.col.drill-file")
+	}
+	header := []any{r.g.t("cli.col.section"), drill, r.g.t("cli.col.result"), r.g.t("cli.col.counters")}
 	// The counters column wraps so the summary fits a projector.
 	if err := r.table(header, rows, true); err != nil {
 		return err
@@ -247,7 +319,7 @@ func (r *renderer) trace(steps []drills.Step) error {
 	whoW, whatW := 0, 0
 	for i, row := range rows {
 		who[i] = row.From + " -> " + row.To
-		whoW = max(whoW, runewidth.StringWidth(who[i]))
+		whoW = max(whoW, displayWidth(who[i]))
 	}
 	numW := len(fmt.Sprint(len(steps)))
 	// The action column is as wide as the widest action that still leaves
@@ -256,15 +328,19 @@ func (r *renderer) trace(steps []drills.Step) error {
 	// other step's result onto a line of its own.
 	room := r.g.width() - (numW + 2 + whoW + 2) - 2
 	for _, row := range rows {
-		w := runewidth.StringWidth(row.Action)
-		if w <= wideAction && w+runewidth.StringWidth(row.Named) <= room {
+		w := displayWidth(row.Action)
+		if w <= wideAction && w+displayWidth(row.Named) <= room {
 			whatW = max(whatW, w)
 		}
 	}
-	in := bufio.NewReader(r.g.io.In)
 	for i, s := range steps {
 		if i == 0 || s.Phase != steps[i-1].Phase {
-			if i > 0 && r.step && !r.waitEnter(in, s.Phase) {
+			if i > 0 && r.step && !r.stopped {
+				if err := r.pause(r.g.t("cli.step.press-enter", r.g.t(s.Phase.Key()))); err != nil {
+					return err
+				}
+			}
+			if r.stopped {
 				return nil
 			}
 			fmt.Fprintln(r.out(), r.p.bold.Sprint("["+r.g.t(s.Phase.Key())+"]"))
@@ -280,10 +356,10 @@ func (r *renderer) trace(steps []drills.Step) error {
 			return l
 		}
 		width := r.g.width()
-		num := fmt.Sprintf("%*d  %s  ", numW, i+1, runewidth.FillRight(who[i], whoW))
+		num := fmt.Sprintf("%*d  %s  ", numW, i+1, columns.FillRight(who[i], whoW))
 		indent := strings.Repeat(" ", numW+2+whoW+2)
 		if displayWidth(num)+whatW+2+displayWidth(result) <= width && displayWidth(what) <= whatW {
-			fmt.Fprintf(r.out(), "%s%s  %s\n", num, runewidth.FillRight(what, whatW), tone(result))
+			fmt.Fprintf(r.out(), "%s%s  %s\n", num, columns.FillRight(what, whatW), tone(result))
 			continue
 		}
 		// Too wide for a projector: the action wraps under itself (a SQL
@@ -307,13 +383,3 @@ func (r *renderer) trace(steps []drills.Step) error {
 // wideAction is the widest action that sets the width of the action column;
 // a wider one (a SQL statement, with --store sqlite) wraps instead.
 const wideAction = 48
-
-// waitEnter asks for Enter before the next phase; false means stop: stdin
-// closed (Ctrl-D) or the reader typed q. On a terminal the prompt erases
-// itself once answered, so the screen holds only the drill.
-func (r *renderer) waitEnter(in *bufio.Reader, next drills.Phase) bool {
-	fmt.Fprint(r.g.io.Err, r.p.dim.Sprint(r.g.t("cli.step.press-enter", r.g.t(next.Key()))))
-	line, err := in.ReadString('\n')
-	fmt.Fprint(r.g.io.Err, "\r\x1b[1A\x1b[2K")
-	return err == nil && strings.TrimSpace(strings.ToLower(line)) != "q"
-}

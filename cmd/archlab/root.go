@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	goio "io"
-	"regexp"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"archlab/drills"
 	"archlab/i18n"
 )
 
@@ -34,18 +34,23 @@ func (g *globalOptions) colour() bool {
 // outWriter, checked once at the end: a result that could not be written
 // is never an exit 0 (see exitstatus.go).
 func run(io *IO, args []string) int {
-	args = typedArgs(io.Err, args)
+	var errw goio.Writer = io.Err
+	if io.ErrWidth > 0 {
+		errw = &stderrWriter{w: io.Err, width: screenWidth(io.ErrWidth)}
+	}
+	args = typedArgs(errw, args)
 	out := &outWriter{w: io.Out}
 	cio := *io
 	cio.Out = out
+	cio.Err = errw
 	lang, err := pickLang(args, io.Getenv)
 	if err != nil {
-		return finish(&cio, io.Err, i18n.FromEnv(io.Getenv), args, out, err)
+		return finish(&cio, errw, i18n.FromEnv(io.Getenv), args, out, err)
 	}
 	g := &globalOptions{io: &cio, lang: lang}
 	root := newRootCmd(g)
 	root.SetArgs(namesAfterDashes(root, args))
-	return finish(&cio, io.Err, lang, args, out, root.Execute())
+	return finish(&cio, errw, lang, args, out, root.Execute())
 }
 
 // finish prints err (on stderr, and as a JSON object on stdout when the
@@ -127,6 +132,9 @@ func pickLang(args []string, getenv func(string) string) (i18n.Lang, error) {
 			continue
 		}
 		l, valid := i18n.Parse(value)
+		if !valid && len(args) > 0 && strings.HasPrefix(args[0], cobra.ShellCompRequestCmd) {
+			continue // a --lang still being typed, while the shell completes it
+		}
 		if !valid {
 			// Said in the language chosen so far.
 			return "", &usageError{msg: i18n.T(lang, "err.lang", value)}
@@ -176,19 +184,16 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 	})
 	// Drill and command names ignore case: ACK-LOST is ack-lost.
 	cobra.EnableCaseInsensitive = true
-	if g.lang == i18n.ZH {
-		cobra.AddTemplateFunc("zhDefaults", zhDefaults)
-		cobra.AddTemplateFunc("zhFlags", func(s string) string { return strings.ReplaceAll(s, "[flags]", "[选项]") })
-		root.SetUsageTemplate(zhUsageTemplate)
-	}
+	installHelp(g, root)
 	// No default in pflag's sense: the help text says where it comes from,
 	// and pflag would add a second "(default …)".
 	root.PersistentFlags().String("lang", "", g.t("help.flag.lang"))
 	root.PersistentFlags().BoolVar(&g.noColor, "no-color", false, g.t("help.flag.no-color"))
 	root.Flags().BoolP("version", "v", false, g.t("help.flag.version"))
 	root.PersistentFlags().BoolP("help", "h", false, g.t("help.flag.help"))
-	// archlab completion bash|zsh|fish|powershell, cobra's own.
-	root.CompletionOptions.HiddenDefaultCmd = false
+	// archlab completion bash|zsh|fish|powershell: cobra's scripts, our
+	// command (its help in the reader's language).
+	root.CompletionOptions.DisableDefaultCmd = true
 
 	// cobra's own help command, with its one-line help in the reader's
 	// language.
@@ -207,6 +212,8 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 	root.AddCommand(newExploreCmd(g))
 	root.AddCommand(newCheckCmd(g))
 	root.AddCommand(newServeCmd(g))
+	root.AddCommand(newCompletionCmd(g, root))
+	registerCompletions(root)
 	// The consumer process of --crash real: archlab started by itself.
 	return root
 }
@@ -254,12 +261,31 @@ func flagError(g *globalOptions, err error) string {
 // unknownCommand names the bad word and the nearest real commands.
 func unknownCommand(g *globalOptions, cmd *cobra.Command, name string) error {
 	e := &usageError{msg: g.t("err.unknown-command", name, cmd.CommandPath())}
-	if s := cmd.SuggestionsFor(name); len(s) > 0 {
-		e.hint = g.t("err.hint.did-you-mean", strings.Join(s, ", "))
-	} else {
+	// By edit distance, not only by prefix as cobra's SuggestionsFor
+	// does when called by hand: chek, lst, drll and explane are typos.
+	var names []string
+	for _, c := range cmd.Commands() {
+		if c.IsAvailableCommand() || c.Name() == "help" {
+			names = append(names, c.Name())
+			names = append(names, c.Aliases...)
+		}
+	}
+	switch near := drills.Nearest(strings.ToLower(name), names, 3); {
+	case len(near) > 0:
+		e.hint = g.t("err.hint.did-you-mean", strings.Join(near, ", "))
+	case cmd == cmd.Root() && isDrill(name):
+		// `archlab ack-lost`: a drill's name where a command goes.
+		e.hint = g.t("err.hint.did-you-mean", "archlab drill "+strings.ToLower(name))
+	default:
 		e.hint = g.t("err.hint.help", cmd.CommandPath())
 	}
 	return e
+}
+
+// isDrill reports whether name is a drill's name.
+func isDrill(name string) bool {
+	_, err := drills.Lookup(name)
+	return err == nil
 }
 
 // version is the module version from the build info, "(devel)" in a
@@ -288,44 +314,10 @@ func newVersionCmd(g *globalOptions) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: g.t("help.version.short"),
-		Args:  cobra.NoArgs,
+		Args:  noArgs(g),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			_, err := fmt.Fprintf(g.io.Out, "archlab %s\n", version())
 			return err
 		},
 	}
 }
-
-// zhDefaults translates the "(default …)" pflag appends to a flag's help.
-func zhDefaults(s string) string {
-	return pflagDefault.ReplaceAllString(s, "（默认值 $1）")
-}
-
-var pflagDefault = regexp.MustCompile(` \(default ([^)\n]*)\)`)
-
-// zhUsageTemplate is cobra's default usage template with its headings in
-// Chinese.
-const zhUsageTemplate = `用法：{{if .Runnable}}
-  {{.UseLine | zhFlags}}{{end}}{{if .HasAvailableSubCommands}}
-  {{.CommandPath}} [命令]{{end}}{{if gt (len .Aliases) 0}}
-
-别名：
-  {{.NameAndAliases}}{{end}}{{if .HasExample}}
-
-示例：
-{{.Example}}{{end}}{{if .HasAvailableSubCommands}}
-
-可用命令：{{range .Commands}}{{if (or .IsAvailableCommand (eq .Name "help"))}}
-  {{rpad .Name .NamePadding }} {{.Short}}{{end}}{{end}}{{end}}{{if .HasAvailableLocalFlags}}
-
-选项：
-{{.LocalFlags.FlagUsages | trimTrailingWhitespaces | zhDefaults}}{{end}}{{if .HasAvailableInheritedFlags}}
-
-全局选项：
-{{.InheritedFlags.FlagUsages | trimTrailingWhitespaces | zhDefaults}}{{end}}{{if .HasHelpSubCommands}}
-
-其他帮助主题：{{range .Commands}}{{if .IsAdditionalHelpTopicCommand}}
-  {{rpad .CommandPath .CommandPathPadding}} {{.Short}}{{end}}{{end}}{{end}}{{if .HasAvailableSubCommands}}
-
-使用 "{{.CommandPath}} [命令] --help" 查看命令的详细说明。{{end}}
-`

@@ -36,7 +36,7 @@ func newServeCmd(g *globalOptions) *cobra.Command {
 		Short:   g.t("help.serve.short"),
 		Long:    g.t("help.serve.long"),
 		Example: g.t("help.serve.example"),
-		Args:    cobra.NoArgs,
+		Args:    noArgs(g),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return o.run(cmd.Context())
 		},

@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/mattn/go-runewidth"
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
 	"golang.org/x/term"
 )
 
@@ -20,17 +23,54 @@ const (
 	maxWidth     = 160
 )
 
-// terminalWidth is stdout's width when it is a terminal, else 0.
-func terminalWidth() int {
+// terminalWidth is stdout's width when it is a terminal; else $COLUMNS
+// when it holds a number (a pager, tmux's pipe-pane, a script that wants 60
+// columns); else 0.
+func terminalWidth(getenv func(string) string) int {
 	if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil {
+		return w
+	}
+	if w, err := strconv.Atoi(strings.TrimSpace(getenv("COLUMNS"))); err == nil && w > 0 {
 		return w
 	}
 	return 0
 }
 
+// stderrWidth is stderr's width when it is a terminal, else 0.
+func stderrWidth() int {
+	if w, _, err := term.GetSize(int(os.Stderr.Fd())); err == nil {
+		return w
+	}
+	return 0
+}
+
+// columns measures text the way a terminal draws it. go-runewidth and
+// tablewriter both read LANG and LC_ALL when the program starts and, under
+// a CJK locale (zh_CN.UTF-8, how a Chinese teacher's machine is usually
+// set), count every "ambiguous" character as two columns: the box-drawing
+// characters of a table's border, "·", "→", "◆". No terminal a class uses
+// draws them that wide; a table measured so is too wide for the screen and
+// loses its borders. Ideographs (汉字) are two columns in every locale, so
+// nothing is lost by measuring ambiguous characters as one.
+var columns = &runewidth.Condition{EastAsianWidth: false, StrictEmojiNeutral: true}
+
+func init() { narrowAmbiguous() }
+
+// narrowAmbiguous makes the libraries that measure text for archlab
+// (tablewriter, the progress bar, go-runewidth's own functions) agree with
+// columns, whatever the locale said when they started.
+func narrowAmbiguous() {
+	runewidth.EastAsianWidth = false
+	runewidth.DefaultCondition = columns
+	twwidth.SetOptions(twwidth.Options{EastAsianWidth: false})
+}
+
 // width is the number of columns output may take.
-func (g *globalOptions) width() int {
-	w := g.io.Width
+func (g *globalOptions) width() int { return screenWidth(g.io.Width) }
+
+// screenWidth is the width output may take on a terminal w columns wide (0:
+// not a terminal).
+func screenWidth(w int) int {
 	if w == 0 {
 		return defaultWidth
 	}
@@ -38,7 +78,7 @@ func (g *globalOptions) width() int {
 }
 
 // displayWidth is the terminal width of s: CJK characters take two columns.
-func displayWidth(s string) int { return runewidth.StringWidth(s) }
+func displayWidth(s string) int { return columns.StringWidth(s) }
 
 // wrapText breaks s into lines of at most width columns: at spaces, and
 // between two CJK characters, which need no space to break; a closing
@@ -47,7 +87,7 @@ func displayWidth(s string) int { return runewidth.StringWidth(s) }
 func wrapText(s string, width int) []string {
 	var lines []string
 	line, lineW := "", 0
-	for _, tok := range tokens(s) {
+	for _, tok := range splitLong(tokens(s), width) {
 		space := tok.space && line != ""
 		w := displayWidth(stripANSI(tok.text))
 		if space {
@@ -65,6 +105,24 @@ func wrapText(s string, width int) []string {
 		lineW += w
 	}
 	return append(lines, line)
+}
+
+// splitLong breaks a token wider than width after each "|" in it, so that
+// a list of choices (crash-before|crash-mid|…) wraps instead of running
+// past the edge.
+func splitLong(toks []token, width int) []token {
+	var out []token
+	for _, t := range toks {
+		if displayWidth(stripANSI(t.text)) <= width || !strings.Contains(t.text, "|") {
+			out = append(out, t)
+			continue
+		}
+		parts := strings.SplitAfter(t.text, "|")
+		for i, p := range parts {
+			out = append(out, token{text: p, space: t.space && i == 0})
+		}
+	}
+	return out
 }
 
 type token struct {
@@ -87,8 +145,18 @@ func tokens(s string) []token {
 			space = false
 		}
 	}
+	book := false // inside 《…》: a book's title is never broken
 	for _, r := range s {
 		switch {
+		case book:
+			cur.WriteRune(r)
+			book = r != '》'
+		case r == '《':
+			flush()
+			cur.WriteString(opening)
+			opening = ""
+			cur.WriteRune(r)
+			book = true
 		case r == ' ' || r == '\t' || r == '\n':
 			flush()
 			space = true
@@ -126,7 +194,7 @@ func tokens(s string) []token {
 func isOpeningPunct(r rune) bool { return strings.ContainsRune("（「『【《“‘", r) }
 
 func isCJK(r rune) bool {
-	return unicode.Is(unicode.Han, r) || runewidth.RuneWidth(r) == 2
+	return unicode.Is(unicode.Han, r) || columns.RuneWidth(r) == 2
 }
 
 func isClosingPunct(r rune) bool {
@@ -167,9 +235,14 @@ func reflow(s string, width int) string {
 			flush()
 			indent := l[:len(l)-len(strings.TrimLeft(l, " "))]
 			var b strings.Builder
-			if strings.HasPrefix(strings.TrimSpace(l), "archlab ") {
+			switch m := columnGap.FindStringSubmatch(l); {
+			case strings.HasPrefix(strings.TrimSpace(l), "archlab "):
 				writeCommand(&b, indent, indent+"  ", strings.TrimSpace(l), width)
-			} else {
+			case m != nil:
+				// "  3    could not run: …": a row of two columns, its
+				// text wrapped under the second one.
+				writeHanging(&b, m[1], strings.Repeat(" ", displayWidth(m[1])), m[2], width)
+			default:
 				writeHanging(&b, indent, indent+"  ", strings.TrimSpace(l), width)
 			}
 			out = append(out, strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")...)
@@ -182,6 +255,10 @@ func reflow(s string, width int) string {
 	flush()
 	return strings.Join(out, "\n")
 }
+
+// columnGap is an indented line of two columns: a short first cell, two
+// spaces or more, the text.
+var columnGap = regexp.MustCompile(`^( +[^ ]{1,24} {2,})([^ ].*)$`)
 
 // joinLines joins the lines of a paragraph: with a space, except between
 // two CJK characters, where Chinese needs none.
@@ -249,4 +326,43 @@ func writeCommand(w io.Writer, first, rest, cmd string, width int) {
 		}
 		fmt.Fprintln(w, prefix+l)
 	}
+}
+
+// stderrWriter wraps every line written to stderr that is wider than the
+// screen: errors, hints, explore's timing line, --rewrite's report. A
+// line is wrapped only when it is written whole (it ends in a newline);
+// a prompt or a progress bar redrawn with "\r" passes as it is.
+type stderrWriter struct {
+	w     io.Writer
+	width int
+}
+
+func (s *stderrWriter) Write(p []byte) (int, error) {
+	text := string(p)
+	if !strings.HasSuffix(text, "\n") || strings.ContainsAny(text, "\r") {
+		return s.w.Write(p)
+	}
+	var b strings.Builder
+	for _, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		if displayWidth(stripANSI(l)) <= s.width {
+			b.WriteString(l + "\n")
+			continue
+		}
+		indent := l[:len(l)-len(strings.TrimLeft(l, " "))]
+		writeHanging(&b, indent, indent+"  ", strings.TrimLeft(l, " "), s.width)
+	}
+	if _, err := io.WriteString(s.w, b.String()); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// stderrFile is the file behind stderr, when it is one: the progress bar
+// draws only on a terminal.
+func stderrFile(w io.Writer) (*os.File, bool) {
+	if s, ok := w.(*stderrWriter); ok {
+		w = s.w
+	}
+	f, ok := w.(*os.File)
+	return f, ok
 }

@@ -49,6 +49,9 @@ type Row struct {
 	// damage the lesson is about, else the result.
 	Named string
 	Tone  Tone
+	// Verdict: the step reads the outcome (the verdict phase), so the
+	// page reveals the counters' values and the lesson checks from it on.
+	Verdict bool
 }
 
 // Label is the row as one diagram message: "3. ack pay:evt-1: lost".
@@ -63,6 +66,16 @@ func Actor(lang i18n.Lang, role string) string {
 	return i18n.T(lang, "actor."+role)
 }
 
+// text renders a recorded message. A message whose first argument is the
+// number 1 takes the catalogue's singular form, key.one, where there is
+// one: "crashes after 1 attempt", not "1 attempts".
+func text(lang i18n.Lang, m harness.Msg) string {
+	if len(m.Args) > 0 && m.Args[0] == any(1) && i18n.Has(lang, m.Key+".one") {
+		return i18n.T(lang, m.Key+".one", m.Args...)
+	}
+	return i18n.T(lang, m.Key, m.Args...)
+}
+
 // Rows renders recorded steps in lang.
 func Rows(lang i18n.Lang, steps []harness.Step) []Row {
 	rows := make([]Row, len(steps))
@@ -75,9 +88,10 @@ func Rows(lang i18n.Lang, steps []harness.Step) []Row {
 			To:         Actor(lang, s.Target),
 			FromID:     s.Actor,
 			ToID:       s.Target,
-			Action:     i18n.T(lang, s.Action.Key, s.Action.Args...),
-			Result:     i18n.T(lang, s.Result.Key, s.Result.Args...),
+			Action:     text(lang, s.Action),
+			Result:     text(lang, s.Result),
 			Tone:       toneOf(s.Tone),
+			Verdict:    s.Phase == harness.Verdict,
 		}
 		rows[i].Named = rows[i].Result
 		if rows[i].Tone == Harm {

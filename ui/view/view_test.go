@@ -54,3 +54,26 @@ func TestAckLost(t *testing.T) {
 		})
 	}
 }
+
+// TestSingular: a count of one reads in the singular, in the trace and
+// the diagram: crash-resume with --crash-after 1 "crashes after 1 item".
+func TestSingular(t *testing.T) {
+	d, err := drills.Lookup("crash-resume")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := d.Defaults()
+	v["crash-after"] = 1
+	res, err := d.Run(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var actions []string
+	for _, r := range view.Rows(i18n.EN, res.Steps) {
+		actions = append(actions, r.Action)
+	}
+	all := strings.Join(actions, "\n")
+	if !strings.Contains(all, "crashes after 1 item") || strings.Contains(all, "1 items") {
+		t.Fatalf("no singular in:\n%s", all)
+	}
+}

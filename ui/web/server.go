@@ -451,7 +451,7 @@ func (s *Server) counterexample(w http.ResponseWriter, r *http.Request) {
 	p.Run = &run{
 		Name: "explore " + mech + " " + name, Title: c.Line(p.Lang), Section: p.T(sec.TitleKey()),
 		Rows: rows, SVG: SVG(view.DiagramOf(rows)),
-		Verdict: view.Verdict{Word: "✗", Text: p.T("web.explore.broken", name, strings.Join(c.Broken, ", "))},
+		Verdict: view.Verdict{Word: "✗", Text: p.T("web.explore.broken", name, brokenText(p, c))},
 	}
 	p.Title = "explore " + mech + " " + name + " — archlab"
 	s.render(w, http.StatusOK, "drill.html", p)

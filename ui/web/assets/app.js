@@ -15,7 +15,10 @@
     }
     var run = document.getElementById("run");
     var total = run ? Number(run.dataset.steps) : 0;
-    if (!total) { return; }
+    if (!total) {
+      if (run) { run.classList.add("revealed", "done"); }
+      return;
+    }
     var steps = Array.prototype.slice.call(document.querySelectorAll("#diagram g.step"));
     var notes = Array.prototype.slice.call(document.querySelectorAll("#diagram g.note"));
     var rows = Array.prototype.slice.call(document.querySelectorAll("#rows li"));
@@ -25,16 +28,15 @@
     var cur = 0, timer = null;
     var box = document.getElementById("diagram");
     var svg = box.querySelector("svg");
-
-    // A wide run shrinks to the panel, but not below 80%: past that the
-    // panel scrolls sideways and follows the current step.
-    function fit() {
-      var natural = Number(svg.getAttribute("width"));
-      var room = box.clientWidth - 2;
-      svg.style.width = Math.round(natural * Math.min(1, Math.max(room / natural, 0.8))) + "px";
+    // The counters' values, the marks and the lessons are revealed when
+    // the run reaches the steps that read them (the verdict phase), the
+    // verdict only at the end: the class guesses before the ending.
+    var revealAt = total;
+    for (var i = 0; i < rows.length; i++) {
+      if (rows[i].hasAttribute("data-verdict")) { revealAt = i + 1; break; }
     }
-    fit();
-    window.addEventListener("resize", fit);
+    // The diagram is as wide as its panel (CSS): it never scrolls
+    // sideways; a long run scrolls down.
     // The participants stay at the top while the run scrolls under them.
     var heads = svg.querySelector("g.heads");
     box.addEventListener("scroll", function () {
@@ -59,6 +61,8 @@
         caption.className = "caption " + row.dataset.tone;
       }
       counter.textContent = cur + " / " + total;
+      run.classList.toggle("revealed", cur >= revealAt);
+      run.classList.toggle("done", cur >= total);
       history.replaceState(null, "", "#step=" + cur);
       if (cur > 0) {
         var g = steps[cur - 1];
@@ -68,9 +72,6 @@
           box.scrollTop += r.bottom - b.bottom + 16;
         } else if (r.top < b.top + hh) {
           box.scrollTop -= b.top + hh - r.top + 16;
-        }
-        if (r.right > b.right - 8 || r.left < b.left + 8) {
-          box.scrollLeft += (r.left + r.right) / 2 - (b.left + b.right) / 2;
         }
       }
       if (cur >= total) { pause(); }

@@ -1,0 +1,162 @@
+package web_test
+
+import (
+	"fmt"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"archlab/drills"
+	"archlab/i18n"
+	"archlab/ui/web"
+)
+
+// layout is what a projector shows of a drill's page, measured in the
+// browser: the diagram's text lines, and whatever overflows.
+type layout struct {
+	Lines     []float64 `json:"lines"`     // the height of every line of diagram text, in CSS px
+	Cut       []string  `json:"cut"`       // lines that reach past the diagram's edges
+	Wide      []string  `json:"wide"`      // boxes that scroll sideways
+	Ellipsis  []string  `json:"ellipsis"`  // labels shortened with "…"
+	Lost      []string  `json:"lost"`      // labels whose drawn lines do not add up to the label
+	Revealed  []string  `json:"revealed"`  // what the page shows of the ending: values, marks, lessons, verdict
+	RevealAt  int       `json:"revealAt"`  // the first step of the verdict phase
+	StepCount int       `json:"stepCount"` // the run's steps
+}
+
+const measure = `(() => {
+  const box = document.getElementById('diagram');
+  const svg = box.querySelector('svg');
+  const s = svg.getBoundingClientRect();
+  const lines = [], cut = [], wide = [], ellipsis = [], lost = [], revealed = [];
+  for (const t of svg.querySelectorAll('tspan.line')) {
+    const r = t.getBoundingClientRect();
+    lines.push(r.height);
+    if (r.left < s.left - 1 || r.right > s.right + 1) cut.push(t.textContent);
+  }
+  for (const g of svg.querySelectorAll('g.step')) {
+    const title = g.querySelector('title').textContent.replace(/\s+/g, '');
+    const [act, res] = Array.from(g.querySelectorAll('text')).map(t => t.textContent.replace(/\s+/g, ''));
+    const drawn = act + res;
+    // The title is "N. action: result"; the lines draw "N. action" and "result".
+    if (title !== act + ':' + res) lost.push(title + ' ≠ ' + act + ':' + res);
+    if (drawn.includes('…') && !title.includes('…')) ellipsis.push(title);
+  }
+  for (const el of [document.documentElement, document.body, box, document.querySelector('.side'), document.querySelector('.controls'), document.getElementById('caption')]) {
+    if (el && el.scrollWidth > el.clientWidth + 1) wide.push((el.id || el.className || el.tagName) + ' ' + el.scrollWidth + '>' + el.clientWidth);
+  }
+  for (const td of document.querySelectorAll('#counters td, #counters th')) {
+    if (td.scrollWidth > td.clientWidth + 1) wide.push('cell ' + td.textContent);
+  }
+  const shown = el => el && getComputedStyle(el).visibility !== 'hidden' && el.textContent.trim() !== '';
+  for (const el of document.querySelectorAll('#counters td.value, #counters td.mark')) if (shown(el)) revealed.push('counter ' + el.textContent.trim());
+  if (shown(document.getElementById('checks'))) revealed.push('checks');
+  if (shown(document.getElementById('verdict'))) revealed.push('verdict');
+  const rows = Array.from(document.querySelectorAll('#rows li'));
+  const at = rows.findIndex(li => li.hasAttribute('data-verdict'));
+  return {lines, cut, wide, ellipsis, lost, revealed, revealAt: at < 0 ? rows.length : at + 1, stepCount: rows.length};
+})()`
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s) == 0 {
+		return 0
+	}
+	return s[len(s)/2]
+}
+
+// TestProjector opens every drill's page in both languages at 1280×720
+// and 1920×1080, as a class sees it on a projector, and holds it to this:
+//   - the median line of diagram text is at least 26 px high at 1280×720,
+//     and grows with the viewport at 1920×1080;
+//   - nothing scrolls sideways, no label is cut at an edge or shortened;
+//   - the counters' values, the marks and the lessons appear only from the
+//     step that reads them (the verdict phase), the verdict only at the end.
+func TestProjector(t *testing.T) {
+	srv := httptest.NewServer(web.New(i18n.EN))
+	defer srv.Close()
+	dir := screenshots(t)
+	heights := map[string]float64{}
+	for _, size := range [][2]int64{{1280, 720}, {1920, 1080}} {
+		for _, lang := range []string{"en", "zh"} {
+			// A browser for each size and language: each has a time
+			// limit of its own (newBrowser).
+			ctx := newBrowser(t)
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(size[0], size[1])); err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range drills.All() {
+				name := fmt.Sprintf("%dx%d/%s/%s", size[0], size[1], lang, d.Name)
+				t.Run(name, func(t *testing.T) {
+					err := chromedp.Do(ctx,
+						chromedp.Navigate(srv.URL+"/drill/"+d.Name+"?lang="+lang),
+						chromedp.WaitVisible(chromedp.CSS(`#diagram svg`)),
+					)
+					if err != nil {
+						t.Fatal(err)
+					}
+					at := func(step int) layout {
+						t.Helper()
+						key(t, ctx, kb.Home)
+						for range step {
+							key(t, ctx, kb.ArrowRight)
+						}
+						l, err := chromedp.Run(ctx, chromedp.Evaluate[layout](measure))
+						if err != nil {
+							t.Fatal(err)
+						}
+						return l
+					}
+					start := at(0)
+					if len(start.Revealed) > 0 {
+						t.Errorf("before the first step the page shows %v", start.Revealed)
+					}
+					if before := at(start.RevealAt - 1); start.RevealAt > 1 && len(before.Revealed) > 0 {
+						t.Errorf("at step %d, before the verdict phase, the page shows %v", start.RevealAt-1, before.Revealed)
+					}
+					if start.RevealAt < start.StepCount {
+						if l := at(start.RevealAt); !slices.Contains(l.Revealed, "checks") || slices.Contains(l.Revealed, "verdict") {
+							t.Errorf("at step %d, the verdict phase's first, the page shows %v: want the counters and lessons, no verdict", start.RevealAt, l.Revealed)
+						}
+					}
+					if l := at(start.StepCount - 1); slices.Contains(l.Revealed, "verdict") {
+						t.Errorf("the verdict shows at step %d of %d", start.StepCount-1, start.StepCount)
+					}
+					end := at(start.StepCount)
+					if !slices.Contains(end.Revealed, "verdict") || !slices.Contains(end.Revealed, "checks") {
+						t.Errorf("at the end the page shows only %v", end.Revealed)
+					}
+					if len(end.Wide) > 0 {
+						t.Errorf("scrolls sideways: %v", end.Wide)
+					}
+					if len(end.Cut) > 0 {
+						t.Errorf("%d label lines reach past the diagram's edge, e.g. %q", len(end.Cut), end.Cut[0])
+					}
+					if len(end.Ellipsis)+len(end.Lost) > 0 {
+						t.Errorf("labels shortened: %v %v", end.Ellipsis, end.Lost)
+					}
+					m := median(end.Lines)
+					heights[name] = m
+					t.Logf("median line %.1f px over %d lines", m, len(end.Lines))
+					if size[0] == 1280 && m < 26 {
+						t.Errorf("the median line of diagram text is %.1f px high, want at least 26", m)
+					}
+					if size[0] == 1920 {
+						small := heights[strings.Replace(name, "1920x1080", "1280x720", 1)]
+						if m < small*1.3 {
+							t.Errorf("the median line is %.1f px at 1920×1080 and %.1f px at 1280×720: it does not grow with the screen", m, small)
+						}
+					}
+					if d.Name == "crash-resume" || d.Name == "ack-lost" || d.Name == "reconcile-gaps" || d.Name == "zombie-window" {
+						shot(t, ctx, dir, fmt.Sprintf("%s-%s-%d.png", d.Name, lang, size[0]))
+					}
+				})
+			}
+		}
+	}
+}
