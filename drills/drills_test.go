@@ -250,7 +250,7 @@ func TestParamBounds(t *testing.T) {
 		{"crash-resume", "crash-after", 251},
 		{"partition-affinity", "orders", 0},
 		{"partition-affinity", "partitions", 0},
-		{"retry-budget", "max-attempts", 0},
+		{"retry-budget", "max-attempts", -1},
 		{"stale-epoch", "lease-expires-after", 101},
 		{"zombie-window", "lease-expires-after", 101},
 		{"rerun-commit", "behind", 100},

@@ -25,6 +25,7 @@ const (
 	Naive            Strategy = "naive"              // NaiveApply, then ack: no dedup key
 	MarkBeforeEffect Strategy = "mark-before-effect" // the book's MarkBeforeEffect, then ack: two writes
 	EarlyPrune       Strategy = "early-prune"        // Consume, then prune the keys through the message's Seq
+	AckBeforeEffect  Strategy = "ack-before-effect"  // the ack, then ApplyOnce: the order Consume's comment warns against
 )
 
 // InboxStrategies lists the handlers in the explorer's order.
@@ -47,8 +48,20 @@ func InboxHandler(s Strategy) (Handler, bool) {
 		return markFirstHandler, true
 	case EarlyPrune:
 		return earlyPruneHandler, true
+	case AckBeforeEffect:
+		return ackFirstHandler, true
 	}
 	return nil, false
+}
+
+// ackFirstHandler acks, then applies: the opposite of Consume's order,
+// which Consume's comment says "would lose the message". A crash after
+// the ack and before the effect does.
+func ackFirstHandler(s inbox.Store, m inbox.Message, ack inbox.AckStore) (bool, error) {
+	if err := ack.Ack(m); err != nil {
+		return false, err
+	}
+	return s.ApplyOnce(m)
 }
 
 // naiveHandler applies every delivery, then acks: NaiveApply, no key.
@@ -652,7 +665,7 @@ func splitRef(ref string) (producer, id string, ok bool) {
 // InboxSection is §8.2 as a drill file speaks it.
 var InboxSection = Section{
 	ID: "8.2", Harness: "inbox",
-	Strategies: []string{string(EffectThenAck), string(Naive), string(MarkBeforeEffect), string(EarlyPrune)},
+	Strategies: []string{string(EffectThenAck), string(Naive), string(MarkBeforeEffect), string(EarlyPrune), string(AckBeforeEffect)},
 	Verbs: []Verb{
 		{Name: "message", Args: []Arg{{Name: "msg", Kind: Word}, {Name: "seq", Kind: Number, Optional: true},
 			{Name: "order", Kind: Word, Optional: true}, {Name: "amount", Kind: Number, Optional: true},

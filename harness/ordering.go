@@ -35,6 +35,7 @@ type Ordering struct {
 	version      map[string]int64 // highest version seen per order
 	movedBack    bool
 	appliedTwice bool
+	dupRefused   bool // an event already applied was retried or dead-lettered
 	// partition-affinity
 	routes      []int
 	partitions  int
@@ -139,10 +140,15 @@ func (o *Ordering) Deliver(i int) error {
 // back of the queue with its attempt raised, or past the budget to the DLQ.
 func (o *Ordering) deliver(e ordering.Event, attempt int) error {
 	o.deliveries++
+	// An event the projection already applied is a duplicate, whatever
+	// else is wrong: retrying it or dead-lettering it is the harm.
+	already := o.applied[e.ID] > 0
 	out, err := o.decide(e, attempt)
 	if err != nil {
 		return err
 	}
+	refused := already && (out == ordering.OutcomeRetry || out == ordering.OutcomeDead)
+	o.dupRefused = o.dupRefused || refused
 	o.outcomes[e.ID] = out
 	stuck := false
 	st := o.observe(e.OrderID)
@@ -165,7 +171,7 @@ func (o *Ordering) deliver(e ordering.Event, attempt int) error {
 		}
 	}
 	if o.rec != nil { // the explorer's enumeration records nothing, and builds nothing
-		o.recordDelivery(e, attempt, out, st)
+		o.recordDelivery(e, attempt, out, st, refused)
 		if stuck {
 			o.recordPastBudget(e, attempt)
 		}
@@ -200,14 +206,23 @@ func (o *Ordering) Snapshot() string {
 	for _, id := range slices.Sorted(maps.Keys(o.applied)) {
 		fmt.Fprintf(&b, "%s:%d,", id, min(o.applied[id], 2))
 	}
-	fmt.Fprintf(&b, " moved-back=%v applied-twice=%v over-budget=%v", o.movedBack, o.appliedTwice, o.overBudget > 0)
+	fmt.Fprintf(&b, " moved-back=%v applied-twice=%v over-budget=%v duplicate-refused=%v", o.movedBack, o.appliedTwice, o.overBudget > 0, o.dupRefused)
 	return b.String()
 }
 
 // recordDelivery records one delivery and what the consumer made of it; a
-// retry or a dead letter is the fault.
-func (o *Ordering) recordDelivery(e ordering.Event, attempt int, out ordering.Outcome, st ordering.OrderState) {
+// retry or a dead letter is the fault, and of an event already applied
+// (refused) the harm: a duplicate is not a conflict.
+func (o *Ordering) recordDelivery(e ordering.Event, attempt int, out ordering.Outcome, st ordering.OrderState, refused bool) {
 	o.step("broker", "consumer", M("step.deliver", e, attempt), M("res.received"), Neutral)
+	switch {
+	case refused && out == ordering.OutcomeRetry:
+		o.step("consumer", "projection", M("step.project", e), M("res.outcome.duplicate-retried", st), Harm)
+		return
+	case refused:
+		o.step("consumer", "dlq", M("step.dead-letter", e), M("res.outcome.duplicate-dead", st), Harm)
+		return
+	}
 	switch out {
 	case ordering.OutcomeApplied:
 		o.step("consumer", "projection", M("step.project", e), M("res.outcome.applied", st), toneIf(o.applied[e.ID] > 1, Harm, Good))
@@ -432,6 +447,10 @@ func (o *Ordering) fault(actor, target string, action, result Msg) {
 func (o *Ordering) MovedBack() bool    { return o.movedBack }
 func (o *Ordering) AppliedTwice() bool { return o.appliedTwice }
 
+// DuplicateRefused reports whether an event already applied was retried or
+// dead-lettered: a duplicate treated as a conflict or as poison.
+func (o *Ordering) DuplicateRefused() bool { return o.dupRefused }
+
 // Deliveries counts the consumer's Handle calls; Fixes the repairs.
 func (o *Ordering) Deliveries() int { return o.deliveries }
 func (o *Ordering) Fixes() int      { return o.fixes }
@@ -480,7 +499,7 @@ var OrderingSection = Section{
 		{"outcome", 1}, {"max_attempts", 0}, {"fixes", 0}, {"log_len", 0}, {"rows", 0},
 		{"out_of_range", 0}, {"zero_size", 0}, {"drained", 0},
 		{"routed", 0}, {"partitions", 0}, {"used", 0}, {"moved", 0},
-		{"moved_back", 0}, {"applied_twice", 0}, {"diverged", 0}, {"truth", 1},
+		{"moved_back", 0}, {"applied_twice", 0}, {"duplicate_refused", 0}, {"diverged", 0}, {"truth", 1},
 		{"dlq_of", 1},
 	},
 	New: func(strategy string, env Env, rec *Recorder) (Harness, error) {
@@ -526,9 +545,10 @@ func (o *Ordering) Exec(c Call) (Fields, error) {
 		_, err = o.Declare(ordering.Event{ID: id, OrderID: c.Word("order"), Version: n, Type: c.Word("type")}, c.Word("where") == "logged")
 		return nil, err
 	case "consumer":
-		n := c.Int("max-attempts", 3)
-		if n < 1 {
-			return nil, errArg(c.Verb, "max-attempts", "must be at least 1, got %d", n)
+		// Left out or 0, the book's NewConsumer picks its default, 3.
+		n := c.Int("max-attempts", 0)
+		if n < 0 {
+			return nil, errArg(c.Verb, "max-attempts", "must be at least 0 (0: NewConsumer's default), got %d", n)
 		}
 		o.Consumer(n)
 		return nil, nil
@@ -658,6 +678,8 @@ func (o *Ordering) Observe(name string, args []any) (any, error) {
 		return o.movedBack, nil
 	case "applied_twice":
 		return o.appliedTwice, nil
+	case "duplicate_refused":
+		return o.dupRefused, nil
 	case "diverged":
 		return o.Diverged(), nil
 	case "truth":
