@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"archlab/harness"
+	"archlab/i18n"
 )
 
 // Section is one section of the book that archlab follows.
@@ -79,7 +80,20 @@ type ParamError struct {
 	Value    int
 	Min, Max int
 	Bounded  bool   // Max applies
-	Why      string // optional catalogue key explaining Max ("the keys of shard 0")
+	Why      string // optional key explaining Max ("the keys of shard 0"): WhyText renders it
+	drill    *Drill
+}
+
+// WhyText says in lang why Max is the bound (the drill's own words, with
+// Max written in), or "" when the bound is fixed.
+func (e *ParamError) WhyText(lang i18n.Lang) string {
+	if e.Why == "" {
+		return ""
+	}
+	if e.drill == nil {
+		return i18n.T(lang, e.Why, e.Max)
+	}
+	return e.drill.Text(lang, e.Why, e.Max)
 }
 
 func (e *ParamError) Error() string {
@@ -110,7 +124,7 @@ func (d *Drill) check(v Values) error {
 			return &FileError{File: d.Path, Msg: fmt.Sprintf("param %s's maximum is %v, not a number", p.Name, m)}
 		}
 		if x := v[p.Name]; x > n {
-			return &ParamError{Flag: p.Name, Value: x, Min: p.Min, Max: n, Bounded: true, Why: "why." + d.Name + "." + p.Name}
+			return &ParamError{Flag: p.Name, Value: x, Min: p.Min, Max: n, Bounded: true, Why: "why." + d.Name + "." + p.Name, drill: d}
 		}
 	}
 	return nil

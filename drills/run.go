@@ -6,49 +6,14 @@ import (
 	"strings"
 
 	"archlab/harness"
-	"archlab/i18n"
 )
 
-// drill turns a parsed file into a Drill and registers its words in the
-// catalogue, so the command renders its title and checks like any other.
+// drill turns a parsed file into a Drill. The drill owns its words
+// (texts.go): nothing global changes because a file was read.
 func (f *file) drill() *Drill {
 	d := &Drill{Name: f.name, Section: f.section.ID, Params: f.params, LabOnly: f.lab, Strategy: f.strategy, Path: f.path, file: f}
 	for _, e := range f.expect {
 		d.Book = append(d.Book, Counter{Name: e.name, Value: e.value})
-	}
-	for lang, t := range f.texts {
-		for key, text := range t {
-			kind, arg, _ := strings.Cut(key, " ")
-			switch kind {
-			case "title":
-				i18n.Register(lang, d.TitleKey(), text)
-			case "param":
-				i18n.Register(lang, "param."+d.Name+"."+arg, text)
-			case "why":
-				i18n.Register(lang, "why."+d.Name+"."+arg, text)
-			case "check":
-				i18n.Register(lang, "check."+d.Name+"."+arg, text)
-			case "explain":
-				i18n.Register(lang, "explain."+d.Name, text)
-			}
-		}
-	}
-	// A file without words still reads: its name as the title, a
-	// check's expression as its text.
-	for _, lang := range i18n.Langs {
-		if !i18n.Has(lang, d.TitleKey()) {
-			i18n.Register(lang, d.TitleKey(), d.Name)
-		}
-		for _, c := range f.checks {
-			if key := "check." + d.Name + "." + c.name; !i18n.Has(lang, key) {
-				i18n.Register(lang, key, c.name)
-			}
-		}
-		for _, p := range f.params {
-			if key := p.UsageKey(d.Name); !i18n.Has(lang, key) {
-				i18n.Register(lang, key, p.Name)
-			}
-		}
 	}
 	return d
 }

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 )
 
 // Lang is a supported language.
@@ -30,16 +29,11 @@ var Langs = []Lang{ZH, EN}
 // zh.go), the words of the 8.2 drills on a real database (realdb_en.go,
 // realdb_zh.go) and of drill files and their verbs (lab_en.go, lab_zh.go).
 // A drill's own words (title, checks, explanation) live in its drill file
-// and are added at run time with Register.
+// and belong to the parsed drill (drills.Drill.Text), never to these maps:
+// reading a file changes nothing here.
 var catalogues = map[Lang][]map[string]string{EN: {en, realdbEN, labEN, checkEN, lessonsEN, brokerEN, webEN}, ZH: {zh, realdbZH, labZH, checkZH, lessonsZH, brokerZH, webZH}}
 
 func lookup(lang Lang, key string) (string, bool) {
-	overlayMu.RLock()
-	s, ok := overlay[lang][key]
-	overlayMu.RUnlock()
-	if ok {
-		return s, true
-	}
 	for _, m := range catalogues[lang] {
 		if s, ok := m[key]; ok {
 			return s, true
@@ -107,22 +101,4 @@ func Keys(lang Lang) []string {
 	}
 	slices.Sort(keys)
 	return keys
-}
-
-// overlay holds texts registered at run time: the titles, checks and
-// explanations a drill file carries in its own en and zh sections.
-var (
-	overlayMu sync.RWMutex
-	overlay   = map[Lang]map[string]string{EN: {}, ZH: {}}
-)
-
-// Register adds or replaces the text of key in lang, for the drill files
-// that bring their own words. It is safe for concurrent use.
-func Register(lang Lang, key, text string) {
-	overlayMu.Lock()
-	defer overlayMu.Unlock()
-	if overlay[lang] == nil {
-		overlay[lang] = map[string]string{}
-	}
-	overlay[lang][key] = text
 }

@@ -104,7 +104,7 @@ func newDrillSubcommand(o *drillOptions, d *drills.Drill) *cobra.Command {
 	values := drills.Values{}
 	cmd := &cobra.Command{
 		Use:     d.Name + " [flags]",
-		Short:   g.t(d.TitleKey()),
+		Short:   d.Title(g.lang),
 		Long:    drillLong(g, d),
 		Example: drillExample(g, d),
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -135,7 +135,7 @@ func newDrillSubcommand(o *drillOptions, d *drills.Drill) *cobra.Command {
 		},
 	}
 	for _, p := range d.Params {
-		intFlag(cmd.Flags(), p.Name, p.Default, g.t(p.UsageKey(d.Name)))
+		intFlag(cmd.Flags(), p.Name, p.Default, d.ParamUsage(g.lang, p))
 	}
 	cmd.Flags().BoolVar(&o.source, "source", false, g.t("help.flag.source"))
 	addBrokerFlags(cmd.Flags(), g, &o.stores.broker, d)
@@ -269,11 +269,11 @@ func (o *drillOptions) paramError(err error) error {
 		msg = g.t("err.param.min", pe.Flag, pe.Min, pe.Value)
 	}
 	if pe.Why != "" {
-		msg = g.t("err.param.why", msg, g.t(pe.Why, pe.Max))
+		msg = g.t("err.param.why", msg, pe.WhyText(g.lang))
 		// A bound that moved because of another flag: name the flag the
 		// reader gave, not only the one they left at its default.
 		if !slices.ContainsFunc(o.given, func(s string) bool { return strings.HasPrefix(s, "--"+pe.Flag+" ") }) && len(o.given) > 0 {
-			msg = g.t("err.param.derived", strings.Join(o.given, " "), g.t(pe.Why, pe.Max), pe.Flag, pe.Value, pe.Flag, pe.Max)
+			msg = g.t("err.param.derived", strings.Join(o.given, " "), pe.WhyText(g.lang), pe.Flag, pe.Value, pe.Flag, pe.Max)
 		}
 	}
 	return &usageError{msg: msg}
@@ -328,8 +328,8 @@ func sectionIDs() string {
 func drillLong(g *globalOptions, d *drills.Drill) string {
 	s, _ := drills.SectionByID(d.Section)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n%s\n\n", g.t(s.TitleKey()), g.t(d.TitleKey()))
-	b.WriteString(g.t("explain." + d.Name))
+	fmt.Fprintf(&b, "%s\n%s\n\n", g.t(s.TitleKey()), d.Title(g.lang))
+	b.WriteString(d.Explain(g.lang))
 	b.WriteString("\n\n")
 	names := make([]string, len(d.Book))
 	for i, c := range d.Book {
@@ -358,7 +358,7 @@ func drillExample(g *globalOptions, d *drills.Drill) string {
 	}
 	// The what-ifs that teach: the experiments the explanation's "Try
 	// next" suggests, each checked by running the drill.
-	for _, l := range strings.Split(g.t("explain."+d.Name), "\n") {
+	for _, l := range strings.Split(d.Explain(g.lang), "\n") {
 		if cmd := strings.TrimSpace(l); strings.HasPrefix(cmd, "archlab drill "+d.Name+" --") {
 			lines = append(lines, "  # "+g.t("help.example.what-if"), "  $ "+cmd)
 		}

@@ -37,10 +37,10 @@ func newListCmd(g *globalOptions) *cobra.Command {
 					first := fmt.Sprintf("  %-*s  ", nameW, d.Name)
 					if len(first)+16 > w { // a narrow screen: the title under the name
 						fmt.Fprintln(g.io.Out, "  "+d.Name)
-						writeHanging(g.io.Out, "      ", "      ", g.t(d.TitleKey()), w)
+						writeHanging(g.io.Out, "      ", "      ", d.Title(g.lang), w)
 						continue
 					}
-					writeHanging(g.io.Out, first, strings.Repeat(" ", len(first)), g.t(d.TitleKey()), w)
+					writeHanging(g.io.Out, first, strings.Repeat(" ", len(first)), d.Title(g.lang), w)
 				}
 			}
 			return nil

@@ -174,7 +174,7 @@ func sections(lang i18n.Lang) []section {
 		list, _ := drills.InSection(sec.ID)
 		x := section{ID: sec.ID, Title: i18n.T(lang, sec.TitleKey())}
 		for _, d := range list {
-			x.Drills = append(x.Drills, drillLink{Name: d.Name, Title: i18n.T(lang, d.TitleKey()), Lab: d.LabOnly})
+			x.Drills = append(x.Drills, drillLink{Name: d.Name, Title: d.Title(lang), Lab: d.LabOnly})
 		}
 		out = append(out, x)
 	}
@@ -201,7 +201,7 @@ func (s *Server) drill(w http.ResponseWriter, r *http.Request) {
 	params := make([]param, len(d.Params))
 	var bad string
 	for i, dp := range d.Params {
-		params[i] = param{Name: dp.Name, Usage: p.T(dp.UsageKey(d.Name)), Value: strconv.Itoa(dp.Default), Default: dp.Default, Min: dp.Min, Max: dp.Max}
+		params[i] = param{Name: dp.Name, Usage: d.ParamUsage(p.Lang, dp), Value: strconv.Itoa(dp.Default), Default: dp.Default, Min: dp.Min, Max: dp.Max}
 		raw := strings.TrimSpace(r.URL.Query().Get(dp.Name))
 		if raw == "" {
 			continue
@@ -239,7 +239,7 @@ func (s *Server) drillError(w http.ResponseWriter, p *page, d *drills.Drill, par
 	sec, _ := drills.SectionByID(d.Section)
 	p.Error = msg
 	p.Title = d.Name + " — archlab"
-	p.Run = &run{Name: d.Name, Title: p.T(d.TitleKey()), Section: p.T(sec.TitleKey()), Params: params, Action: "/drill/" + d.Name, Explain: p.T("explain." + d.Name)}
+	p.Run = &run{Name: d.Name, Title: d.Title(p.Lang), Section: p.T(sec.TitleKey()), Params: params, Action: "/drill/" + d.Name, Explain: d.Explain(p.Lang)}
 	s.render(w, http.StatusBadRequest, "drill.html", p)
 }
 
@@ -260,7 +260,7 @@ func (s *Server) paramError(p *page, err error, params []param) string {
 		msg = p.T("err.param.range", pe.Flag, pe.Min, pe.Max, pe.Value)
 	}
 	if pe.Why != "" {
-		msg = p.T("err.param.why", msg, p.T(pe.Why, pe.Max))
+		msg = p.T("err.param.why", msg, pe.WhyText(p.Lang))
 	}
 	return msg
 }
@@ -279,7 +279,7 @@ func (s *Server) layout(lang i18n.Lang, res *drills.Result, params []param) *run
 	sec, _ := drills.SectionByID(d.Section)
 	rows := view.Rows(lang, res.Steps)
 	return &run{
-		Name: d.Name, Title: i18n.T(lang, d.TitleKey()), Section: i18n.T(lang, sec.TitleKey()),
+		Name: d.Name, Title: d.Title(lang), Section: i18n.T(lang, sec.TitleKey()),
 		WhatIf:  view.WhatIf(lang, res),
 		Params:  params,
 		Rows:    rows,
@@ -287,7 +287,7 @@ func (s *Server) layout(lang i18n.Lang, res *drills.Result, params []param) *run
 		Table:   view.Counters(lang, res),
 		Checks:  view.Checks(lang, res),
 		Verdict: view.VerdictOf(lang, res),
-		Explain: i18n.T(lang, "explain."+d.Name),
+		Explain: d.Explain(lang),
 	}
 }
 
@@ -324,39 +324,28 @@ func (s *Server) file(w http.ResponseWriter, r *http.Request) {
 	s.render(w, http.StatusOK, "drill.html", p)
 }
 
-// runPasted parses, runs and lays out a pasted drill file. A file
-// registers its words in the shared catalogue when it is parsed; one that
-// takes a built-in drill's name (archlab drill ack-lost --source, edited)
-// would leave its words on the built-in's page, so the built-in's words
-// are put back once the page's texts are taken. An unchanged copy of a
-// built-in file is that drill, compared with the book, as with --file.
+// runPasted parses, runs and lays out a pasted drill file. The drill owns
+// its words, so a file that takes a built-in drill's name (archlab drill
+// ack-lost --source, edited) shows its own words and leaves the
+// built-in's alone. An unchanged copy of a built-in file is that drill,
+// compared with the book, as with --file.
 func (s *Server) runPasted(lang i18n.Lang, src []byte) (*run, error) {
-	s.runMu.Lock()
-	defer s.runMu.Unlock()
 	d, err := drills.Parse("pasted.txtar", src)
-	if b, lerr := drills.Lookup(nameOf(d)); lerr == nil {
-		if orig, serr := drills.Source(b); serr == nil {
-			defer drills.Parse(b.Path, orig) // restores b's words
-			if bytes.Equal(orig, src) {
-				d, err = b, nil
-			}
-		}
-	}
 	if err != nil {
 		return nil, err
 	}
+	if b, lerr := drills.Lookup(d.Name); lerr == nil {
+		if orig, serr := drills.Source(b); serr == nil && bytes.Equal(orig, src) {
+			d = b
+		}
+	}
+	s.runMu.Lock()
+	defer s.runMu.Unlock()
 	res, err := d.RunIn(d.Defaults(), harness.Env{})
 	if err != nil {
 		return nil, err
 	}
 	return s.layout(lang, res, nil), nil
-}
-
-func nameOf(d *drills.Drill) string {
-	if d == nil {
-		return ""
-	}
-	return d.Name
 }
 
 // report explores a mechanism's default scope once; the result does not

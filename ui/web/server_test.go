@@ -166,7 +166,7 @@ func TestPasteKeepsBuiltinWords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	title := i18n.T(i18n.EN, d.TitleKey())
+	title := d.Title(i18n.EN)
 	edited := strings.Replace(string(src), title, "MY OWN TITLE", 1)
 	if edited == string(src) {
 		t.Fatalf("the title %q is not in ack-lost's file", title)
