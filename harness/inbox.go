@@ -566,6 +566,11 @@ func toneIf(cond bool, yes, no Tone) Tone {
 	return no
 }
 
+// MaxAmount bounds a message's amount, in cents (ten billion): a run's
+// balance, a sum of at most a few million payments, then fits the book's
+// int64 and never wraps.
+const MaxAmount = 1_000_000_000_000
+
 // splitRef splits a message reference "producer:id".
 func splitRef(ref string) (producer, id string, ok bool) {
 	producer, id, ok = strings.Cut(ref, ":")
@@ -578,7 +583,7 @@ var InboxSection = Section{
 	Strategies: []string{string(EffectThenAck), string(Naive), string(MarkBeforeEffect), string(EarlyPrune)},
 	Verbs: []Verb{
 		{Name: "message", Args: []Arg{{Name: "msg", Kind: Word}, {Name: "seq", Kind: Number, Optional: true},
-			{Name: "order", Kind: Word, Optional: true}, {Name: "amount", Kind: Number, Optional: true},
+			{Name: "order", Kind: Word, Optional: true}, {Name: "amount", Kind: Number, Optional: true, Limit: [2]int{-MaxAmount, MaxAmount}},
 			{Name: "notify", Kind: Choice, Optional: true, Choices: []string{"notify"}}}},
 		{Name: "deliver", Args: []Arg{{Name: "msg", Kind: Word},
 			{Name: "fault", Kind: Choice, Optional: true, Choices: faultNames()}}, Binds: []string{"applied"}},

@@ -47,6 +47,7 @@ type Ordering struct {
 	students   *Students
 	studentDLQ []ordering.DLQEntry
 	overBudget int
+	meter      func() error // Env.Meter
 }
 
 // NewOrdering starts a §8.3 run on the book's in-memory broker. rec may be
@@ -138,6 +139,11 @@ func (o *Ordering) Deliver(i int) error {
 // deliver is one delivery: the consumer decides, and a retry goes to the
 // back of the queue with its attempt raised, or past the budget to the DLQ.
 func (o *Ordering) deliver(e ordering.Event, attempt int) error {
+	if o.meter != nil {
+		if err := o.meter(); err != nil {
+			return err
+		}
+	}
 	o.deliveries++
 	out, err := o.decide(e, attempt)
 	if err != nil {
@@ -471,7 +477,7 @@ var OrderingSection = Section{
 			Binds: []string{"applied", "duplicates", "offset", "rows"}},
 		{Name: "lose-offset", Args: []Arg{{Name: "offset", Kind: Number}}},
 		{Name: "read-log", Args: []Arg{{Name: "offset", Kind: Number}, {Name: "size", Kind: Number}}},
-		{Name: "route", Args: []Arg{{Name: "orders", Kind: Number}, {Name: "partitions", Kind: Number}}},
+		{Name: "route", Args: []Arg{{Name: "orders", Kind: Number, Size: true}, {Name: "partitions", Kind: Number}}},
 		{Name: "restart"},
 		{Name: "count-partitions"},
 	},
@@ -485,9 +491,16 @@ var OrderingSection = Section{
 	},
 	New: func(strategy string, env Env, rec *Recorder) (Harness, error) {
 		if strategy == Student {
-			return NewStudentOrdering(env.Student, rec), nil
+			o := NewStudentOrdering(env.Student, rec)
+			o.meter = env.Meter
+			return o, nil
 		}
-		return NewOrderingIn(env.Ordering, rec)
+		o, err := NewOrderingIn(env.Ordering, rec)
+		if err != nil {
+			return nil, err
+		}
+		o.meter = env.Meter
+		return o, nil
 	},
 }
 
@@ -574,6 +587,9 @@ func (o *Ordering) Exec(c Call) (Fields, error) {
 		return nil, o.ReadLog(c.Int("offset", 0), c.Int("size", 0))
 	case "route":
 		n, p := c.Int("orders", 0), c.Int("partitions", 0)
+		if n < 0 {
+			return nil, errArg(c.Verb, "orders", "must be at least 0, got %d", n)
+		}
 		if p < 1 {
 			return nil, errArg(c.Verb, "partitions", "must be at least 1, got %d", p)
 		}

@@ -331,7 +331,7 @@ func (s *Shardjob) ZombieAccepted() int { return s.zombieAccepted }
 var ShardjobSection = Section{
 	ID: "11.2", Harness: "shardjob",
 	Verbs: []Verb{
-		{Name: "split", Args: []Arg{{Name: "keys", Kind: Number}, {Name: "shards", Kind: Number}}},
+		{Name: "split", Args: []Arg{{Name: "keys", Kind: Number, Size: true}, {Name: "shards", Kind: Number, Size: true}}},
 		{Name: "run", Args: []Arg{{Name: "shard", Kind: Word}, {Name: "epoch", Kind: Number, Optional: true},
 			{Name: "every", Kind: Number, Optional: true}, {Name: "crash-after", Kind: Number, Optional: true},
 			{Name: "stall-after", Kind: Number, Optional: true}, {Name: "zombie-at", Kind: Number, Optional: true}},
@@ -362,6 +362,9 @@ func (s *Shardjob) Exec(c Call) (Fields, error) {
 		k, n := c.Int("keys", 0), c.Int("shards", 0)
 		if k < 0 {
 			return nil, errArg(c.Verb, "keys", "must be at least 0, got %d", k)
+		}
+		if n < 1 {
+			return nil, errArg(c.Verb, "shards", "must be at least 1, got %d", n)
 		}
 		return nil, s.Split(k, n)
 	case "run":
@@ -458,14 +461,21 @@ func SplitSize(keys, n, i int) (int, error) {
 	if keys < 0 || keys > 10_000_000 {
 		return 0, fmt.Errorf("split_size: keys must be between 0 and 10000000, got %d", keys)
 	}
-	out, err := shardjob.Split(JobKeys(keys), n)
-	if err != nil {
-		return 0, err
+	if n < 1 {
+		return 0, fmt.Errorf("split_size: shards must be at least 1, got %d", n)
 	}
 	if i < 0 || i >= n {
 		return 0, fmt.Errorf("split_size: shard must be between 0 and %d, got %d", n-1, i)
 	}
-	return len(out[i]), nil
+	// Count the keys Split would put on shard i, without building them
+	// all: a parameter's bound asks this before any split.
+	size := 0
+	for k := range keys {
+		if shardjob.ShardOf("order-"+strconv.Itoa(k), n) == i {
+			size++
+		}
+	}
+	return size, nil
 }
 
 // Finish ends the run; nothing to close.

@@ -23,6 +23,13 @@ type Arg struct {
 	Kind     Kind
 	Optional bool
 	Choices  []string // Choice only
+	// Size marks a Number that says how many things the verb builds (keys
+	// to split, shards, orders to route): it must be at least 0, and a
+	// driver bounds it by its budget before the verb allocates anything.
+	Size bool
+	// Limit, when not {0, 0}, is the range a Number must lie in: an amount
+	// past it could overflow a balance the book sums in an int64.
+	Limit [2]int
 }
 
 // Verb is one thing a drill file may say in a section's steps. Its help
@@ -140,6 +147,11 @@ type Env struct {
 	Ordering OrderingEnv // §8.3's broker
 	// Student is the student's code, for a run of strategy student.
 	Student *Students
+	// Meter, when set, is called before every delivery the §8.3 broker
+	// makes on its own (dispatch redelivers until its queue is empty); an
+	// error it returns stops the run with that error. A drill file's run
+	// counts its delivery budget and watches its deadline with it.
+	Meter func() error
 }
 
 // Verb finds a verb by name.
