@@ -31,7 +31,7 @@ var Langs = []Lang{ZH, EN}
 // A drill's own words (title, checks, explanation) live in its drill file
 // and belong to the parsed drill (drills.Drill.Text), never to these maps:
 // reading a file changes nothing here.
-var catalogues = map[Lang][]map[string]string{EN: {en, realdbEN, labEN, checkEN, lessonsEN, brokerEN, webEN}, ZH: {zh, realdbZH, labZH, checkZH, lessonsZH, brokerZH, webZH}}
+var catalogues = map[Lang][]map[string]string{EN: {en, realdbEN, labEN, checkEN, lessonsEN, brokerEN, webEN, fileEN}, ZH: {zh, realdbZH, labZH, checkZH, lessonsZH, brokerZH, webZH, fileZH}}
 
 func lookup(lang Lang, key string) (string, bool) {
 	for _, m := range catalogues[lang] {

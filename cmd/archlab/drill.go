@@ -260,7 +260,7 @@ func (o *drillOptions) paramError(err error) error {
 		return err // a broker that stopped the drill: could not run
 	}
 	if !errors.As(err, &pe) {
-		return &usageError{msg: err.Error()}
+		return &usageError{msg: drills.ErrorText(g.lang, err)}
 	}
 	var msg string
 	if pe.Bounded {

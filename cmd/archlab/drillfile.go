@@ -48,7 +48,7 @@ func (o *drillOptions) loadFiles() ([]*drills.Drill, error) {
 		}
 		d, err := drills.Parse(p, data)
 		if err != nil {
-			return nil, &usageError{msg: err.Error(), hint: g.t("err.hint.verbs")}
+			return nil, &usageError{msg: drills.ErrorText(g.lang, err), hint: g.t("err.hint.verbs")}
 		}
 		// A copy of a built-in drill's file, unchanged, is that drill.
 		if b, err := drills.Lookup(d.Name); err == nil && !o.rewrite {

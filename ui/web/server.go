@@ -316,7 +316,7 @@ func (s *Server) file(w http.ResponseWriter, r *http.Request) {
 	}
 	run, err := s.runPasted(p.Lang, []byte(src))
 	if err != nil {
-		s.fail(w, p, http.StatusBadRequest, err.Error())
+		s.fail(w, p, http.StatusBadRequest, drills.ErrorText(p.Lang, err))
 		return
 	}
 	p.Run = run
