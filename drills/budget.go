@@ -48,7 +48,7 @@ var DefaultBudget = Budget{
 	Keys:       1_000_000,
 	Time:       10 * time.Second,
 	Counters:   10_000,
-	Trace:      200_000,
+	Trace:      100_000,
 }
 
 // Limits a budget cannot be raised past, whatever the command line says:

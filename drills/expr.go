@@ -40,6 +40,7 @@ type env struct {
 	h        harness.Harness
 	budget   Budget
 	ctx      context.Context // nil before a run
+	splits   map[[3]int]int  // split_size's answers so far: a counter loop asks the same one again
 }
 
 type (
@@ -126,11 +127,22 @@ var builtins = []builtinFn{
 	// The size of shard i when keys are split into n shards, before any
 	// split: what a parameter's bound can depend on.
 	{name: "split_size", min: 3, max: 3, args: []kind{intKind, intKind, intKind}, result: intKind, fn: func(e *env, a []any) (any, error) {
-		keys := a[0].(int)
-		if err := e.size("split_size", "keys", keys); err != nil {
+		q := [3]int{a[0].(int), a[1].(int), a[2].(int)}
+		if n, ok := e.splits[q]; ok {
+			return n, nil
+		}
+		if err := e.size("split_size", "keys", q[0]); err != nil {
 			return nil, err
 		}
-		return harness.SplitSize(keys, a[1].(int), a[2].(int))
+		n, err := harness.SplitSize(q[0], q[1], q[2])
+		if err != nil {
+			return nil, err
+		}
+		if e.splits == nil {
+			e.splits = map[[3]int]int{}
+		}
+		e.splits[q] = n
+		return n, nil
 	}},
 }
 

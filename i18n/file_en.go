@@ -135,4 +135,12 @@ var fileEN = map[string]string{
 	"file.kind.number":               "a number",
 	"file.kind.string":               "a string",
 	"file.kind.bool":                 "true or false",
+
+	// The budgets a teacher may raise on the command line.
+	"help.flag.max-steps":      "the most steps one run of a drill file may take, repeats counted",
+	"help.flag.max-deliveries": "the most deliveries the §8.3 broker may make in one run, redeliveries counted",
+	"help.flag.max-keys":       "the largest size a step may ask for: keys of a split, shards, orders of a route",
+	"help.flag.max-time":       "the longest one run of a drill may take",
+	"err.budget.time":          "--max-time must be above 0 and at most %[2]s, got %[1]s",
+	"err.interrupted.memory":   "interrupted",
 }

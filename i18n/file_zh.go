@@ -134,4 +134,12 @@ var fileZH = map[string]string{
 	"file.kind.number":               "数",
 	"file.kind.string":               "字符串",
 	"file.kind.bool":                 " true 或 false",
+
+	// 教师可在命令行调高的预算。
+	"help.flag.max-steps":      "演练文件一次运行最多可走的步数（repeat 的每次都计入）",
+	"help.flag.max-deliveries": "一次运行中 §8.3 的消息代理最多可投递的次数（重投计入）",
+	"help.flag.max-keys":       "一个步骤可要求的最大规模：split 的键数、分片数、route 的订单数",
+	"help.flag.max-time":       "一次演练运行的最长时间",
+	"err.budget.time":          "--max-time 应大于 0 且不超过 %[2]s，收到 %[1]s",
+	"err.interrupted.memory":   "已中断",
 }

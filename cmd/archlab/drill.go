@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"archlab/drills"
 	"archlab/ui/view"
@@ -22,12 +23,13 @@ type drillOptions struct {
 	trace   bool
 	mermaid bool
 	step    bool
-	file    string       // --file: a drill file, or a directory of them
-	rewrite bool         // --rewrite: fill in the files' expected counters
-	verbs   string       // --verbs SECTION: the harness's verbs
-	source  bool         // --source: print a drill's file
-	given   []string     // the drill's parameters the reader gave: "--keys 3"
-	stores  storeOptions // --store, --db, --crash: the §8.2 drills only
+	file    string        // --file: a drill file, or a directory of them
+	rewrite bool          // --rewrite: fill in the files' expected counters
+	verbs   string        // --verbs SECTION: the harness's verbs
+	source  bool          // --source: print a drill's file
+	given   []string      // the drill's parameters the reader gave: "--keys 3"
+	stores  storeOptions  // --store, --db, --crash: the §8.2 drills only
+	budget  drills.Budget // --max-steps, --max-deliveries, --max-keys, --max-time
 }
 
 func newDrillCmd(g *globalOptions) *cobra.Command {
@@ -86,6 +88,7 @@ func newDrillCmd(g *globalOptions) *cobra.Command {
 	f.BoolVar(&o.trace, "trace", false, g.t("help.flag.trace"))
 	f.BoolVar(&o.mermaid, "mermaid", false, g.t("help.flag.mermaid"))
 	f.BoolVar(&o.step, "step", false, g.t("help.flag.step"))
+	addBudgetFlags(f, g, &o.budget)
 	cmd.Flags().StringVar(&o.file, "file", "", g.t("help.flag.file"))
 	cmd.Flags().BoolVar(&o.rewrite, "rewrite", false, g.t("help.flag.rewrite"))
 	cmd.Flags().StringVar(&o.verbs, "verbs", "", g.t("help.flag.verbs"))
@@ -162,7 +165,20 @@ func (o *drillOptions) validate(name string) error {
 	if o.json && (o.trace || o.mermaid || o.step) || o.mermaid && (o.trace || o.step) {
 		return &usageError{msg: g.t("err.drill.formats")}
 	}
+	if t := o.budget.Time; t <= 0 || t > drills.MaxTime {
+		return &usageError{msg: g.t("err.budget.time", t, drills.MaxTime)}
+	}
 	return nil
+}
+
+// addBudgetFlags registers the budget a teacher may raise (drills.Budget):
+// a run past one stops with exit 2 and names the flag.
+func addBudgetFlags(f *pflag.FlagSet, g *globalOptions, b *drills.Budget) {
+	d := drills.DefaultBudget
+	boundedIntVar(f, &b.Steps, "max-steps", d.Steps, 1, drills.MaxSteps, g.t("help.flag.max-steps"))
+	boundedIntVar(f, &b.Deliveries, "max-deliveries", d.Deliveries, 1, drills.MaxDeliveries, g.t("help.flag.max-deliveries"))
+	boundedIntVar(f, &b.Keys, "max-keys", d.Keys, 1, drills.MaxKeys, g.t("help.flag.max-keys"))
+	f.DurationVar(&b.Time, "max-time", d.Time, g.t("help.flag.max-time"))
 }
 
 // runOne runs a single drill and renders it.
