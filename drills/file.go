@@ -952,3 +952,43 @@ func (f *file) parseTexts(lang i18n.Lang, data []byte, start int, fail failer) e
 	f.texts[lang] = t
 	return nil
 }
+
+// WithExpect is the drill's file, the very bytes it was parsed from, with
+// its expect part saying counters: the part replaced, or added after the
+// checks. It is what --rewrite writes. A value that would not read back
+// as itself is quoted (ExpectLine), and the new file is parsed again: one
+// whose expect part still would not say counters (a counter named with a
+// quote) is refused, not written. A CRLF file stays CRLF.
+func (d *Drill) WithExpect(counters []Counter) ([]byte, error) {
+	f := d.file
+	text := f.data
+	if f.crlf {
+		text = []byte(strings.ReplaceAll(string(text), "\r\n", "\n"))
+	}
+	arc := txtar.Parse(text)
+	var b strings.Builder
+	for _, c := range counters {
+		b.WriteString(ExpectLine(c.Name, c.Value) + "\n")
+	}
+	expect := txtar.File{Name: "expect", Data: []byte(b.String())}
+	if i := slices.IndexFunc(arc.Files, func(f txtar.File) bool { return f.Name == "expect" }); i >= 0 {
+		arc.Files[i].Data = expect.Data
+	} else {
+		at := slices.IndexFunc(arc.Files, func(f txtar.File) bool { return f.Name == "checks" }) + 1
+		arc.Files = slices.Insert(arc.Files, at, expect)
+	}
+	out := txtar.Format(arc)
+	if f.crlf {
+		out = []byte(strings.ReplaceAll(string(out), "\n", "\r\n"))
+	}
+	back, err := parseFile(f.path, out, f.budget)
+	if err != nil {
+		return nil, err
+	}
+	for i, c := range counters {
+		if i >= len(back.expect) || back.expect[i].name != c.Name || back.expect[i].value != c.Value {
+			return nil, fileError(f.path, 0, bad("file.err.rewrite.read-back", c.Name, c.Value))
+		}
+	}
+	return out, nil
+}

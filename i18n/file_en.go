@@ -137,10 +137,14 @@ var fileEN = map[string]string{
 	"file.kind.bool":                 "true or false",
 
 	// The budgets a teacher may raise on the command line.
-	"help.flag.max-steps":      "the most steps one run of a drill file may take, repeats counted",
-	"help.flag.max-deliveries": "the most deliveries the §8.3 broker may make in one run, redeliveries counted",
-	"help.flag.max-keys":       "the largest size a step may ask for: keys of a split, shards, orders of a route",
-	"help.flag.max-time":       "the longest one run of a drill may take",
-	"err.budget.time":          "--max-time must be above 0 and at most %[2]s, got %[1]s",
-	"err.interrupted.memory":   "interrupted",
+	"help.flag.max-steps":        "the most steps one run of a drill file may take, repeats counted",
+	"help.flag.max-deliveries":   "the most deliveries the §8.3 broker may make in one run, redeliveries counted",
+	"help.flag.max-keys":         "the largest size a step may ask for: keys of a split, shards, orders of a route",
+	"help.flag.max-time":         "the longest one run of a drill may take",
+	"err.budget.time":            "--max-time must be above 0 and at most %[2]s, got %[1]s",
+	"err.interrupted.memory":     "interrupted",
+	"file.err.rewrite.read-back": "the expect line of counter %q = %q would not read back as itself; nothing written",
+	"err.file.not-regular":       "%s is not a regular file (a FIFO, a device or a socket); a drill file is a file of text",
+	"err.file.read-only":         "%[1]s is read-only; --rewrite leaves it as it is (chmod u+w %[1]s to let it write)",
+	"err.file.changed":           "%s changed while its drill ran; --rewrite wrote nothing: run it again",
 }

@@ -136,10 +136,14 @@ var fileZH = map[string]string{
 	"file.kind.bool":                 " true 或 false",
 
 	// 教师可在命令行调高的预算。
-	"help.flag.max-steps":      "演练文件一次运行最多可走的步数（repeat 的每次都计入）",
-	"help.flag.max-deliveries": "一次运行中 §8.3 的消息代理最多可投递的次数（重投计入）",
-	"help.flag.max-keys":       "一个步骤可要求的最大规模：split 的键数、分片数、route 的订单数",
-	"help.flag.max-time":       "一次演练运行的最长时间",
-	"err.budget.time":          "--max-time 应大于 0 且不超过 %[2]s，收到 %[1]s",
-	"err.interrupted.memory":   "已中断",
+	"help.flag.max-steps":        "演练文件一次运行最多可走的步数（repeat 的每次都计入）",
+	"help.flag.max-deliveries":   "一次运行中 §8.3 的消息代理最多可投递的次数（重投计入）",
+	"help.flag.max-keys":         "一个步骤可要求的最大规模：split 的键数、分片数、route 的订单数",
+	"help.flag.max-time":         "一次演练运行的最长时间",
+	"err.budget.time":            "--max-time 应大于 0 且不超过 %[2]s，收到 %[1]s",
+	"err.interrupted.memory":     "已中断",
+	"file.err.rewrite.read-back": "计数器 %q = %q 的 expect 行无法原样读回；文件未被改写",
+	"err.file.not-regular":       "%s 不是普通文件（而是 FIFO、设备或套接字）；演练文件应是文本文件",
+	"err.file.read-only":         "%[1]s 是只读文件；--rewrite 不会改写它（如需改写，请先 chmod u+w %[1]s）",
+	"err.file.changed":           "%s 在演练运行期间被修改；--rewrite 没有写入任何内容：请重新运行",
 }
