@@ -147,4 +147,6 @@ var fileEN = map[string]string{
 	"err.file.not-regular":       "%s is not a regular file (a FIFO, a device or a socket); a drill file is a file of text",
 	"err.file.read-only":         "%[1]s is read-only; --rewrite leaves it as it is (chmod u+w %[1]s to let it write)",
 	"err.file.changed":           "%s changed while its drill ran; --rewrite wrote nothing: run it again",
+	"err.db.not-regular":         "--db %s is not a regular file (a FIFO, a device or a socket); give a database file, or a name for a new one",
+	"err.db.corrupt":             "--db %s is archlab's database but damaged (SQLite's check: %s); the file was not modified: remove it, or give another",
 }

@@ -146,4 +146,6 @@ var fileZH = map[string]string{
 	"err.file.not-regular":       "%s 不是普通文件（而是 FIFO、设备或套接字）；演练文件应是文本文件",
 	"err.file.read-only":         "%[1]s 是只读文件；--rewrite 不会改写它（如需改写，请先 chmod u+w %[1]s）",
 	"err.file.changed":           "%s 在演练运行期间被修改；--rewrite 没有写入任何内容：请重新运行",
+	"err.db.not-regular":         "--db %s 不是普通文件（而是 FIFO、设备或套接字）；请给出数据库文件，或新文件的名称",
+	"err.db.corrupt":             "--db %s 是 archlab 的数据库，但已损坏（SQLite 检查结果：%s）；文件未被修改：请删除它，或换一个文件",
 }

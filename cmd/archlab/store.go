@@ -219,6 +219,10 @@ func dbError(g *globalOptions, path string, err error) error {
 		msg = g.t("err.db.foreign", path)
 	case sqlstore.NewerSchema:
 		msg = g.t("err.db.newer", path, oe.Version, sqlstore.SchemaVersion)
+	case sqlstore.NotRegular:
+		msg = g.t("err.db.not-regular", path)
+	case sqlstore.Corrupt:
+		msg = g.t("err.db.corrupt", path, oe.Detail)
 	default:
 		msg = g.t("err.db.open", path, errors.Unwrap(oe))
 	}
