@@ -54,22 +54,23 @@ func JobKeys(n int) []string {
 	return keys
 }
 
-// splits remembers each split the runs of this process asked for: the
-// explorer splits the same keys once per schedule, and building the keys'
-// names and hashing them was a fifth of a §11.2 schedule's time. The shards
-// are read, never written (a student's Worker gets a copy). A split of
-// more than 65,536 keys (a drill may ask for a million) is not kept: one
-// run splits it once, and keeping it would hold its memory for good.
+// splits remembers each split the explorer's enumeration asked for: it
+// splits the same keys once per schedule, and building the keys' names and
+// hashing them was a fifth of a §11.2 schedule's time. The shards are
+// read, never written (a student's Worker gets a copy). Only a run that
+// records nothing (the explorer's) uses it: a recorded run, a drill file's,
+// splits once, and a file pasted into archlab serve must leave nothing
+// behind. A split of more than 65,536 keys is not kept either.
 var splits sync.Map // [2]int{keys, shards} → [][]string
 
 const maxKeptSplit = 1 << 16
 
-func split(keys, shards int) ([][]string, error) {
+func split(keys, shards int, keep bool) ([][]string, error) {
 	if out, ok := splits.Load([2]int{keys, shards}); ok {
 		return out.([][]string), nil
 	}
 	out, err := shardjob.Split(JobKeys(keys), shards)
-	if err == nil && keys <= maxKeptSplit {
+	if err == nil && keep && keys <= maxKeptSplit {
 		splits.Store([2]int{keys, shards}, out)
 	}
 	return out, err
@@ -80,7 +81,7 @@ func ShardName(i int) string { return "shard-" + strconv.Itoa(i) }
 
 // Split splits the keys order-0 … order-(keys-1) into shards by FNV-1a.
 func (s *Shardjob) Split(keys, shards int) error {
-	out, err := split(keys, shards)
+	out, err := split(keys, shards, s.rec == nil)
 	if err != nil {
 		return err
 	}

@@ -111,7 +111,7 @@ func (o *drillOptions) openStores(list []*drills.Drill, many bool) (*stores, err
 	// directory is removed before archlab exits.
 	s.ctx, s.stop = signalContext(context.Background())
 	if so.db == "" {
-		dir, err := os.MkdirTemp("", "archlab-")
+		dir, err := makeTempDir()
 		if err != nil {
 			s.stop()
 			return nil, err

@@ -17,14 +17,14 @@ import (
 func get(t *testing.T, h http.Handler, target string) (int, string) {
 	t.Helper()
 	w := httptest.NewRecorder()
-	h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, target, nil))
+	h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "http://127.0.0.1:8017"+target, nil))
 	return w.Code, w.Body.String()
 }
 
 func post(t *testing.T, h http.Handler, source string) (int, string) {
 	t.Helper()
 	w := httptest.NewRecorder()
-	r := httptest.NewRequest(http.MethodPost, "/file", strings.NewReader(url.Values{"source": {source}, "lang": {"en"}}.Encode()))
+	r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1:8017/file", strings.NewReader(url.Values{"source": {source}, "lang": {"en"}}.Encode()))
 	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	h.ServeHTTP(w, r)
 	return w.Code, w.Body.String()
