@@ -555,7 +555,7 @@ func (h *Inbox) messageRef(ref string) (int, error) {
 			return i, nil
 		}
 	}
-	return 0, scenarioErr("no message %s: declare it first with \"message %s seq=N order=O amount=N\"", ref, ref)
+	return 0, scenarioErr("harness.err.no-message", ref)
 }
 
 // toneIf returns yes when cond holds, else no.
@@ -619,10 +619,10 @@ func (h *Inbox) Exec(c Call) (Fields, error) {
 		ref := c.Word("msg")
 		producer, id, ok := splitRef(ref)
 		if !ok {
-			return nil, errArg(c.Verb, "msg", "must be producer:event-id, got %q", ref)
+			return nil, errArg(c.Verb, "msg", "harness.err.msg-ref", ref)
 		}
 		if _, err := h.messageRef(ref); err == nil {
-			return nil, errArg(c.Verb, "msg", "%s is declared twice", ref)
+			return nil, errArg(c.Verb, "msg", "harness.err.declared-twice", ref)
 		}
 		order := c.Word("order")
 		if order == "" {

@@ -107,7 +107,7 @@ func (o *Ordering) Publish(i int) error {
 // is the fault.
 func (o *Ordering) Dispatch() error {
 	if o.consumer == nil {
-		return scenarioErr("dispatch: no consumer yet: start one with \"consumer max-attempts=N\"")
+		return scenarioErr("harness.err.no-consumer", "dispatch")
 	}
 	for {
 		e, attempt, ok, err := o.broker.Next()
@@ -130,7 +130,7 @@ func (o *Ordering) Dispatch() error {
 // they queued, one step at a time, which is how the explorer walks it.
 func (o *Ordering) Deliver(i int) error {
 	if o.consumer == nil {
-		return scenarioErr("deliver: no consumer yet: start one with \"consumer max-attempts=N\"")
+		return scenarioErr("harness.err.no-consumer", "deliver")
 	}
 	o.published++
 	return o.deliver(o.events[i], 1)
@@ -520,7 +520,7 @@ func (o *Ordering) eventRef(id string) (int, error) {
 			return i, nil
 		}
 	}
-	return 0, scenarioErr("no event %s: declare it first with \"event %s ORDER vN TYPE\"", id, id)
+	return 0, scenarioErr("harness.err.no-event", id)
 }
 
 // Exec runs one step of a drill file.
@@ -529,19 +529,19 @@ func (o *Ordering) Exec(c Call) (Fields, error) {
 	case "event":
 		id := c.Word("id")
 		if _, err := o.eventRef(id); err == nil {
-			return nil, errArg(c.Verb, "id", "%s is declared twice", id)
+			return nil, errArg(c.Verb, "id", "harness.err.declared-twice", id)
 		}
 		v := c.Word("version")
 		n, err := strconv.ParseInt(strings.TrimPrefix(v, "v"), 10, 64)
 		if err != nil || !strings.HasPrefix(v, "v") {
-			return nil, errArg(c.Verb, "version", "is vN, like v2, got %q", v)
+			return nil, errArg(c.Verb, "version", "harness.err.version", v)
 		}
 		_, err = o.Declare(ordering.Event{ID: id, OrderID: c.Word("order"), Version: n, Type: c.Word("type")}, c.Word("where") == "logged")
 		return nil, err
 	case "consumer":
 		n := c.Int("max-attempts", 3)
 		if n < 1 {
-			return nil, errArg(c.Verb, "max-attempts", "must be at least 1, got %d", n)
+			return nil, errArg(c.Verb, "max-attempts", "harness.err.at-least", 1, n)
 		}
 		o.Consumer(n)
 		return nil, nil
@@ -559,7 +559,7 @@ func (o *Ordering) Exec(c Call) (Fields, error) {
 	case "truth":
 		st, err := ParseState(c.Word("state"))
 		if err != nil {
-			return nil, errArg(c.Verb, "state", "%v", err)
+			return nil, errArg(c.Verb, "state", "harness.err.state", c.Word("state"))
 		}
 		o.Truth(c.Word("order"), st)
 		return nil, nil
@@ -588,10 +588,10 @@ func (o *Ordering) Exec(c Call) (Fields, error) {
 	case "route":
 		n, p := c.Int("orders", 0), c.Int("partitions", 0)
 		if n < 0 {
-			return nil, errArg(c.Verb, "orders", "must be at least 0, got %d", n)
+			return nil, errArg(c.Verb, "orders", "harness.err.at-least", 0, n)
 		}
 		if p < 1 {
-			return nil, errArg(c.Verb, "partitions", "must be at least 1, got %d", p)
+			return nil, errArg(c.Verb, "partitions", "harness.err.at-least", 1, p)
 		}
 		return nil, o.Route(n, p)
 	case "restart":

@@ -305,7 +305,7 @@ func (s *Shardjob) observe(shard string) {
 func (s *Shardjob) items(shard string) ([]string, error) {
 	i, err := strconv.Atoi(strings.TrimPrefix(shard, "shard-"))
 	if !strings.HasPrefix(shard, "shard-") || err != nil || i < 0 || i >= len(s.shards) {
-		return nil, scenarioErr("no shard %q: split the keys first; the shards are shard-0 … shard-%d", shard, len(s.shards)-1)
+		return nil, scenarioErr("harness.err.no-shard", shard, len(s.shards)-1)
 	}
 	return s.shards[i], nil
 }
@@ -362,21 +362,21 @@ func (s *Shardjob) Exec(c Call) (Fields, error) {
 	case "split":
 		k, n := c.Int("keys", 0), c.Int("shards", 0)
 		if k < 0 {
-			return nil, errArg(c.Verb, "keys", "must be at least 0, got %d", k)
+			return nil, errArg(c.Verb, "keys", "harness.err.at-least", 0, k)
 		}
 		if n < 1 {
-			return nil, errArg(c.Verb, "shards", "must be at least 1, got %d", n)
+			return nil, errArg(c.Verb, "shards", "harness.err.at-least", 1, n)
 		}
 		return nil, s.Split(k, n)
 	case "run":
 		epoch := c.Int("epoch", 1)
 		if epoch < 1 {
-			return nil, errArg(c.Verb, "epoch", "must be at least 1, got %d", epoch)
+			return nil, errArg(c.Verb, "epoch", "harness.err.at-least", 1, epoch)
 		}
 		r := Run{Shard: c.Word("shard"), Epoch: uint64(epoch), Every: c.Int("every", 0), CrashAfter: c.Int("crash-after", 0),
 			StallAfter: c.Int("stall-after", 0), ZombieAt: c.Int("zombie-at", -1), Named: c.Has("epoch")}
 		if r.CrashAfter > 0 && r.StallAfter > 0 {
-			return nil, errArg(c.Verb, "stall-after", "and crash-after exclude each other")
+			return nil, errArg(c.Verb, "stall-after", "harness.err.exclude", "crash-after")
 		}
 		ran, err := s.Run(r)
 		if err != nil {
@@ -460,13 +460,13 @@ func (s *Shardjob) Observe(name string, args []any) (any, error) {
 // order-(keys-1) are split into n shards.
 func SplitSize(keys, n, i int) (int, error) {
 	if keys < 0 || keys > 10_000_000 {
-		return 0, fmt.Errorf("split_size: keys must be between 0 and 10000000, got %d", keys)
+		return 0, scenarioErr("harness.err.range", "split_size", "keys", 0, 10_000_000, keys)
 	}
 	if n < 1 {
-		return 0, fmt.Errorf("split_size: shards must be at least 1, got %d", n)
+		return 0, errArg("split_size", "shards", "harness.err.at-least", 1, n)
 	}
 	if i < 0 || i >= n {
-		return 0, fmt.Errorf("split_size: shard must be between 0 and %d, got %d", n-1, i)
+		return 0, scenarioErr("harness.err.range", "split_size", "shard", 0, n-1, i)
 	}
 	// Count the keys Split would put on shard i, without building them
 	// all: a parameter's bound asks this before any split.

@@ -219,10 +219,10 @@ func (d *Delivery) applied(yes bool) {
 // effect is sent before the effect.
 func (h *Inbox) deliverStudent(i int, f FaultKind) (bool, error) {
 	if h.consumer.Real() {
-		return false, scenarioErr("strategy student runs in this process only: leave out --crash real")
+		return false, scenarioErr("harness.err.student-real")
 	}
 	if _, model := h.broker.(*memoryInbox); !model {
-		return false, scenarioErr("strategy student runs on the model broker only: leave out --broker")
+		return false, scenarioErr("harness.err.student-broker")
 	}
 	if h.students == nil || h.students.Inbox == nil {
 		return false, ErrNoStudent

@@ -149,4 +149,22 @@ var fileEN = map[string]string{
 	"err.file.changed":           "%s changed while its drill ran; --rewrite wrote nothing: run it again",
 	"err.db.not-regular":         "--db %s is not a regular file (a FIFO, a device or a socket); give a database file, or a name for a new one",
 	"err.db.corrupt":             "--db %s is archlab's database but damaged (SQLite's check: %s); the file was not modified: remove it, or give another",
+
+	// A step the scenario got wrong, found while it runs (harness.ScenarioError).
+	"harness.err.arg":            "%s: %s %s",
+	"harness.err.no-message":     "no message %[1]s: declare it first with \"message %[1]s seq=N order=O amount=N\"",
+	"harness.err.msg-ref":        "must be producer:event-id, got %q",
+	"harness.err.declared-twice": "%s is declared twice",
+	"harness.err.no-consumer":    "%s: no consumer yet: start one with \"consumer max-attempts=N\"",
+	"harness.err.no-event":       "no event %[1]s: declare it first with \"event %[1]s ORDER vN TYPE\"",
+	"harness.err.version":        "is vN, like v2, got %q",
+	"harness.err.at-least":       "must be at least %d, got %d",
+	"harness.err.state":          "a state is vN/STATUS, like v2/PAID, got %q",
+	"harness.err.no-shard":       "no shard %q: split the keys first; the shards are shard-0 … shard-%d",
+	"harness.err.exclude":        "and %s exclude each other",
+	"harness.err.student-real":   "strategy student runs in this process only: leave out --crash real",
+	"harness.err.student-broker": "strategy student runs on the model broker only: leave out --broker",
+	"harness.err.obs-args":       "%s needs %d argument(s)",
+	"harness.err.obs-number":     "%s: argument %d must be a number, got %s",
+	"harness.err.range":          "%s: %s must be between %d and %d, got %d",
 }

@@ -148,4 +148,22 @@ var fileZH = map[string]string{
 	"err.file.changed":           "%s 在演练运行期间被修改；--rewrite 没有写入任何内容：请重新运行",
 	"err.db.not-regular":         "--db %s 不是普通文件（而是 FIFO、设备或套接字）；请给出数据库文件，或新文件的名称",
 	"err.db.corrupt":             "--db %s 是 archlab 的数据库，但已损坏（SQLite 检查结果：%s）；文件未被修改：请删除它，或换一个文件",
+
+	// 运行中发现的场景错误（harness.ScenarioError）。
+	"harness.err.arg":            "%s：%s %s",
+	"harness.err.no-message":     "没有消息 %[1]s：请先用 message %[1]s seq=N order=O amount=N 声明",
+	"harness.err.msg-ref":        "应写作 producer:event-id，收到 %q",
+	"harness.err.declared-twice": "%s 声明了两次",
+	"harness.err.no-consumer":    "%s：还没有消费端：请先用 consumer max-attempts=N 启动",
+	"harness.err.no-event":       "没有事件 %[1]s：请先用 event %[1]s ORDER vN TYPE 声明",
+	"harness.err.version":        "应写作 vN，例如 v2，收到 %q",
+	"harness.err.at-least":       "至少为 %d，收到 %d",
+	"harness.err.state":          "状态写作 vN/STATUS，例如 v2/PAID，收到 %q",
+	"harness.err.no-shard":       "没有分片 %q：请先 split；分片为 shard-0 … shard-%d",
+	"harness.err.exclude":        "与 %s 不能同时使用",
+	"harness.err.student-real":   "strategy student 只在本进程中运行：请去掉 --crash real",
+	"harness.err.student-broker": "strategy student 只在模型消息代理上运行：请去掉 --broker",
+	"harness.err.obs-args":       "%s 需要 %d 个参数",
+	"harness.err.obs-number":     "%s：第 %d 个参数应为数，收到 %s",
+	"harness.err.range":          "%s：%s 应在 %d 到 %d 之间，收到 %d",
 }
