@@ -348,13 +348,13 @@ func arith(op string, x, y int) (int, error) {
 		if y == 0 {
 			return 0, bad("file.err.div-zero", x, op)
 		}
+		if op == "%" {
+			return x % y, nil // MinInt % -1 is 0, as in Go
+		}
 		if x == math.MinInt && y == -1 {
 			return 0, bad("file.err.overflow", x, op, y)
 		}
-		if op == "/" {
-			return x / y, nil
-		}
-		return x % y, nil
+		return x / y, nil
 	}
 	if overflow {
 		return 0, bad("file.err.overflow", x, op, y)

@@ -385,12 +385,9 @@ type parseScope struct {
 	order    []string
 }
 
-func (s *parseScope) counterList() any {
-	if len(s.order) == 0 {
-		return bad("file.err.none")
-	}
-	return names(s.order)
-}
+// counterList names the plain counters; the expect check that uses it
+// runs only when there is one (a loop's counters are named at run time).
+func (s *parseScope) counterList() any { return names(s.order) }
 
 // check verifies every name x reads, every call's arity and every kind
 // the parser can see.
@@ -657,7 +654,11 @@ func (s *parseScope) parseStmt(tok []string) (stmt, error) {
 				pos++
 			}
 			if pos == len(v.Args) {
-				return st, bad("file.err.verb.unexpected", v.Name, a, v.Usage())
+				var choices []string
+				for _, x := range v.Args {
+					choices = append(choices, x.Choices...)
+				}
+				return st, didYouMean(bad("file.err.verb.unexpected", v.Name, a, v.Usage()), a, choices)
 			}
 			spec = v.Args[pos]
 			pos++
@@ -792,15 +793,12 @@ func (f *file) parseCounters(s *parseScope, data []byte, start int, fail failer)
 				}
 				if v, ok := constant(lx); ok {
 					if k, isInt := v.(int); isInt && k > f.budget.Counters {
-						return fail(n, bad("file.err.budget.counters", c.name, f.budget.Counters))
+						return fail(n, bad("file.err.budget.loop", c.name, k, f.budget.Counters))
 					}
 				}
 				c.loop, c.limit, src = v, lx, strings.TrimSpace(body)
 				s.vars[v] = true
 			}
-		}
-		if c.name == "" {
-			return fail(n, bad("file.err.counter.no-name"))
 		}
 		if c.loop == "" && strings.ContainsAny(c.name, "{}") {
 			return fail(n, bad("file.err.counter.braces"))

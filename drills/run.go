@@ -88,8 +88,11 @@ func (f *file) run(ctx context.Context, v Values, hEnv harness.Env, rec *harness
 		}
 		// A loop past the budget is refused, not cut short: a table that
 		// silently stopped at some row would read as the whole result.
-		if n > b.Counters-counted {
+		switch {
+		case n > b.Counters:
 			return f.fail(c.line, bad("file.err.budget.loop", c.name, n, b.Counters))
+		case n > b.Counters-counted:
+			return f.fail(c.line, bad("file.err.budget.counters", c.name, b.Counters))
 		}
 		for i := range n {
 			if err := r.alive(); err != nil {

@@ -6,7 +6,6 @@ package i18n
 var fileEN = map[string]string{
 	"file.err.as-is":                 "%s",
 	"file.err.did-you-mean":          "%s; did you mean %s?",
-	"file.err.none":                  "none",
 	"file.err.too-large":             "the file is %d bytes; a drill file holds at most %d",
 	"file.err.not-text":              "the file is not UTF-8 text (a drill file is text: save it as UTF-8)",
 	"file.err.part.nameless":         "a part's marker needs a name, like -- steps --",
@@ -85,7 +84,6 @@ var fileEN = map[string]string{
 	"file.err.word.empty":            "is empty",
 	"file.err.loop.form":             "a counter's loop is \"for VAR < EXPR\", like: shard={i} keys = shard_keys(i) for i < shards",
 	"file.err.loop.limit":            "the loop's limit: %s",
-	"file.err.counter.no-name":       "a counter needs a name: NAME or NAME = EXPR",
 	"file.err.counter.braces":        "only a counter with \"for VAR < EXPR\" may use {VAR} in its name",
 	"file.err.counter":               "counter %s: %s",
 	"file.err.counter.twice":         "counter %s appears twice",

@@ -5,7 +5,6 @@ package i18n
 var fileZH = map[string]string{
 	"file.err.as-is":                 "%s",
 	"file.err.did-you-mean":          "%s；是不是想写 %s？",
-	"file.err.none":                  "无",
 	"file.err.too-large":             "文件有 %d 字节；演练文件最多 %d 字节",
 	"file.err.not-text":              "文件不是 UTF-8 文本（演练文件是文本：请以 UTF-8 保存）",
 	"file.err.part.nameless":         "部分的标记需要名称，例如 -- steps --",
@@ -84,7 +83,6 @@ var fileZH = map[string]string{
 	"file.err.word.empty":            "为空",
 	"file.err.loop.form":             "计数器的循环写作 for VAR < EXPR，例如：shard={i} keys = shard_keys(i) for i < shards",
 	"file.err.loop.limit":            "循环的上限：%s",
-	"file.err.counter.no-name":       "计数器需要名称：NAME，或 NAME = EXPR",
 	"file.err.counter.braces":        "只有带 for VAR < EXPR 的计数器才能在名称里用 {VAR}",
 	"file.err.counter":               "计数器 %s：%s",
 	"file.err.counter.twice":         "计数器 %s 出现了两次",
