@@ -101,6 +101,13 @@ type FileError struct {
 
 func (e *FileError) Error() string { return e.line(e.Msg) }
 
+// Budget reports whether the file asked for more than a run's budget
+// (budget.go), rather than getting its language wrong: a command gives
+// the first a flag to raise, the second the list of verbs.
+func (e *FileError) Budget() bool {
+	return e.msg != nil && strings.HasPrefix(e.msg.key, "file.err.budget.")
+}
+
 // Text is the error in lang: file:line: what is wrong.
 func (e *FileError) Text(lang i18n.Lang) string {
 	if e.msg == nil {

@@ -55,7 +55,11 @@ func (o *drillOptions) loadFiles() ([]*drills.Drill, error) {
 		}
 		d, err := drills.ParseBudget(p, data, o.budget)
 		if err != nil {
-			return nil, &usageError{msg: drills.ErrorText(g.lang, err), hint: g.t("err.hint.verbs")}
+			e := &usageError{msg: drills.ErrorText(g.lang, err), hint: g.t("err.hint.verbs")}
+			if fe := (*drills.FileError)(nil); errors.As(err, &fe) && fe.Budget() {
+				e.hint = "" // the message names the flag that raises it
+			}
+			return nil, e
 		}
 		// A copy of a built-in drill's file, unchanged, is that drill.
 		if b, err := drills.Lookup(d.Name); err == nil && !o.rewrite {

@@ -67,7 +67,7 @@ type Options struct {
 	// request for any other host is refused.
 	Hosts []string
 	// Budget bounds every run, as on the command line; a zero field is
-	// drills.DefaultBudget's.
+	// drills.DefaultBudget's, but for Time: drills.ServeTime.
 	Budget drills.Budget
 	// Deadline bounds one request's run, waiting for a slot included;
 	// zero is the budget's time and 5 seconds more.
@@ -89,12 +89,11 @@ func NewWith(o Options) *Server {
 	for _, h := range o.Hosts {
 		s.hosts[strings.ToLower(strings.Trim(h, "[]"))] = true
 	}
+	if s.budget.Time <= 0 {
+		s.budget.Time = drills.ServeTime
+	}
 	if s.deadline <= 0 {
-		t := s.budget.Time
-		if t <= 0 {
-			t = drills.DefaultBudget.Time
-		}
-		s.deadline = t + 5*time.Second
+		s.deadline = s.budget.Time + 5*time.Second
 	}
 	if o.Slots <= 0 {
 		o.Slots = runtime.NumCPU()
