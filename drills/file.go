@@ -559,7 +559,7 @@ func (s *parseScope) parseStmt(tok []string) (stmt, error) {
 		// A count known now is checked now: no run needed to learn that
 		// repeat 1000000 is more steps than a run may take.
 		if v, ok := constant(x); ok {
-			if err := s.f.repeatCount(v); err != nil {
+			if err := repeatCount(v, s.f.budget); err != nil {
 				return st, err
 			}
 		}
@@ -673,7 +673,7 @@ func (s *parseScope) parseStmt(tok []string) (stmt, error) {
 		}
 		if ae.num != nil {
 			if c, ok := constant(ae.num); ok {
-				if err := s.f.checkNumber(v.Name, spec, c); err != nil {
+				if err := checkNumber(v.Name, spec, c, s.f.budget); err != nil {
 					return st, err
 				}
 			}
@@ -691,29 +691,29 @@ func (s *parseScope) parseStmt(tok []string) (stmt, error) {
 	return st, nil
 }
 
-// repeatCount checks a repeat's count: a number from 0 to the step budget.
-func (f *file) repeatCount(v any) error {
+// repeatCount checks a repeat's count: a number from 0 to b's steps.
+func repeatCount(v any, b Budget) error {
 	n, ok := v.(int)
 	switch {
 	case !ok:
 		return bad("file.err.repeat.not-number", harness.Format(v))
 	case n < 0:
 		return bad("file.err.repeat.negative", n)
-	case n > f.budget.Steps:
-		return bad("file.err.budget.repeat", n, f.budget.Steps)
+	case n > b.Steps:
+		return bad("file.err.budget.repeat", n, b.Steps)
 	}
 	return nil
 }
 
 // checkNumber checks a Number argument's value against its verb's row:
-// a size against the budget, a bounded number against its limit.
-func (f *file) checkNumber(verb string, spec harness.Arg, v any) error {
+// a size against b, a bounded number against its limit.
+func checkNumber(verb string, spec harness.Arg, v any, b Budget) error {
 	n, ok := v.(int)
 	switch {
 	case !ok:
 		return bad("file.err.verb.arg", verb, spec.Name, bad("file.err.not-number", harness.Format(v)))
 	case spec.Size:
-		return (&env{budget: f.budget}).size(verb, spec.Name, n)
+		return (&env{budget: b}).size(verb, spec.Name, n)
 	case spec.Limit != [2]int{} && (n < spec.Limit[0] || n > spec.Limit[1]):
 		return bad("file.err.verb.limit", verb, spec.Name, spec.Limit[0], spec.Limit[1], n)
 	}

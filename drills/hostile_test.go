@@ -171,3 +171,30 @@ func TestBuiltinDrillsFitTheBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestRaisedBudget: a budget raised for the run (--max-keys) is the one
+// the run checks, whatever the file was parsed under; a constant past the
+// parse's budget is refused when parsed.
+func TestRaisedBudget(t *testing.T) {
+	src := "drill big\nsection 11.2\nparam n 1500000 1..\n-- steps --\nsplit $n 1\n-- counters --\nshard_keys(0)\n-- checks --\nall: shard_keys(0) == $n\n"
+	src = strings.Replace(src, "shard_keys(0)\n-- checks", "k = shard_keys(0)\n-- checks", 1)
+	d, err := Parse("big.txtar", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fe *FileError
+	if _, err := d.Run(d.Defaults()); !errors.As(err, &fe) || fe.msg.key != "file.err.budget.keys" {
+		t.Fatalf("under the default budget: %v", err)
+	}
+	res, err := d.RunContext(context.Background(), d.Defaults(), RunOptions{Budget: Budget{Keys: 2_000_000}})
+	if err != nil || !res.Pass {
+		t.Fatalf("with --max-keys 2000000: %v %+v", err, res)
+	}
+	constant := strings.Replace(src, "split $n 1", "split 1500000 1", 1)
+	if _, err := ParseBudget("big.txtar", []byte(constant), Budget{}); !errors.As(err, &fe) || fe.msg.key != "file.err.budget.keys" {
+		t.Fatalf("a constant past the default budget: %v", err)
+	}
+	if _, err := ParseBudget("big.txtar", []byte(constant), Budget{Keys: 2_000_000}); err != nil {
+		t.Fatalf("a constant inside a raised budget: %v", err)
+	}
+}

@@ -204,7 +204,7 @@ func (r *runner) exec(st stmt) error {
 		if err != nil {
 			return r.evalErr(st.line, bad("file.err.repeat.count", err))
 		}
-		if err := f.repeatCount(val); err != nil {
+		if err := repeatCount(val, r.b); err != nil {
 			return f.fail(st.line, err)
 		}
 		times = val.(int)
@@ -222,11 +222,14 @@ func (r *runner) exec(st stmt) error {
 		c := harness.Call{Verb: st.verb.Name, Args: map[string]any{}}
 		for _, a := range st.args {
 			val, err := a.eval(e)
-			if err == nil && a.spec.Kind == harness.Number {
-				err = f.checkNumber(st.verb.Name, a.spec, val)
-			}
 			if err != nil {
 				return r.evalErr(st.line, bad("file.err.verb.arg", st.verb.Name, a.spec.Name, err))
+			}
+			if a.spec.Kind == harness.Number {
+				// Named already: "split: keys 1500000 is past …".
+				if err := checkNumber(st.verb.Name, a.spec, val, r.b); err != nil {
+					return f.fail(st.line, err)
+				}
 			}
 			c.Args[a.spec.Name] = val
 		}
