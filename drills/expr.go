@@ -1,7 +1,6 @@
 package drills
 
 import (
-	"context"
 	"math"
 	"strconv"
 	"strings"
@@ -39,8 +38,7 @@ type env struct {
 	vars     map[string]int // repeat's "as i", a counter loop's variable
 	h        harness.Harness
 	budget   Budget
-	ctx      context.Context // nil before a run
-	splits   map[[3]int]int  // split_size's answers so far: a counter loop asks the same one again
+	splits   map[[3]int]int // split_size's answers so far: a counter loop asks the same one again
 }
 
 type (

@@ -28,7 +28,7 @@ func (f *file) run(ctx context.Context, v Values, hEnv harness.Env, rec *harness
 	ctx, cancel := context.WithTimeoutCause(ctx, b.Time, errTimeBudget)
 	defer cancel()
 	rec.MaxSteps = b.Trace
-	e := &env{params: v, counters: map[string]any{}, bound: map[string]harness.Fields{}, vars: map[string]int{}, budget: b, ctx: ctx}
+	e := &env{params: v, counters: map[string]any{}, bound: map[string]harness.Fields{}, vars: map[string]int{}, budget: b}
 	r := &runner{f: f, e: e, rec: rec, b: b, ctx: ctx}
 	// The §8.3 broker's own loop asks before every delivery.
 	hEnv.Meter = r.meter
