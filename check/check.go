@@ -165,6 +165,10 @@ func LessonText(lang i18n.Lang, l Lesson) string {
 	if l.Counter != "" {
 		return i18n.T(lang, "check.lesson.counter", l.Counter, l.Value, l.BookValue)
 	}
+	// A lesson's words are its drill's (drills.Drill.Text).
+	if d, err := drills.Lookup(l.Drill); err == nil {
+		return d.Text(lang, l.Key)
+	}
 	return i18n.T(lang, l.Key)
 }
 

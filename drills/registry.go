@@ -59,8 +59,12 @@ func builtin() []*Drill {
 	return registry
 }
 
-// Source returns the text of a built-in drill's file.
+// Source returns the text of a drill's file: a built-in one's as the
+// binary embeds it, any other's as it was parsed.
 func Source(d *Drill) ([]byte, error) {
+	if !d.Builtin && d.file != nil {
+		return slices.Clone(d.file.data), nil
+	}
 	return files.ReadFile(strings.TrimPrefix(d.Path, "drills/"))
 }
 

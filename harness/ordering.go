@@ -48,6 +48,7 @@ type Ordering struct {
 	students   *Students
 	studentDLQ []ordering.DLQEntry
 	overBudget int
+	meter      func() error // Env.Meter
 }
 
 // NewOrdering starts a §8.3 run on the book's in-memory broker. rec may be
@@ -107,7 +108,7 @@ func (o *Ordering) Publish(i int) error {
 // is the fault.
 func (o *Ordering) Dispatch() error {
 	if o.consumer == nil {
-		return scenarioErr("dispatch: no consumer yet: start one with \"consumer max-attempts=N\"")
+		return scenarioErr("harness.err.no-consumer", "dispatch")
 	}
 	for {
 		e, attempt, ok, err := o.broker.Next()
@@ -130,7 +131,7 @@ func (o *Ordering) Dispatch() error {
 // they queued, one step at a time, which is how the explorer walks it.
 func (o *Ordering) Deliver(i int) error {
 	if o.consumer == nil {
-		return scenarioErr("deliver: no consumer yet: start one with \"consumer max-attempts=N\"")
+		return scenarioErr("harness.err.no-consumer", "deliver")
 	}
 	o.published++
 	return o.deliver(o.events[i], 1)
@@ -139,6 +140,11 @@ func (o *Ordering) Deliver(i int) error {
 // deliver is one delivery: the consumer decides, and a retry goes to the
 // back of the queue with its attempt raised, or past the budget to the DLQ.
 func (o *Ordering) deliver(e ordering.Event, attempt int) error {
+	if o.meter != nil {
+		if err := o.meter(); err != nil {
+			return err
+		}
+	}
 	o.deliveries++
 	// An event the projection already applied is a duplicate, whatever
 	// else is wrong: retrying it or dead-lettering it is the harm.
@@ -490,7 +496,7 @@ var OrderingSection = Section{
 			Binds: []string{"applied", "duplicates", "offset", "rows"}},
 		{Name: "lose-offset", Args: []Arg{{Name: "offset", Kind: Number}}},
 		{Name: "read-log", Args: []Arg{{Name: "offset", Kind: Number}, {Name: "size", Kind: Number}}},
-		{Name: "route", Args: []Arg{{Name: "orders", Kind: Number}, {Name: "partitions", Kind: Number}}},
+		{Name: "route", Args: []Arg{{Name: "orders", Kind: Number, Size: true}, {Name: "partitions", Kind: Number}}},
 		{Name: "restart"},
 		{Name: "count-partitions"},
 	},
@@ -504,9 +510,16 @@ var OrderingSection = Section{
 	},
 	New: func(strategy string, env Env, rec *Recorder) (Harness, error) {
 		if strategy == Student {
-			return NewStudentOrdering(env.Student, rec), nil
+			o := NewStudentOrdering(env.Student, rec)
+			o.meter = env.Meter
+			return o, nil
 		}
-		return NewOrderingIn(env.Ordering, rec)
+		o, err := NewOrderingIn(env.Ordering, rec)
+		if err != nil {
+			return nil, err
+		}
+		o.meter = env.Meter
+		return o, nil
 	},
 }
 
@@ -526,7 +539,7 @@ func (o *Ordering) eventRef(id string) (int, error) {
 			return i, nil
 		}
 	}
-	return 0, scenarioErr("no event %s: declare it first with \"event %s ORDER vN TYPE\"", id, id)
+	return 0, scenarioErr("harness.err.no-event", id)
 }
 
 // Exec runs one step of a drill file.
@@ -535,12 +548,12 @@ func (o *Ordering) Exec(c Call) (Fields, error) {
 	case "event":
 		id := c.Word("id")
 		if _, err := o.eventRef(id); err == nil {
-			return nil, errArg(c.Verb, "id", "%s is declared twice", id)
+			return nil, errArg(c.Verb, "id", "harness.err.declared-twice", id)
 		}
 		v := c.Word("version")
 		n, err := strconv.ParseInt(strings.TrimPrefix(v, "v"), 10, 64)
 		if err != nil || !strings.HasPrefix(v, "v") {
-			return nil, errArg(c.Verb, "version", "is vN, like v2, got %q", v)
+			return nil, errArg(c.Verb, "version", "harness.err.version", v)
 		}
 		_, err = o.Declare(ordering.Event{ID: id, OrderID: c.Word("order"), Version: n, Type: c.Word("type")}, c.Word("where") == "logged")
 		return nil, err
@@ -548,7 +561,7 @@ func (o *Ordering) Exec(c Call) (Fields, error) {
 		// Left out or 0, the book's NewConsumer picks its default, 3.
 		n := c.Int("max-attempts", 0)
 		if n < 0 {
-			return nil, errArg(c.Verb, "max-attempts", "must be at least 0 (0: NewConsumer's default), got %d", n)
+			return nil, errArg(c.Verb, "max-attempts", "harness.err.at-least", 0, n)
 		}
 		o.Consumer(n)
 		return nil, nil
@@ -566,7 +579,7 @@ func (o *Ordering) Exec(c Call) (Fields, error) {
 	case "truth":
 		st, err := ParseState(c.Word("state"))
 		if err != nil {
-			return nil, errArg(c.Verb, "state", "%v", err)
+			return nil, errArg(c.Verb, "state", "harness.err.state", c.Word("state"))
 		}
 		o.Truth(c.Word("order"), st)
 		return nil, nil
@@ -594,8 +607,11 @@ func (o *Ordering) Exec(c Call) (Fields, error) {
 		return nil, o.ReadLog(c.Int("offset", 0), c.Int("size", 0))
 	case "route":
 		n, p := c.Int("orders", 0), c.Int("partitions", 0)
+		if n < 0 {
+			return nil, errArg(c.Verb, "orders", "harness.err.at-least", 0, n)
+		}
 		if p < 1 {
-			return nil, errArg(c.Verb, "partitions", "must be at least 1, got %d", p)
+			return nil, errArg(c.Verb, "partitions", "harness.err.at-least", 1, p)
 		}
 		return nil, o.Route(n, p)
 	case "restart":

@@ -240,6 +240,7 @@ var zh = map[string]string{
 	"help.type.string":         "文本",
 	"help.type.int":            "整数",
 	"help.type.uint":           "整数",
+	"help.type.duration":       "时长",
 	"err.args.none":            "%s 不接受参数，却收到 %q",
 	"err.os.not-exist":         "文件或目录不存在",
 	"err.os.permission":        "没有权限",

@@ -37,6 +37,10 @@ func TestDBErrorStatus(t *testing.T) {
 		{&sqlstore.OpenError{Problem: sqlstore.Unreadable, Err: os.ErrPermission}, exitCouldNotRun, ""},
 		{&sqlstore.OpenError{Problem: sqlstore.NotSQLite}, exitUsage, "--db s.db is not a SQLite database; the file was not modified"},
 		{&sqlstore.OpenError{Problem: sqlstore.NewerSchema, Version: 2}, exitUsage, ""},
+		{&sqlstore.OpenError{Problem: sqlstore.NotRegular}, exitUsage,
+			"--db s.db is not a regular file (a FIFO, a device or a socket); give a database file, or a name for a new one"},
+		{&sqlstore.OpenError{Problem: sqlstore.Corrupt, Detail: "Tree 2 page 2 cell 0: Extends off end of page"}, exitUsage,
+			"--db s.db is archlab's database but damaged (SQLite's check: Tree 2 page 2 cell 0: Extends off end of page); the file was not modified: remove it, or give another"},
 	}
 	for _, tt := range tests {
 		code, msg, _ := describe(dbError(g, "s.db", tt.err))
@@ -164,5 +168,41 @@ func TestSharedDatabaseTwoRuns(t *testing.T) {
 		if _, err := os.Stat(db + sqlstore.LockSuffix); !errors.Is(err, os.ErrNotExist) {
 			t.Fatalf("round %d: the lock file is left behind", round)
 		}
+	}
+}
+
+// TestCorruptDB: an archlab database whose pages are damaged behind a
+// schema that reads right is refused before the drill runs: exit 2, the
+// file byte for byte as it was. It used to run, fail at the first INSERT,
+// and exit 1: "1 drill(s) disagree with the book" over an empty table.
+func TestCorruptDB(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.db")
+	if _, errOut, code := runCLI(t, nil, "drill", "ack-lost", "--store", "sqlite", "--db", good); code != 0 {
+		t.Fatalf("making the database: %d %s", code, errOut)
+	}
+	data, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := 4096
+	for p := 2; p*page <= len(data); p++ {
+		t.Run("page "+strconv.Itoa(p), func(t *testing.T) {
+			bad := append([]byte(nil), data...)
+			for i := (p-1)*page + 100; i < p*page; i++ {
+				bad[i] = byte(i * 7)
+			}
+			path := filepath.Join(dir, "bad"+strconv.Itoa(p)+".db")
+			if err := os.WriteFile(path, bad, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, errOut, code := runCLI(t, nil, "drill", "ack-lost", "--store", "sqlite", "--db", path)
+			if code != exitUsage || out != "" || !strings.Contains(errOut, "is archlab's database but damaged") || strings.Count(errOut, "\n") != 1 {
+				t.Fatalf("exit %d, stdout %q, stderr %q; want 2 and one line: damaged", code, out, errOut)
+			}
+			if after, _ := os.ReadFile(path); !bytes.Equal(after, bad) {
+				t.Fatal("the damaged file was changed")
+			}
+		})
 	}
 }

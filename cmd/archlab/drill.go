@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"archlab/drills"
 	"archlab/ui/view"
@@ -22,13 +23,14 @@ type drillOptions struct {
 	trace   bool
 	mermaid bool
 	step    bool
-	file    string       // --file: a drill file, or a directory of them
-	rewrite bool         // --rewrite: fill in the files' expected counters
-	verbs   string       // --verbs SECTION: the harness's verbs
-	source  bool         // --source: print a drill's file
-	given   []string     // the drill's parameters the reader gave: "--keys 3"
-	stores  storeOptions // --store, --db, --crash: the §8.2 drills only
-	paths   []string     // the file each drill of --file came from
+	file    string        // --file: a drill file, or a directory of them
+	rewrite bool          // --rewrite: fill in the files' expected counters
+	verbs   string        // --verbs SECTION: the harness's verbs
+	source  bool          // --source: print a drill's file
+	given   []string      // the drill's parameters the reader gave: "--keys 3"
+	stores  storeOptions  // --store, --db, --crash: the §8.2 drills only
+	budget  drills.Budget // --max-steps, --max-deliveries, --max-keys, --max-time
+	paths   []string      // the file each drill of --file came from
 }
 
 func newDrillCmd(g *globalOptions) *cobra.Command {
@@ -87,6 +89,7 @@ func newDrillCmd(g *globalOptions) *cobra.Command {
 	f.BoolVar(&o.trace, "trace", false, g.t("help.flag.trace"))
 	f.BoolVar(&o.mermaid, "mermaid", false, g.t("help.flag.mermaid"))
 	f.BoolVar(&o.step, "step", false, g.t("help.flag.step"))
+	addBudgetFlags(f, g, &o.budget)
 	cmd.Flags().StringVar(&o.file, "file", "", g.t("help.flag.file"))
 	cmd.Flags().BoolVar(&o.rewrite, "rewrite", false, g.t("help.flag.rewrite"))
 	cmd.Flags().StringVar(&o.verbs, "verbs", "", g.t("help.flag.verbs"))
@@ -105,7 +108,7 @@ func newDrillSubcommand(o *drillOptions, d *drills.Drill) *cobra.Command {
 	values := drills.Values{}
 	cmd := &cobra.Command{
 		Use:     d.Name + " [flags]",
-		Short:   g.t(d.TitleKey()),
+		Short:   d.Title(g.lang),
 		Long:    drillLong(g, d),
 		Example: drillExample(g, d),
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -136,7 +139,7 @@ func newDrillSubcommand(o *drillOptions, d *drills.Drill) *cobra.Command {
 		},
 	}
 	for _, p := range d.Params {
-		intFlag(cmd.Flags(), p.Name, p.Default, g.t(p.UsageKey(d.Name)))
+		intFlag(cmd.Flags(), p.Name, p.Default, d.ParamUsage(g.lang, p))
 	}
 	cmd.Flags().BoolVar(&o.source, "source", false, g.t("help.flag.source"))
 	addBrokerFlags(cmd.Flags(), g, &o.stores.broker, d)
@@ -163,7 +166,20 @@ func (o *drillOptions) validate(name string) error {
 	if o.json && (o.trace || o.mermaid || o.step) || o.mermaid && (o.trace || o.step) {
 		return &usageError{msg: g.t("err.drill.formats")}
 	}
+	if t := o.budget.Time; t <= 0 || t > drills.MaxTime {
+		return &usageError{msg: g.t("err.budget.time", t, drills.MaxTime)}
+	}
 	return nil
+}
+
+// addBudgetFlags registers the budget a teacher may raise (drills.Budget):
+// a run past one stops with exit 2 and names the flag.
+func addBudgetFlags(f *pflag.FlagSet, g *globalOptions, b *drills.Budget) {
+	d := drills.DefaultBudget
+	boundedIntVar(f, &b.Steps, "max-steps", d.Steps, 1, drills.MaxSteps, g.t("help.flag.max-steps"))
+	boundedIntVar(f, &b.Deliveries, "max-deliveries", d.Deliveries, 1, drills.MaxDeliveries, g.t("help.flag.max-deliveries"))
+	boundedIntVar(f, &b.Keys, "max-keys", d.Keys, 1, drills.MaxKeys, g.t("help.flag.max-keys"))
+	f.DurationVar(&b.Time, "max-time", d.Time, g.t("help.flag.max-time"))
 }
 
 // runOne runs a single drill and renders it.
@@ -278,7 +294,7 @@ func (o *drillOptions) paramError(err error) error {
 		return err // a broker that stopped the drill: could not run
 	}
 	if !errors.As(err, &pe) {
-		return &usageError{msg: err.Error()}
+		return &usageError{msg: drills.ErrorText(g.lang, err)}
 	}
 	var msg string
 	if pe.Bounded {
@@ -287,11 +303,11 @@ func (o *drillOptions) paramError(err error) error {
 		msg = g.t("err.param.min", pe.Flag, pe.Min, pe.Value)
 	}
 	if pe.Why != "" {
-		msg = g.t("err.param.why", msg, g.t(pe.Why, pe.Max))
+		msg = g.t("err.param.why", msg, pe.WhyText(g.lang))
 		// A bound that moved because of another flag: name the flag the
 		// reader gave, not only the one they left at its default.
 		if !slices.ContainsFunc(o.given, func(s string) bool { return strings.HasPrefix(s, "--"+pe.Flag+" ") }) && len(o.given) > 0 {
-			msg = g.t("err.param.derived", strings.Join(o.given, " "), g.t(pe.Why, pe.Max), pe.Flag, pe.Value, pe.Flag, pe.Max)
+			msg = g.t("err.param.derived", strings.Join(o.given, " "), pe.WhyText(g.lang), pe.Flag, pe.Value, pe.Flag, pe.Max)
 		}
 	}
 	return &usageError{msg: msg}
@@ -347,8 +363,8 @@ func drillLong(g *globalOptions, d *drills.Drill) string {
 	s, _ := drills.SectionByID(d.Section)
 	var b strings.Builder
 	// Paragraphs of their own: help reflows each paragraph to the width.
-	fmt.Fprintf(&b, "%s\n\n%s\n\n", g.t(s.TitleKey()), g.t(d.TitleKey()))
-	b.WriteString(g.t("explain." + d.Name))
+	fmt.Fprintf(&b, "%s\n\n%s\n\n", g.t(s.TitleKey()), d.Title(g.lang))
+	b.WriteString(d.Explain(g.lang))
 	b.WriteString("\n\n")
 	names := make([]string, len(d.Book))
 	for i, c := range d.Book {
@@ -377,7 +393,7 @@ func drillExample(g *globalOptions, d *drills.Drill) string {
 	}
 	// The what-ifs that teach: the experiments the explanation's "Try
 	// next" suggests, each checked by running the drill.
-	for _, l := range strings.Split(g.t("explain."+d.Name), "\n") {
+	for _, l := range strings.Split(d.Explain(g.lang), "\n") {
 		if cmd := strings.TrimSpace(l); strings.HasPrefix(cmd, "archlab drill "+d.Name+" --") {
 			lines = append(lines, "  # "+g.t("help.example.what-if"), "  $ "+cmd)
 		}

@@ -75,7 +75,7 @@ func jsonOf(lang i18n.Lang, res *drills.Result) jsonDrill {
 		Schema:   jsonSchema,
 		Drill:    res.Drill.Name,
 		Section:  res.Drill.Section,
-		Title:    i18n.T(lang, res.Drill.TitleKey()),
+		Title:    res.Drill.Title(lang),
 		Pass:     res.Pass,
 		Expected: "book",
 		Params:   []jsonParam{},

@@ -37,7 +37,7 @@ func (r *renderer) header(d *drills.Drill) {
 		fmt.Fprintln(r.out(), r.p.dim.Sprint(l))
 	}
 	name := d.Name + " — "
-	lines := wrapText(r.g.t(d.TitleKey()), w-displayWidth(name))
+	lines := wrapText(d.Title(r.g.lang), w-displayWidth(name))
 	fmt.Fprintf(r.out(), "%s — %s\n", r.p.bold.Sprint(d.Name), lines[0])
 	for _, l := range lines[1:] {
 		fmt.Fprintln(r.out(), strings.Repeat(" ", displayWidth(name))+l)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"archlab/drills"
 	"archlab/ui/web"
 )
 
@@ -46,13 +47,16 @@ func newServeCmd(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
-// run listens, serves until Ctrl-C (or SIGTERM), then shuts the server
-// down cleanly: open requests finish, new ones are refused. Stopping the
-// server is its normal end, so it exits 0.
+// run listens and serves until Ctrl-C (or SIGTERM), then shuts the server
+// down: the runs in flight are cancelled, open requests get their answer,
+// new ones are refused, and the command exits 130 (or 143) like any
+// command a signal stopped.
 func (o *serveOptions) run(ctx context.Context) error {
 	g := o.g
-	host, _, err := net.SplitHostPort(o.addr)
-	if err != nil {
+	host, port, err := net.SplitHostPort(o.addr)
+	if n, ok := drills.ParseDecimal(port); err != nil || !ok || n < 0 || n > 65535 {
+		// A port net.Listen refuses ("99999", "http") is the reader's
+		// typing, not the machine's (exit 2, not 3).
 		return &usageError{msg: g.t("err.serve.addr", o.addr)}
 	}
 	if !loopback(host) {
@@ -63,18 +67,23 @@ func (o *serveOptions) run(ctx context.Context) error {
 		return &couldNotRunError{msg: g.t("err.serve.listen", o.addr, unwrapNetErr(err))}
 	}
 	url := "http://" + ln.Addr().String() + "/"
-	srv := &http.Server{
-		Handler:           web.New(g.lang),
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      60 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	ctx, stop := signalContext(ctx)
 	defer stop()
+	// Every request's context ends when the server stops, so a drill run
+	// in flight stops between two steps instead of holding the shutdown.
+	runs, cancelRuns := context.WithCancel(context.Background())
+	defer cancelRuns()
+	srv := &http.Server{
+		Handler:           web.NewWith(web.Options{Lang: g.lang, Hosts: serveHosts(host)}),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		BaseContext:       func(net.Listener) context.Context { return runs },
+	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	fmt.Fprintln(g.io.Out, g.t("serve.listening", url))
@@ -91,18 +100,36 @@ func (o *serveOptions) run(ctx context.Context) error {
 		return &couldNotRunError{msg: g.t("err.serve.listen", o.addr, err)}
 	case <-ctx.Done():
 	}
+	cancelRuns()
 	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	err = srv.Shutdown(shut)
-	if err := <-done; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
+	if err := srv.Shutdown(shut); err != nil {
+		srv.Close() // a request that would not end: cut it
 	}
-	fmt.Fprintln(g.io.Err, g.t("serve.stopped"))
-	return err
+	<-done
+	return &interruptedError{msg: g.t("serve.stopped"), code: signalStatus(ctx)}
+}
+
+// serveHosts are the hosts the page answers for beside localhost: the
+// listen address's, or, for every interface (0.0.0.0, ::, ""), each
+// address of this machine, so a class reaches it by the teacher's IP.
+func serveHosts(host string) []string {
+	if ip := net.ParseIP(host); host != "" && (ip == nil || !ip.IsUnspecified()) {
+		return []string{host}
+	}
+	var out []string
+	addrs, _ := net.InterfaceAddrs()
+	for _, a := range addrs {
+		if ipn, ok := a.(*net.IPNet); ok {
+			out = append(out, ipn.IP.String())
+		}
+	}
+	return out
 }
 
 // loopback reports whether host only accepts connections from this
-// machine: localhost or a loopback IP. An empty host is every interface.
+// machine: localhost or a loopback IP. An empty host, 0.0.0.0 and :: are
+// every interface: not loopback.
 func loopback(host string) bool {
 	if host == "localhost" {
 		return true

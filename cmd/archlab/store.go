@@ -48,6 +48,7 @@ type stores struct {
 	students *harness.Students
 	brokers  *brokers // the real broker, when --broker chose one
 	g        *globalOptions
+	budget   drills.Budget
 }
 
 // openStores checks the store flags against the drills about to run (many:
@@ -55,7 +56,7 @@ type stores struct {
 // does nothing and runs drills as the book does.
 func (o *drillOptions) openStores(list []*drills.Drill, many bool) (*stores, error) {
 	g, so := o.g, o.stores
-	s := &stores{o: so, students: g.students(), g: g}
+	s := &stores{o: so, students: g.students(), g: g, budget: o.budget}
 	switch {
 	case so.store != "memory" && so.store != "sqlite":
 		return nil, &usageError{msg: g.t("err.store", so.store)}
@@ -72,6 +73,9 @@ func (o *drillOptions) openStores(list []*drills.Drill, many bool) (*stores, err
 		return nil, err
 	}
 	if so.store == "memory" {
+		// Ctrl-C stops a run between two steps (a drill file may run for
+		// seconds) and exits 130, as it does for every other store.
+		s.ctx, s.stop = signalContext(context.Background())
 		return s.openBroker()
 	}
 	if !anyHasEnv(list) {
@@ -107,7 +111,7 @@ func (o *drillOptions) openStores(list []*drills.Drill, many bool) (*stores, err
 	// directory is removed before archlab exits.
 	s.ctx, s.stop = signalContext(context.Background())
 	if so.db == "" {
-		dir, err := os.MkdirTemp("", "archlab-")
+		dir, err := makeTempDir()
 		if err != nil {
 			s.stop()
 			return nil, err
@@ -124,7 +128,7 @@ func (s *stores) run(d *drills.Drill, v drills.Values) (*drills.Result, error) {
 		env.Inbox = s.env(d)
 	}
 	s.brokers.env(d, &env)
-	res, err := d.RunIn(v, env)
+	res, err := d.RunContext(s.ctx, v, drills.RunOptions{Env: env, Budget: s.budget})
 	if err == nil && (s.ctx == nil || s.ctx.Err() == nil) {
 		err = brokerFailure(s.g, res)
 	}
@@ -161,8 +165,11 @@ func (s *stores) env(d *drills.Drill) harness.InboxEnv {
 func (s *stores) interrupted(g *globalOptions) error {
 	if s.ctx != nil && s.ctx.Err() != nil {
 		msg := g.t("err.interrupted")
-		if s.brokers != nil && s.o.store != "sqlite" {
+		switch {
+		case s.brokers != nil && s.o.store != "sqlite":
 			msg = g.t("err.interrupted.broker") // no process, no file: the broker's leftovers
+		case s.o.store != "sqlite":
+			msg = g.t("err.interrupted.memory") // nothing to kill, nothing to remove
 		}
 		return &interruptedError{msg: msg, code: signalStatus(s.ctx)}
 	}
@@ -212,6 +219,10 @@ func dbError(g *globalOptions, path string, err error) error {
 		msg = g.t("err.db.foreign", path)
 	case sqlstore.NewerSchema:
 		msg = g.t("err.db.newer", path, oe.Version, sqlstore.SchemaVersion)
+	case sqlstore.NotRegular:
+		msg = g.t("err.db.not-regular", path)
+	case sqlstore.Corrupt:
+		msg = g.t("err.db.corrupt", path, oe.Detail)
 	default:
 		msg = g.t("err.db.open", path, errors.Unwrap(oe))
 	}
