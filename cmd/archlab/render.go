@@ -7,8 +7,6 @@ import (
 	"strings"
 
 	"github.com/mattn/go-runewidth"
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
 
 	"archlab/drills"
 	"archlab/harness"
@@ -107,8 +105,8 @@ func (r *renderer) counters(res *drills.Result) error {
 	return r.table(header, rows, false)
 }
 
-// table renders rows with tablewriter's v1 API: box borders, headers as
-// written (no upper-casing: counter names are the book's). With wrapLast
+// table renders rows in a box (boxTable): headers as written (no
+// upper-casing: counter names are the book's). With wrapLast
 // the last column wraps at spaces to what the width leaves it. A table
 // that cannot fit the width even so is printed as a list instead: one row
 // a line, its last cell wrapped under it.
@@ -127,56 +125,35 @@ func (r *renderer) table(header []any, rows [][]string, wrapLast bool) error {
 		}
 		last = width - used
 	}
-	var buf strings.Builder
-	opts := []tablewriter.Option{
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithHeaderAlignment(tw.AlignLeft),
-		tablewriter.WithRowAlignment(tw.AlignLeft),
-		tablewriter.WithRowAutoWrap(tw.WrapNone),
+	heads := make([]string, len(header))
+	for c, h := range header {
+		heads[c] = fmt.Sprint(h)
 	}
 	if !wrapLast || last >= 16 {
-		t := tablewriter.NewTable(&buf, opts...)
+		wrap := 0
 		if wrapLast {
-			t.Configure(func(cfg *tablewriter.Config) {
-				cfg.Row.Formatting.AutoWrap = tw.WrapNormal
-				cfg.Row.ColMaxWidths.PerColumn = tw.Mapper[int, int]{len(header) - 1: last}
-			})
+			wrap = last - 2 // the cell's padding
 		}
-		t.Header(header...)
-		if err := t.Bulk(rows); err != nil {
-			return err
-		}
-		if err := t.Render(); err != nil {
-			return err
-		}
-		if fits(buf.String(), width) {
-			_, err := io.WriteString(r.out(), buf.String())
+		if t := boxTable(heads, rows, wrap); fits(t, width) {
+			_, err := io.WriteString(r.out(), t)
 			return err
 		}
 		if !wrapLast {
 			// Long column titles over short numbers: wrap the titles to
 			// their column's widest cell, then try again.
-			narrow := make([]any, len(header))
+			narrow := make([]string, len(header))
 			changed := false
-			for c, h := range header {
+			for c, h := range heads {
 				col := 8
 				for _, row := range rows {
 					col = max(col, cellWidth(row[c]))
 				}
-				narrow[c] = strings.Join(wrapText(fmt.Sprint(h), col), "\n")
+				narrow[c] = strings.Join(wrapText(h, col), "\n")
 				changed = changed || narrow[c] != h
 			}
-			if changed {
-				var again strings.Builder
-				t := tablewriter.NewTable(&again, opts...)
-				t.Header(narrow...)
-				if err := t.Bulk(rows); err != nil {
-					return err
-				}
-				if err := t.Render(); err == nil && fits(again.String(), width) {
-					_, err := io.WriteString(r.out(), again.String())
-					return err
-				}
+			if t := boxTable(narrow, rows, 0); changed && fits(t, width) {
+				_, err := io.WriteString(r.out(), t)
+				return err
 			}
 		}
 	}
