@@ -20,6 +20,7 @@ type globalOptions struct {
 	io      *IO
 	lang    i18n.Lang
 	noColor bool
+	args    []string // the command line: what the command tree must hold (drillCommands)
 }
 
 func (g *globalOptions) t(key string, args ...any) string { return i18n.T(g.lang, key, args...) }
@@ -42,7 +43,7 @@ func run(io *IO, args []string) int {
 	if err != nil {
 		return finish(&cio, io.Err, i18n.FromEnv(io.Getenv), args, out, err)
 	}
-	g := &globalOptions{io: &cio, lang: lang}
+	g := &globalOptions{io: &cio, lang: lang, args: args}
 	root := newRootCmd(g)
 	root.SetArgs(namesAfterDashes(root, args))
 	return finish(&cio, io.Err, lang, args, out, root.Execute())
