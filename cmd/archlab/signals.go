@@ -23,7 +23,10 @@ func (c *signalCause) Error() string { return "stopped by " + c.sig.String() }
 func signalContext(parent context.Context) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancelCause(parent)
 	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	// SIGINT last: Notify takes the signals in turn, and a test (or a
+	// script) that sees SIGINT caught may send SIGTERM at once, which
+	// before its own turn would still kill the process.
+	signal.Notify(ch, syscall.SIGTERM, syscall.SIGHUP, os.Interrupt)
 	done := make(chan struct{})
 	go func() {
 		select {
