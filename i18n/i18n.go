@@ -31,7 +31,7 @@ var Langs = []Lang{ZH, EN}
 // realdb_zh.go) and of drill files and their verbs (lab_en.go, lab_zh.go).
 // A drill's own words (title, checks, explanation) live in its drill file
 // and are added at run time with Register.
-var catalogues = map[Lang][]map[string]string{EN: {en, realdbEN, labEN, checkEN, lessonsEN, brokerEN, webEN}, ZH: {zh, realdbZH, labZH, checkZH, lessonsZH, brokerZH, webZH}}
+var catalogues = map[Lang][]map[string]string{EN: {en, realdbEN, labEN, checkEN, lessonsEN, brokerEN, webEN, ondemandEN}, ZH: {zh, realdbZH, labZH, checkZH, lessonsZH, brokerZH, webZH, ondemandZH}}
 
 func lookup(lang Lang, key string) (string, bool) {
 	overlayMu.RLock()

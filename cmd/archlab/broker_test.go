@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net"
 	"os"
 	"os/signal"
 	"strings"
@@ -88,9 +89,13 @@ func TestDrillOnBrokerByAddress(t *testing.T) {
 	})
 }
 
-// TestBrokerRefused: a broker the drills do not take is one line, exit 2;
-// an address nobody listens on is one line (and a hint), exit 3, within 3 s.
+// TestBrokerRefused: a broker the drills do not take, or an address that
+// cannot be one, is one line saying what is allowed, exit 2, before
+// anything is built or dialled; an address nobody listens on is one line
+// (and a hint), exit 3, within 3 s. A password or token in a URL is never
+// printed.
 func TestBrokerRefused(t *testing.T) {
+	variantReady(t, "brokers") // the 3 s are the dial's, not the first build's
 	for _, tc := range []struct {
 		args []string
 		code int
@@ -106,6 +111,25 @@ func TestBrokerRefused(t *testing.T) {
 		// hangs): still one line within 3 s.
 		{[]string{"drill", "ack-lost", "--broker", "nats", "--nats-url", "nats://10.255.255.1:4222"}, exitCouldNotRun, "cannot reach the nats broker at nats://10.255.255.1:4222: "},
 		{[]string{"drill", "replay", "--broker", "kafka", "--kafka-brokers", "10.255.255.1:9092"}, exitCouldNotRun, "cannot reach the kafka broker at 10.255.255.1:9092: "},
+		// Issue 25: an address that cannot be one is bad input (it was
+		// dialled, and exit 3).
+		{[]string{"drill", "ack-lost", "--broker", "nats", "--nats-url", "localhost 4222"}, exitUsage, `--nats-url must be nats://host:port (or tls://, ws://, wss://, or host:port; several separated by commas; user:password@ before the host if the server wants it), got "localhost 4222"`},
+		{[]string{"drill", "ack-lost", "--broker", "nats", "--nats-url", "nats://"}, exitUsage, `--nats-url must be nats://host:port`},
+		{[]string{"drill", "ack-lost", "--broker", "nats", "--nats-url", "nats://h:99999"}, exitUsage, `--nats-url must be nats://host:port`},
+		{[]string{"drill", "ack-lost", "--broker", "nats", "--nats-url", "http://h:4222"}, exitUsage, `--nats-url must be nats://host:port`},
+		{[]string{"drill", "ack-lost", "--broker", "nats", "--nats-url", "nats://h:4222/x"}, exitUsage, `--nats-url must be nats://host:port`},
+		{[]string{"drill", "ack-lost", "--broker", "nats", "--nats-url", "nats://h:4222,"}, exitUsage, `--nats-url must be nats://host:port`},
+		{[]string{"drill", "ack-lost", "--broker", "nats", "--nats-url", ""}, exitUsage, `--nats-url must be nats://host:port`},
+		{[]string{"drill", "ack-lost", "--broker", "nats", "--nats-url", "nats://u:s3cret@h:x"}, exitUsage, `got "nats://u:xxxxx@h:x"`},
+		{[]string{"drill", "replay", "--broker", "kafka", "--kafka-brokers", ","}, exitUsage, `--kafka-brokers must list host:port addresses separated by commas, like localhost:9092, got ","`},
+		{[]string{"drill", "replay", "--broker", "kafka", "--kafka-brokers", ":9092"}, exitUsage, `--kafka-brokers must list host:port addresses`},
+		{[]string{"drill", "replay", "--broker", "kafka", "--kafka-brokers", "k1:9092,,k2:9092"}, exitUsage, `--kafka-brokers must list host:port addresses`},
+		{[]string{"drill", "replay", "--broker", "kafka", "--kafka-brokers", "k1:port"}, exitUsage, `--kafka-brokers must list host:port addresses`},
+		{[]string{"drill", "replay", "--broker", "kafka", "--kafka-brokers", "kafka://k1:9092"}, exitUsage, `--kafka-brokers must list host:port addresses`},
+		{[]string{"drill", "--chapter", "8.3", "--kafka-brokers", ""}, exitUsage, "--kafka-brokers needs --broker kafka"},
+		// Issue 25: credentials in a URL are not printed.
+		{[]string{"drill", "ack-lost", "--broker", "nats", "--nats-url", "nats://alice:s3cret@127.0.0.1:1"}, exitCouldNotRun, "cannot reach the nats broker at nats://alice:xxxxx@127.0.0.1:1: "},
+		{[]string{"drill", "ack-lost", "--broker", "nats", "--nats-url", "nats://t0ken@127.0.0.1:1"}, exitCouldNotRun, "cannot reach the nats broker at nats://xxxxx@127.0.0.1:1: "},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			start := time.Now()
@@ -117,6 +141,62 @@ func TestBrokerRefused(t *testing.T) {
 			if code != tc.code || !strings.Contains(first, tc.want) || out != "" {
 				t.Errorf("exit %d, stderr %q, stdout %q; want exit %d and %q", code, errOut, out, tc.code, tc.want)
 			}
+			if strings.Contains(errOut, "s3cret") || strings.Contains(errOut, "t0ken") {
+				t.Errorf("a secret on stderr: %q", errOut)
+			}
+			if code == exitUsage && strings.Contains(errOut, "building") {
+				t.Errorf("bad input built a variant first: %q", errOut)
+			}
+		})
+	}
+}
+
+// TestBrokerDialInterrupt: Ctrl-C while archlab dials the reader's broker
+// (here a server that accepts the connection and never answers) is exit
+// 130 with one line, at once, not "could not run" when the dial gives up
+// (issue 25).
+func TestBrokerDialInterrupt(t *testing.T) {
+	variantReady(t, "brokers")
+	for _, tc := range []struct{ broker, flag, scheme string }{
+		{"nats", "--nats-url", "nats://"},
+		{"kafka", "--kafka-brokers", ""},
+	} {
+		t.Run(tc.broker, func(t *testing.T) {
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ln.Close()
+			accepted := make(chan net.Conn, 1)
+			go func() {
+				if c, err := ln.Accept(); err == nil {
+					accepted <- c
+				}
+			}()
+			drill := map[string]string{"nats": "ack-lost", "kafka": "replay"}[tc.broker]
+			cmd := archlabCmd(t, "drill", drill, "--broker", tc.broker, tc.flag, tc.scheme+ln.Addr().String())
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case c := <-accepted:
+				defer c.Close()
+			case err := <-done:
+				t.Fatalf("archlab ended before it dialled: %v\n%s", err, stderr.String())
+			case <-time.After(20 * time.Second):
+				cmd.Process.Kill()
+				t.Fatal("archlab did not dial in 20 s")
+			}
+			cmd.Process.Signal(os.Interrupt)
+			code := exitStatus(t, <-done)
+			want := "archlab: interrupted while reaching the " + tc.broker + " broker: no drill ran\n"
+			if code != exitInterrupted || stderr.String() != want {
+				t.Errorf("exit %d, stderr %q; want %d, %q", code, stderr.String(), exitInterrupted, want)
+			}
 		})
 	}
 }
@@ -126,6 +206,7 @@ func TestBrokerRefused(t *testing.T) {
 // before archlab exits. The drill is long (999 lost acks, each costing one
 // AckWait), and the signal goes out once the stream exists on the server.
 func TestBrokerInterrupt(t *testing.T) {
+	variantReady(t, "brokers")
 	srv, err := natsbroker.StartServer(0)
 	if err != nil {
 		t.Fatal(err)

@@ -46,7 +46,17 @@ func run(io *IO, args []string) int {
 	g := &globalOptions{io: &cio, lang: lang, args: args}
 	root := newRootCmd(g)
 	root.SetArgs(namesAfterDashes(root, args))
-	return finish(&cio, io.Err, lang, args, out, root.Execute())
+	err = root.Execute()
+	var ne *needsError
+	if errors.As(err, &ne) {
+		// A run that needs a part this archlab was built without: the
+		// archlab that has it runs the same command line (ondemand.go).
+		var code int
+		if code, err = g.handOver(ne, args); err == nil {
+			return outputStatus(io.Err, lang, out, code)
+		}
+	}
+	return finish(&cio, io.Err, lang, args, out, err)
 }
 
 // finish prints err (on stderr, and as a JSON object on stdout when the
