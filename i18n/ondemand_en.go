@@ -23,4 +23,6 @@ var ondemandEN = map[string]string{
 	"err.interrupted.dial":     "interrupted while reaching the %s broker: no drill ran",
 	"err.broker.nats-url":      "--nats-url must be nats://host:port (or tls://, ws://, wss://, or host:port; several separated by commas; user:password@ before the host if the server wants it), got %q",
 	"err.broker.kafka-brokers": "--kafka-brokers must list host:port addresses separated by commas, like localhost:9092, got %q",
+	"cli.on-broker.embedded":   "on the broker: %s (embedded)",
+	"cli.on-broker.at":         "on the broker: %s at %s",
 }

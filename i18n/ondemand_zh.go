@@ -20,4 +20,6 @@ var ondemandZH = map[string]string{
 	"err.interrupted.dial":     "在连接 %s 消息代理时被中断：没有运行任何演练",
 	"err.broker.nats-url":      "--nats-url 必须是 nats://host:port（也可以是 tls://、ws://、wss:// 或 host:port；多个用逗号分隔；服务需要时在主机前加 user:password@），收到 %q",
 	"err.broker.kafka-brokers": "--kafka-brokers 必须是用逗号分隔的 host:port 地址，例如 localhost:9092，收到 %q",
+	"cli.on-broker.embedded":   "消息代理：%s（内嵌）",
+	"cli.on-broker.at":         "消息代理：%s，地址 %s",
 }

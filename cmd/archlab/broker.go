@@ -61,10 +61,9 @@ func (v givenString) Type() string { return "string" }
 type brokerRun interface {
 	// env puts the broker in drill d's Env.
 	env(d *drills.Drill, env *harness.Env)
-	// name is the broker as the drill's header and --json name it:
-	// "nats (embedded)", "kafka localhost:9092"; a URL's password is
-	// never in it.
-	name() string
+	// where is the broker: "nats" or "kafka", and its address, "" for
+	// the embedded server; a URL's password is never in it.
+	where() (kind, addr string)
 	// close closes the connection, then the embedded server.
 	close()
 }
@@ -231,10 +230,28 @@ func (s *stores) openBroker() (*stores, error) {
 	return s, nil
 }
 
-// brokerName is the run's broker as the header and --json name it.
+// brokerName is the run's broker as --json names it: "memory" (the
+// model), "nats (embedded)", "kafka localhost:9092".
 func (s *stores) brokerName() string {
 	if s == nil || s.brokers == nil {
 		return "memory"
 	}
-	return s.brokers.name()
+	kind, addr := s.brokers.where()
+	if addr == "" {
+		return kind + " (embedded)"
+	}
+	return kind + " " + addr
+}
+
+// brokerLine is the line that says which real broker the run used, in
+// the reader's language; "" on the model.
+func (s *stores) brokerLine() string {
+	if s == nil || s.brokers == nil {
+		return ""
+	}
+	kind, addr := s.brokers.where()
+	if addr == "" {
+		return s.g.t("cli.on-broker.embedded", kind)
+	}
+	return s.g.t("cli.on-broker.at", kind, addr)
 }

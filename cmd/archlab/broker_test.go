@@ -16,17 +16,21 @@ import (
 
 // TestDrillOnBroker: the drills of a section print on a real broker what
 // they print on the model, byte for byte (the book's counters, the same
-// lessons), and leave no goroutine behind.
+// lessons), but for the line, or the JSON field, that names the broker;
+// and leave no goroutine behind (in a test binary built with -tags
+// brokers; this one hands the run to the archlab built with it).
 func TestDrillOnBroker(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		args []string
+		name   string
+		args   []string
+		broker string // as the header and --json name it
 	}{
-		{"8.2 on nats", []string{"drill", "--chapter", "8.2", "--broker", "nats"}},
-		{"8.2 on nats, sqlite, real crash", []string{"drill", "--chapter", "8.2", "--broker", "nats", "--store", "sqlite", "--crash", "real"}},
-		{"ack-lost on nats, json", []string{"drill", "ack-lost", "--broker", "nats", "--json"}},
-		{"8.3 on kafka", []string{"drill", "--chapter", "8.3", "--broker", "kafka"}},
-		{"replay on kafka, trace", []string{"drill", "replay", "--broker", "kafka", "--trace"}},
+		{"8.2 on nats", []string{"drill", "--chapter", "8.2", "--broker", "nats"}, "nats (embedded)"},
+		{"8.2 on nats, sqlite, real crash", []string{"drill", "--chapter", "8.2", "--broker", "nats", "--store", "sqlite", "--crash", "real"}, "nats (embedded)"},
+		{"ack-lost on nats, json", []string{"drill", "ack-lost", "--broker", "nats", "--json"}, "nats (embedded)"},
+		{"8.3 on kafka", []string{"drill", "--chapter", "8.3", "--broker", "kafka"}, "kafka (embedded)"},
+		{"8.3 on kafka, json", []string{"drill", "--chapter", "8.3", "--broker", "kafka", "--json"}, "kafka (embedded)"},
+		{"replay on kafka, trace", []string{"drill", "replay", "--broker", "kafka", "--trace"}, "kafka (embedded)"},
 	} {
 		// os/signal starts its one loop goroutine at the first Notify of
 		// the process and keeps it: start it before counting.
@@ -41,6 +45,12 @@ func TestDrillOnBroker(t *testing.T) {
 				if code != 0 {
 					t.Fatalf("exit %d\n%s%s", code, out, errOut)
 				}
+				line, field := "on the broker: "+tc.broker+"\n", `"broker": "`+tc.broker+`"`
+				if n := strings.Count(out, line) + strings.Count(out, field); n == 0 {
+					t.Errorf("the output does not name the broker (%q):\n%s", tc.broker, out)
+				}
+				out = strings.Replace(out, line, "", 1)
+				out = strings.ReplaceAll(out, field, `"broker": "memory"`)
 				if out != want {
 					t.Errorf("on the broker:\n%s\non the model:\n%s", out, want)
 				}
@@ -63,7 +73,8 @@ func withoutBroker(args []string) []string {
 }
 
 // TestDrillOnBrokerByAddress: a server started apart, on a port, stands in
-// for a class cluster; --nats-url and --kafka-brokers reach it.
+// for a class cluster; --nats-url and --kafka-brokers reach it, and the
+// output says which (in the reader's language).
 func TestDrillOnBrokerByAddress(t *testing.T) {
 	t.Run("nats-url", func(t *testing.T) {
 		srv, err := natsbroker.StartServer(0)
@@ -72,7 +83,7 @@ func TestDrillOnBrokerByAddress(t *testing.T) {
 		}
 		defer srv.Close()
 		out, errOut, code := runCLI(t, nil, "drill", "--chapter", "8.2", "--broker", "nats", "--nats-url", srv.URL())
-		if code != 0 || !strings.Contains(out, " 0 fail") {
+		if code != 0 || !strings.Contains(out, " 0 fail") || !strings.HasPrefix(out, "on the broker: nats at "+srv.URL()+"\n") {
 			t.Fatalf("exit %d\n%s%s", code, out, errOut)
 		}
 	})
@@ -82,8 +93,9 @@ func TestDrillOnBrokerByAddress(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer c.Close()
-		out, errOut, code := runCLI(t, nil, "drill", "--chapter", "8.3", "--broker", "kafka", "--kafka-brokers", strings.Join(c.Addrs(), ","))
-		if code != 0 || !strings.Contains(out, " 0 fail") {
+		addrs := strings.Join(c.Addrs(), ",")
+		out, errOut, code := runCLI(t, nil, "drill", "--chapter", "8.3", "--broker", "kafka", "--kafka-brokers", addrs, "--lang", "zh")
+		if code != 0 || !strings.Contains(out, "0 个失败") || !strings.HasPrefix(out, "消息代理：kafka，地址 "+addrs+"\n") {
 			t.Fatalf("exit %d\n%s%s", code, out, errOut)
 		}
 	})

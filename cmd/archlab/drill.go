@@ -216,10 +216,10 @@ func (o *drillOptions) runOne(d *drills.Drill, v drills.Values) (err error) {
 	if err := envFailure(o.g, []*drills.Result{res}); err != nil {
 		return err
 	}
-	r := o.renderer()
+	r := o.renderer(s)
 	switch {
 	case o.json:
-		err = writeJSON(o.g.io.Out, jsonOf(o.g.lang, res))
+		err = writeJSON(o.g.io.Out, jsonOf(o.g.lang, res, s.brokerName()))
 	case o.mermaid:
 		err = r.mermaid(res)
 	default:
@@ -256,10 +256,10 @@ func (o *drillOptions) runMany(list []*drills.Drill) (err error) {
 	if err := envFailure(o.g, results); err != nil {
 		return err
 	}
-	r := o.renderer()
+	r := o.renderer(s)
 	switch {
 	case o.json:
-		err = writeJSON(o.g.io.Out, jsonOfAll(o.g.lang, results))
+		err = writeJSON(o.g.io.Out, jsonOfAll(o.g.lang, results, s.brokerName()))
 	case o.mermaid:
 		err = r.mermaidAll(results)
 	default:
@@ -279,8 +279,10 @@ func (o *drillOptions) runMany(list []*drills.Drill) (err error) {
 	return mismatch(o.g, results)
 }
 
-func (o *drillOptions) renderer() *renderer {
-	return &renderer{g: o.g, p: newPalette(o.g.colour()), step: o.step && o.g.io.InIsTerminal && o.g.io.OutIsTerminal}
+func (o *drillOptions) renderer(s *stores) *renderer {
+	r := &renderer{g: o.g, p: newPalette(o.g.colour()), step: o.step && o.g.io.InIsTerminal && o.g.io.OutIsTerminal}
+	r.broker = s.brokerLine()
+	return r
 }
 
 // paramError turns a drill's *ParamError into one translated line.

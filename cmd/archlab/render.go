@@ -15,9 +15,10 @@ import (
 
 // renderer prints drill results for people: header, trace, table, verdict.
 type renderer struct {
-	g    *globalOptions
-	p    palette
-	step bool // pause between phases (a terminal on both ends and --step)
+	g      *globalOptions
+	p      palette
+	step   bool   // pause between phases (a terminal on both ends and --step)
+	broker string // the line naming the real broker the run used, "" on the model
 }
 
 func (r *renderer) out() io.Writer { return r.g.io.Out }
@@ -34,6 +35,14 @@ func (r *renderer) header(d *drills.Drill) {
 	fmt.Fprintf(r.out(), "%s — %s\n", r.p.bold.Sprint(d.Name), lines[0])
 	for _, l := range lines[1:] {
 		fmt.Fprintln(r.out(), strings.Repeat(" ", displayWidth(name))+l)
+	}
+	r.onBroker()
+}
+
+// onBroker says which real broker the run used; on the model, nothing.
+func (r *renderer) onBroker() {
+	if r.broker != "" {
+		fmt.Fprintln(r.out(), r.p.dim.Sprint(r.broker))
 	}
 }
 
@@ -197,6 +206,7 @@ func (r *renderer) summary(results []*drills.Result) error {
 		rows = append(rows, []string{"§" + res.Drill.Section, res.Drill.Name, result, counterLine(res)})
 	}
 	header := []any{r.g.t("cli.col.section"), r.g.t("cli.col.drill"), r.g.t("cli.col.result"), r.g.t("cli.col.counters")}
+	r.onBroker()
 	// The counters column wraps so the summary fits a projector.
 	if err := r.table(header, rows, true); err != nil {
 		return err

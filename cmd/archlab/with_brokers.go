@@ -27,7 +27,8 @@ type brokers struct {
 	nats     *natsbroker.Conn
 	kafkaSrv *kafkabroker.Cluster
 	kafka    *kafkabroker.Conn
-	desc     string
+	kind     string // "nats", "kafka"
+	addr     string // "" for the embedded server
 }
 
 // openBrokers starts or reaches the chosen broker. Ctrl-C (ctx) while it
@@ -73,16 +74,15 @@ func openBrokers(ctx context.Context, g *globalOptions, o brokerOptions) (broker
 // dial starts the embedded server or connects to the reader's. On error
 // the returned brokers holds what was opened, for close.
 func dial(ctx context.Context, g *globalOptions, o brokerOptions) (*brokers, error) {
-	b := &brokers{}
+	b := &brokers{kind: o.broker}
 	var err error
 	switch o.broker {
 	case "nats":
 		if o.natsGiven {
-			b.desc = "nats " + redactURL(o.natsURL)
+			b.addr = redactURL(o.natsURL)
 			b.nats, err = natsbroker.Dial(ctx, o.natsURL)
 			break
 		}
-		b.desc = "nats (embedded)"
 		if b.natsSrv, err = natsbroker.StartServer(-1); err == nil {
 			b.nats, err = natsbroker.Connect(ctx, b.natsSrv)
 		}
@@ -92,13 +92,12 @@ func dial(ctx context.Context, g *globalOptions, o brokerOptions) (*brokers, err
 			for i := range seeds {
 				seeds[i] = strings.TrimSpace(seeds[i])
 			}
-			b.desc = "kafka " + strings.Join(seeds, ",")
-			b.kafka, err = kafkabroker.Dial(ctx, seeds, b.desc)
+			b.addr = strings.Join(seeds, ",")
+			b.kafka, err = kafkabroker.Dial(ctx, seeds, "kafka "+b.addr)
 			break
 		}
-		b.desc = "kafka (embedded)"
 		if b.kafkaSrv, err = kafkabroker.StartCluster(); err == nil {
-			b.kafka, err = kafkabroker.Dial(ctx, b.kafkaSrv.Addrs(), b.desc)
+			b.kafka, err = kafkabroker.Dial(ctx, b.kafkaSrv.Addrs(), "kafka (embedded)")
 		}
 	}
 	return b, err
@@ -113,7 +112,7 @@ func (b *brokers) env(d *drills.Drill, env *harness.Env) {
 	}
 }
 
-func (b *brokers) name() string { return b.desc }
+func (b *brokers) where() (kind, addr string) { return b.kind, b.addr }
 
 func (b *brokers) close() {
 	if b == nil {
