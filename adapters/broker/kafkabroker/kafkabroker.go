@@ -1,3 +1,5 @@
+//go:build brokers
+
 // Package kafkabroker is §8.3's broker on Kafka (the franz-go client; the
 // embedded default is its in-process cluster, kfake): the queue, the
 // requeue, the dead-letter queue and the replayed log are topics.

@@ -1,3 +1,5 @@
+//go:build brokers
+
 // Package natsbroker is §8.2's broker on NATS JetStream: the drills'
 // deliveries, lost acks and redeliveries happen on a real stream.
 //
