@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -309,10 +310,11 @@ func newVersionCmd(g *globalOptions) *cobra.Command {
 
 // zhDefaults translates the "(default …)" pflag appends to a flag's help.
 func zhDefaults(s string) string {
-	return pflagDefault.ReplaceAllString(s, "（默认值 $1）")
+	return pflagDefault().ReplaceAllString(s, "（默认值 $1）")
 }
 
-var pflagDefault = regexp.MustCompile(` \(default ([^)\n]*)\)`)
+// pflagDefault is compiled on first use: only zh help needs it.
+var pflagDefault = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` \(default ([^)\n]*)\)`) })
 
 // zhUsageTemplate is cobra's default usage template with its headings in
 // Chinese.
