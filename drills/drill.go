@@ -278,9 +278,9 @@ func All() []*Drill { return slices.Clone(builtin()) }
 
 // Lookup finds a drill by name.
 func Lookup(name string) (*Drill, error) {
-	for _, d := range builtin() {
-		if strings.EqualFold(d.Name, name) { // ACK-LOST is ack-lost
-			return d, nil
+	for _, f := range index() {
+		if strings.EqualFold(f.name, name) { // ACK-LOST is ack-lost
+			return f.parse(), nil
 		}
 	}
 	return nil, fmt.Errorf("%w %q", ErrUnknownDrill, name)
@@ -289,9 +289,9 @@ func Lookup(name string) (*Drill, error) {
 // InSection returns the drills of one section in book order.
 func InSection(id string) ([]*Drill, error) {
 	var out []*Drill
-	for _, d := range builtin() {
-		if d.Section == id {
-			out = append(out, d)
+	for _, f := range index() {
+		if f.section == id {
+			out = append(out, f.parse())
 		}
 	}
 	if len(out) == 0 {

@@ -95,10 +95,41 @@ func newDrillCmd(g *globalOptions) *cobra.Command {
 	cmd.Flags().StringVar(&o.verbs, "verbs", "", g.t("help.flag.verbs"))
 	addStoreFlags(cmd.Flags(), g, &o.stores)
 	addBrokerFlags(cmd.Flags(), g, &o.stores.broker, nil)
-	for _, d := range drills.All() {
+	for _, d := range g.drillCommands() {
 		cmd.AddCommand(newDrillSubcommand(o, d))
 	}
 	return cmd
+}
+
+// drillCommands are the drills that get a subcommand in this run's
+// command tree: those the command line names, or all of them when it asks
+// for the list (drill --help, help drill, shell completion). Building all
+// eighteen, which parses their files and writes their help, was most of
+// the start-up of `archlab drill ack-lost` and `archlab version`
+// (issue 27). A word is taken for a drill's name wherever it stands: a
+// flag's value that happens to be one only builds one command more.
+func (g *globalOptions) drillCommands() []*drills.Drill {
+	at := slices.IndexFunc(g.args, func(a string) bool { return strings.EqualFold(a, "drill") })
+	completing := len(g.args) > 0 && (strings.HasPrefix(g.args[0], "__complete") || g.args[0] == "completion")
+	if at < 0 && !completing {
+		return nil
+	}
+	listed := completing || slices.Contains(g.args, "help")
+	var named []*drills.Drill
+	for i, a := range g.args {
+		switch {
+		case a == "-h" || a == "--help" || strings.HasPrefix(a, "--help="):
+			listed = true
+		case i > at && !strings.HasPrefix(a, "-"):
+			if d, err := drills.Lookup(a); err == nil && !slices.Contains(named, d) {
+				named = append(named, d)
+			}
+		}
+	}
+	if len(named) == 0 && listed {
+		return drills.All()
+	}
+	return named
 }
 
 // newDrillSubcommand builds `archlab drill NAME` from the registry entry:
@@ -202,10 +233,10 @@ func (o *drillOptions) runOne(d *drills.Drill, v drills.Values) (err error) {
 	if err := envFailure(o.g, []*drills.Result{res}); err != nil {
 		return err
 	}
-	r := o.renderer()
+	r := o.renderer(s)
 	switch {
 	case o.json:
-		err = writeJSON(o.g.io.Out, jsonOf(o.g.lang, res))
+		err = writeJSON(o.g.io.Out, jsonOf(o.g.lang, res, s.brokerName()))
 	case o.mermaid:
 		err = r.mermaid(res)
 	default:
@@ -242,10 +273,10 @@ func (o *drillOptions) runMany(list []*drills.Drill) (err error) {
 	if err := envFailure(o.g, results); err != nil {
 		return err
 	}
-	r := o.renderer()
+	r := o.renderer(s)
 	switch {
 	case o.json:
-		err = writeJSON(o.g.io.Out, jsonOfAll(o.g.lang, results))
+		err = writeJSON(o.g.io.Out, jsonOfAll(o.g.lang, results, s.brokerName()))
 	case o.mermaid:
 		err = r.mermaidAll(results)
 	default:
@@ -275,15 +306,16 @@ func (o *drillOptions) runMany(list []*drills.Drill) (err error) {
 	return mismatch(o.g, results)
 }
 
-// renderer renders for people. --step pauses only where a person sits at
-// a terminal on both ends; elsewhere it says so on stderr, once, and shows
-// the timeline without pauses rather than ignoring the flag in silence.
-func (o *drillOptions) renderer() *renderer {
+// renderer renders for people, on the broker s runs on. --step pauses
+// only where a person sits at a terminal on both ends; elsewhere it says
+// so on stderr, once, and shows the timeline without pauses rather than
+// ignoring the flag in silence.
+func (o *drillOptions) renderer(s *stores) *renderer {
 	step := o.step && o.g.io.InIsTerminal && o.g.io.OutIsTerminal
 	if o.step && !step {
 		fmt.Fprintln(o.g.io.Err, o.g.t("cli.step.no-terminal"))
 	}
-	return &renderer{g: o.g, p: newPalette(o.g.colour()), step: step}
+	return &renderer{g: o.g, p: newPalette(o.g.colour()), step: step, broker: s.brokerLine()}
 }
 
 // paramError turns a drill's *ParamError into one translated line.
@@ -335,12 +367,8 @@ func mismatch(g *globalOptions, results []*drills.Result) error {
 
 // unknownDrill names the bad drill and the nearest real ones.
 func unknownDrill(g *globalOptions, name string) error {
-	names := make([]string, 0, 16)
-	for _, d := range drills.All() {
-		names = append(names, d.Name)
-	}
 	e := &usageError{msg: g.t("err.unknown-drill", name)}
-	if near := drills.Nearest(name, names, 3); len(near) > 0 {
+	if near := drills.Nearest(name, drills.Names(), 3); len(near) > 0 {
 		e.hint = g.t("err.hint.did-you-mean", strings.Join(near, ", "))
 	} else {
 		e.hint = g.t("err.hint.list")

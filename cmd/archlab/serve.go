@@ -3,17 +3,11 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net"
-	"net/http"
-	"os/exec"
-	"runtime"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"archlab/drills"
-	"archlab/ui/web"
 )
 
 // serveOptions are the flags of `archlab serve`.
@@ -47,67 +41,23 @@ func newServeCmd(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
-// run listens and serves until Ctrl-C (or SIGTERM), then shuts the server
-// down: the runs in flight are cancelled, open requests get their answer,
-// new ones are refused, and the command exits 130 (or 143) like any
-// command a signal stopped.
+// serveWeb serves the page, in the archlab built with -tags web
+// (with_web.go); nil in the light one, which hands serve over to that one
+// (ondemand.go). host is --addr's host.
+var serveWeb func(o *serveOptions, ctx context.Context, host string) error
+
+// run checks --addr, then serves.
 func (o *serveOptions) run(ctx context.Context) error {
-	g := o.g
 	host, port, err := net.SplitHostPort(o.addr)
 	if n, ok := drills.ParseDecimal(port); err != nil || !ok || n < 0 || n > 65535 {
 		// A port net.Listen refuses ("99999", "http") is the reader's
 		// typing, not the machine's (exit 2, not 3).
-		return &usageError{msg: g.t("err.serve.addr", o.addr)}
+		return &usageError{msg: o.g.t("err.serve.addr", o.addr)}
 	}
-	if !loopback(host) {
-		fmt.Fprintln(g.io.Err, g.t("serve.public", o.addr))
+	if err := needParts("serve", "web"); err != nil {
+		return err
 	}
-	ln, err := net.Listen("tcp", o.addr)
-	if err != nil {
-		return &couldNotRunError{msg: g.t("err.serve.listen", o.addr, unwrapNetErr(err))}
-	}
-	url := "http://" + ln.Addr().String() + "/"
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	ctx, stop := signalContext(ctx)
-	defer stop()
-	// Every request's context ends when the server stops, so a drill run
-	// in flight stops between two steps instead of holding the shutdown.
-	runs, cancelRuns := context.WithCancel(context.Background())
-	defer cancelRuns()
-	srv := &http.Server{
-		Handler:           web.NewWith(web.Options{Lang: g.lang, Hosts: serveHosts(host)}),
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      60 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-		BaseContext:       func(net.Listener) context.Context { return runs },
-	}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	fmt.Fprintln(g.io.Out, g.t("serve.listening", url))
-	if o.ready != nil {
-		o.ready(url)
-	}
-	if o.open {
-		if err := openBrowser(url); err != nil {
-			fmt.Fprintln(g.io.Err, g.t("serve.no-open", err, url))
-		}
-	}
-	select {
-	case err := <-done:
-		return &couldNotRunError{msg: g.t("err.serve.listen", o.addr, err)}
-	case <-ctx.Done():
-	}
-	cancelRuns()
-	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shut); err != nil {
-		srv.Close() // a request that would not end: cut it
-	}
-	<-done
-	return &interruptedError{msg: g.t("serve.stopped"), code: signalStatus(ctx)}
+	return serveWeb(o, ctx, host)
 }
 
 // serveHosts are the hosts the page answers for beside localhost: the
@@ -144,22 +94,4 @@ func unwrapNetErr(err error) error {
 		return oe.Err
 	}
 	return err
-}
-
-// openBrowser asks the desktop to open url.
-func openBrowser(url string) error {
-	var cmd *exec.Cmd
-	switch runtime.GOOS {
-	case "darwin":
-		cmd = exec.Command("open", url)
-	case "windows":
-		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
-	default:
-		cmd = exec.Command("xdg-open", url)
-	}
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	go cmd.Wait()
-	return nil
 }
