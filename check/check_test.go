@@ -82,6 +82,11 @@ func TestWrongVariantsCaught(t *testing.T) {
 			if err != nil || len(steps) == 0 {
 				t.Fatalf("trace: %d steps, %v", len(steps), err)
 			}
+			// The student's run tells its phases truthfully too: a retry
+			// past the budget, a lost message, is a harm in a fault phase.
+			if err := harness.CheckPhases(steps); err != nil {
+				t.Errorf("trace: %v", err)
+			}
 			src, err := r.Shortest.File(i18n.EN)
 			if err != nil {
 				t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"archlab/harness"
 	"archlab/i18n"
 )
 
@@ -122,14 +123,8 @@ func TestTraceAgreesWithCounters(t *testing.T) {
 			if len(res.Steps) < 3 {
 				t.Fatalf("only %d steps", len(res.Steps))
 			}
-			// Phases move forward; only a new fault during recovery opens
-			// a fault phase again, and it opens with a bad step.
-			for i := 1; i < len(res.Steps); i++ {
-				prev, cur := res.Steps[i-1], res.Steps[i]
-				refault := prev.Phase == Recovery && cur.Phase == Fault && (cur.Tone == Bad || cur.Tone == Harm)
-				if cur.Phase < prev.Phase && !refault {
-					t.Fatalf("step %d goes back from %v to %v", i+1, prev.Phase, cur.Phase)
-				}
+			if err := harness.CheckPhases(res.Steps); err != nil {
+				t.Fatal(err)
 			}
 			// Drill-specific agreement between the timeline and the counters.
 			switch d.Name {

@@ -8,6 +8,7 @@ import (
 
 	"archlab/drills"
 	"archlab/explore"
+	"archlab/harness"
 	"archlab/i18n"
 )
 
@@ -41,6 +42,14 @@ func TestEmitReplays(t *testing.T) {
 			}
 			emitted++
 			t.Run(ce.Name(), func(t *testing.T) {
+				// The counterexample's own trace (--show, the web page).
+				steps, err := ce.Trace()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := harness.CheckPhases(steps); err != nil {
+					t.Errorf("--show: %v", err)
+				}
 				for _, lang := range i18n.Langs {
 					text, err := ce.Emit(lang)
 					if err != nil {
@@ -59,6 +68,9 @@ func TestEmitReplays(t *testing.T) {
 					}
 					if res.Err != nil {
 						t.Fatalf("%s: the replay failed: %v\n%s", lang, res.Err, text)
+					}
+					if err := harness.CheckPhases(res.Steps); err != nil {
+						t.Errorf("%s: the replayed file's trace: %v", lang, err)
 					}
 					// The expected counters are the explorer's run: the
 					// replay gives the same values.

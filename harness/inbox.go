@@ -441,12 +441,14 @@ func (h *Inbox) Read(orderID string) {
 func (h *Inbox) CheckOnce(i int) {
 	m := h.msgs[i]
 	n, balance := h.applied[i], h.store.Balance(m.OrderID)
+	// The verdict reads the damage back; the harm itself was recorded
+	// where it happened, in a fault phase.
 	res, tone := M("explore.res.once", balance), Good
 	switch {
 	case n == 0:
-		res, tone = M("explore.res.lost", balance), Harm
+		res, tone = M("explore.res.lost", balance), Bad
 	case n > 1:
-		res, tone = M("explore.res.doubled", balance, n), Harm
+		res, tone = M("explore.res.doubled", balance, n), Bad
 	}
 	h.step("reader", "ledger", M("explore.step.effects-of", m.OrderID, m), res, tone)
 }
@@ -526,7 +528,10 @@ func (h *Inbox) recordDelivery(i int, row InboxFault, last bool, pid int) {
 	var action Msg
 	switch {
 	case last && row.Step != (Words{}):
-		action = M(row.StepKey(pid != 0), m, h.attempts[i], pid)
+		// A delivery that is itself the fault (a duplicate, a replay)
+		// opens the fault phase.
+		h.fault("broker", "consumer", M(row.StepKey(pid != 0), m, h.attempts[i], pid), M("res.received"))
+		return
 	case pid != 0:
 		action = M("step.deliver-process", m, h.attempts[i], pid)
 	default:

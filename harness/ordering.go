@@ -30,6 +30,7 @@ type Ordering struct {
 	deliveries int
 	outcomes   map[string]ordering.Outcome // last outcome by event ID
 	applied    map[string]int              // applies by event ID
+	delivered  map[string]bool             // events delivered at least once (recorded runs only)
 	fixes      int
 	// The invariants the explorer checks, kept after every step.
 	version      map[string]int64 // highest version seen per order
@@ -56,7 +57,7 @@ type Ordering struct {
 func NewOrdering(rec *Recorder) *Ordering {
 	o := &Ordering{rec: rec, proj: ordering.NewProjection(), truth: ordering.MapSource{},
 		broker:   &memoryOrdering{log: ordering.NewLog()},
-		outcomes: map[string]ordering.Outcome{}, applied: map[string]int{}, version: map[string]int64{}}
+		outcomes: map[string]ordering.Outcome{}, applied: map[string]int{}, version: map[string]int64{}, delivered: map[string]bool{}}
 	return o
 }
 
@@ -220,7 +221,14 @@ func (o *Ordering) Snapshot() string {
 // retry or a dead letter is the fault, and of an event already applied
 // (refused) the harm: a duplicate is not a conflict.
 func (o *Ordering) recordDelivery(e ordering.Event, attempt int, out ordering.Outcome, st ordering.OrderState, refused bool) {
-	o.step("broker", "consumer", M("step.deliver", e, attempt), M("res.received"), Neutral)
+	if attempt == 1 && o.delivered[e.ID] {
+		// A first delivery of an event the broker already delivered: the
+		// broker delivers it twice, which is the fault.
+		o.fault("broker", "consumer", M("step.deliver-again", e, attempt), M("res.received"))
+	} else {
+		o.step("broker", "consumer", M("step.deliver", e, attempt), M("res.received"), Neutral)
+	}
+	o.delivered[e.ID] = true
 	switch {
 	case refused && out == ordering.OutcomeRetry:
 		o.step("consumer", "projection", M("step.project", e), M("res.outcome.duplicate-retried", st), Harm)
@@ -317,7 +325,7 @@ func (o *Ordering) Compare(orderID string) bool {
 		o.step("reader", "projection", M("explore.step.compare-source", want), M("explore.res.matches"), Good)
 		return true
 	}
-	o.step("reader", "projection", M("explore.step.compare-source", want), M("explore.res.diverged", st), Harm)
+	o.step("reader", "projection", M("explore.step.compare-source", want), M("explore.res.diverged", st), Bad)
 	return false
 }
 

@@ -102,17 +102,31 @@ type Recorder struct {
 	Dropped  int
 }
 
-// Phase starts a new phase; later steps belong to it. Phases move forward,
-// except that a new fault opens a new fault phase (Fault).
-func (r *Recorder) Phase(p Phase) { r.phase = max(r.phase, p) }
+// Phase starts phase p: later steps belong to it, as a drill file's
+// marker says ([fault] after [recovery] is a new fault phase).
+func (r *Recorder) Phase(p Phase) { r.phase = p }
 
-// Step records a step in the current phase.
+// Step records a step in the current phase. Harm is a fault showing
+// itself, so a harm recorded in the setup or in recovery (a redelivery
+// applied again, a duplicate taken for a handled message) opens a fault
+// phase of its own, and recovery goes on after it: the trace never shows
+// the damage under [setup] or [recovery].
 func (r *Recorder) Step(actor, target string, action, result Msg, tone Tone) {
+	s := Step{Actor: actor, Target: target, Action: action, Result: result, Tone: tone}
+	if tone == Harm && (r.phase == Setup || r.phase == Recovery) {
+		r.FaultSteps(s)
+		return
+	}
+	r.add(s)
+}
+
+func (r *Recorder) add(s Step) {
 	if r.MaxSteps > 0 && len(r.Steps) >= r.MaxSteps {
 		r.Dropped++
 		return
 	}
-	r.Steps = append(r.Steps, Step{Phase: r.phase, Actor: actor, Target: target, Action: action, Result: result, Tone: tone})
+	s.Phase = r.phase
+	r.Steps = append(r.Steps, s)
 }
 
 // Fault records the fault itself: the step opens a fault phase, with the
@@ -131,9 +145,23 @@ func (r *Recorder) FaultSteps(steps ...Step) {
 		r.phase = Fault
 	}
 	for _, s := range steps {
-		r.Step(s.Actor, s.Target, s.Action, s.Result, s.Tone)
+		r.add(s)
 	}
-	r.Phase(Recovery)
+	if r.phase == Fault {
+		r.phase = Recovery
+	}
+}
+
+// ZombieStep records a step of a worker acting on a lease it lost: in the
+// zombie phase, wherever it happens (a zombie can commit in the middle of
+// its successor's run); the steps after it go on in the phase before.
+func (r *Recorder) ZombieStep(actor, target string, action, result Msg, tone Tone) {
+	was := r.phase
+	if was < Zombie {
+		r.phase = Zombie
+	}
+	r.add(Step{Actor: actor, Target: target, Action: action, Result: result, Tone: tone})
+	r.phase = was
 }
 
 // Count records a counter. Counters come out in the order they are recorded,
@@ -162,4 +190,31 @@ func Format(v any) string {
 		return v.String()
 	}
 	return fmt.Sprint(v)
+}
+
+// CheckPhases holds a trace to what its phases claim: the verdict comes
+// last, every fault phase holds a fault (a bad or harmful step), and every
+// harm is inside a fault or zombie phase. It returns the first step that
+// breaks one, for the tests of every drill and counterexample.
+func CheckPhases(steps []Step) error {
+	for i, s := range steps {
+		switch {
+		case i > 0 && steps[i-1].Phase == Verdict && s.Phase != Verdict:
+			return fmt.Errorf("step %d is in phase %v after the verdict", i+1, s.Phase)
+		case s.Tone == Harm && s.Phase != Fault && s.Phase != Zombie:
+			return fmt.Errorf("step %d is a harm in phase %v", i+1, s.Phase)
+		case s.Phase == Fault && (i == 0 || steps[i-1].Phase != Fault):
+			bad := false
+			for _, f := range steps[i:] {
+				if f.Phase != Fault {
+					break
+				}
+				bad = bad || f.Tone == Bad || f.Tone == Harm
+			}
+			if !bad {
+				return fmt.Errorf("the fault phase at step %d holds no fault", i+1)
+			}
+		}
+	}
+	return nil
 }

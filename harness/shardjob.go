@@ -289,15 +289,19 @@ func (s *Shardjob) Commit(shard string, epoch uint64, offset int) error {
 	zombie := epoch < s.maxEpoch
 	actor := fmt.Sprintf("worker-e%d", epoch)
 	action := M("step.commit", shard, offset)
+	step := s.step
+	if zombie {
+		step = s.zombieStep // in the zombie phase, wherever it falls
+	}
 	switch name := rejectedName(err); {
 	case name != "":
-		s.step(actor, "checkpoint", action, M("res.err", name), toneIf(zombie || name == "ErrStaleEpoch", Good, Bad))
+		step(actor, "checkpoint", action, M("res.err", name), toneIf(zombie || name == "ErrStaleEpoch", Good, Bad))
 	case err != nil:
-		s.step(actor, "checkpoint", action, M("res.err", err), Bad)
+		step(actor, "checkpoint", action, M("res.err", err), Bad)
 	case zombie && moved:
-		s.step(actor, "checkpoint", action, M("res.zombie-moved", before, offset, s.maxEpoch), Harm)
+		step(actor, "checkpoint", action, M("res.zombie-moved", before, offset, s.maxEpoch), Harm)
 	case zombie:
-		s.step(actor, "checkpoint", action, M("res.zombie-noop", s.maxEpoch), Neutral)
+		step(actor, "checkpoint", action, M("res.zombie-noop", s.maxEpoch), Neutral)
 	default:
 		s.step(actor, "checkpoint", action, M("res.committed"), Good)
 	}
@@ -334,7 +338,7 @@ func (s *Shardjob) commit(shard string, epoch uint64, offset int) (before int, m
 // Count is the reader counting the sink's effects.
 func (s *Shardjob) Count() {
 	applied, suppressed := s.sink.Counts()
-	s.step("reader", "sink", M("step.count-effects"), M("res.effects", applied, suppressed), toneIf(applied == s.keys, Neutral, Harm))
+	s.step("reader", "sink", M("step.count-effects"), M("res.effects", applied, suppressed), toneIf(applied == s.keys, Neutral, Bad))
 }
 
 // ReadCheckpoint is the reader looking at a shard's checkpoint.
@@ -363,6 +367,12 @@ func (s *Shardjob) items(shard string) ([]string, error) {
 func (s *Shardjob) step(actor, target string, action, result Msg, tone Tone) {
 	if s.rec != nil {
 		s.rec.Step(actor, target, action, result, tone)
+	}
+}
+
+func (s *Shardjob) zombieStep(actor, target string, action, result Msg, tone Tone) {
+	if s.rec != nil {
+		s.rec.ZombieStep(actor, target, action, result, tone)
 	}
 }
 

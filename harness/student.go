@@ -180,7 +180,7 @@ func (o *Ordering) pastBudget(attempt int) bool {
 }
 
 func (o *Ordering) recordPastBudget(e ordering.Event, attempt int) {
-	o.step("broker", "consumer", M("student.step.past-budget", e, attempt), M("student.res.not-requeued", o.consumer.MaxAttempts), Bad)
+	o.step("broker", "consumer", M("student.step.past-budget", e, attempt), M("student.res.not-requeued", o.consumer.MaxAttempts), Harm)
 }
 
 // NewStudentOrdering starts a §8.3 run whose consumer decides with the

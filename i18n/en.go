@@ -44,6 +44,7 @@ var en = map[string]string{
 
 	// Timeline actions.
 	"step.deliver":             "delivers %v (attempt %d)",
+	"step.deliver-again":       "delivers %v again, a duplicate (attempt %d)",
 	"step.ack":                 "acks %v",
 	"step.apply-once":          "ApplyOnce %v: key + effect, one local transaction",
 	"step.naive-apply":         "NaiveApply %v",

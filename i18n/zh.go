@@ -51,6 +51,7 @@ var zh = map[string]string{
 
 	// Timeline actions.
 	"step.deliver":             "投递 %v（第 %d 次）",
+	"step.deliver-again":       "重投 %v，这是重复事件（第 %d 次）",
 	"step.ack":                 "确认 %v",
 	"step.apply-once":          "ApplyOnce %v：键与效果，同一本地事务",
 	"step.naive-apply":         "NaiveApply %v",

@@ -1,0 +1,41 @@
+package harness
+
+import (
+	"fmt"
+	"testing"
+)
+
+// TestPhasesAreTrue: a drill file's marker sets the phase it names, even
+// backwards ([fault] after [recovery]); a harm outside a fault opens one;
+// a zombie's step is in the zombie phase wherever it falls.
+func TestPhasesAreTrue(t *testing.T) {
+	r := &Recorder{}
+	step := func(tone Tone) { r.Step("a", "b", M("x"), M("y"), tone) }
+	r.Phase(Recovery)
+	r.Phase(Fault)
+	step(Bad)
+	step(Harm) // in a fault phase already: stays there
+	r.Phase(Recovery)
+	step(Neutral)
+	step(Harm) // the redelivery applied again: a fault phase of its own
+	step(Neutral)
+	r.ZombieStep("a", "b", M("x"), M("y"), Harm)
+	step(Neutral)
+	r.Phase(Verdict)
+	r.Fault("a", "b", M("x"), M("y")) // in the verdict, stays there
+	var got []Phase
+	for _, s := range r.Steps {
+		got = append(got, s.Phase)
+	}
+	want := []Phase{Fault, Fault, Recovery, Fault, Recovery, Zombie, Recovery, Verdict}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("phases %v, want %v", got, want)
+	}
+	if err := CheckPhases(r.Steps); err != nil {
+		t.Fatal(err)
+	}
+	r.Steps[3].Phase = Recovery
+	if err := CheckPhases(r.Steps); err == nil {
+		t.Fatal("CheckPhases accepts a harm in recovery")
+	}
+}
