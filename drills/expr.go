@@ -31,6 +31,7 @@ type env struct {
 	bound    map[string]harness.Fields
 	vars     map[string]int // repeat's "as i"
 	h        harness.Harness
+	calls    *[]Executed // the verbs called so far, when the run keeps them
 }
 
 type (

@@ -56,13 +56,13 @@ func (f *file) drill() *Drill {
 // run executes the file's steps on a fresh harness, then computes its
 // counters and checks into rec. A step the scenario got wrong is a
 // *FileError naming its line.
-func (f *file) run(v Values, hEnv harness.Env, rec *harness.Recorder) (err error) {
+func (f *file) run(v Values, hEnv harness.Env, rec *harness.Recorder, calls *[]Executed) (err error) {
 	h, err := f.section.New(f.strategy, hEnv, rec)
 	if err != nil {
 		return err
 	}
 	defer func() { err = errors.Join(err, h.Finish()) }()
-	e := &env{params: v, counters: map[string]any{}, bound: map[string]harness.Fields{}, vars: map[string]int{}, h: h}
+	e := &env{params: v, counters: map[string]any{}, bound: map[string]harness.Fields{}, vars: map[string]int{}, h: h, calls: calls}
 	// Every label exists from the start, with zero fields, so a step
 	// guarded by "when" can be read whether it ran or not.
 	for _, st := range f.steps {
@@ -174,6 +174,9 @@ func (f *file) exec(st stmt, e *env, rec *harness.Recorder, budget *int) error {
 				return f.fail(st.line, "%s: %s: %v", st.verb.Name, a.name, err)
 			}
 			c.Args[a.name] = val
+		}
+		if e.calls != nil {
+			*e.calls = append(*e.calls, Executed{Call: c, Row: len(rec.Steps)})
 		}
 		fields, err := e.h.Exec(c)
 		var se *harness.ScenarioError
