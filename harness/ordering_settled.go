@@ -1,9 +1,6 @@
 package harness
 
-import (
-	"maps"
-	"slices"
-)
+import "archlab/internal/ordering"
 
 // When a §8.3 run has settled. The book's invariants are read at a run's
 // end, when the broker has nothing left to deliver; a state in the middle
@@ -32,12 +29,32 @@ func (o *Ordering) Queued() int { return o.queued }
 // reconciled since the last delivery.
 func (o *Ordering) Unreconciled() int {
 	n := 0
-	for _, id := range slices.Sorted(maps.Keys(o.truth)) {
+	for id := range o.truth {
 		if !o.sinceReconcile[id] {
 			n++
 		}
 	}
 	return n
+}
+
+// QueuedDelivery is one delivery waiting in the broker's queue.
+type QueuedDelivery struct {
+	Event   ordering.Event
+	Attempt int
+}
+
+// Queue is what the model broker's queue holds, head first; a real
+// broker's queue is not read (nil).
+func (o *Ordering) Queue() []QueuedDelivery {
+	q, ok := o.broker.(*memoryOrdering)
+	if !ok {
+		return nil
+	}
+	out := make([]QueuedDelivery, len(q.queue))
+	for i, d := range q.queue {
+		out[i] = QueuedDelivery{Event: d.event, Attempt: d.attempt}
+	}
+	return out
 }
 
 func (o *Ordering) noteReconciled(orders []string) {

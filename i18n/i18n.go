@@ -32,7 +32,7 @@ var Langs = []Lang{ZH, EN}
 // of the harness's fault tables (faults.go).
 // A drill's own words (title, checks, explanation) live in its drill file
 // and are added at run time with Register.
-var catalogues = map[Lang][]map[string]string{EN: {en, realdbEN, labEN, checkEN, lessonsEN, brokerEN, webEN, faultsEN}, ZH: {zh, realdbZH, labZH, checkZH, lessonsZH, brokerZH, webZH, faultsZH}}
+var catalogues = map[Lang][]map[string]string{EN: {en, realdbEN, labEN, checkEN, lessonsEN, brokerEN, webEN, stateEN, faultsEN}, ZH: {zh, realdbZH, labZH, checkZH, lessonsZH, brokerZH, webZH, stateZH, faultsZH}}
 
 func lookup(lang Lang, key string) (string, bool) {
 	overlayMu.RLock()
