@@ -52,7 +52,7 @@ var Exercises = []*Exercise{
 			return explore.StudentInbox(ctx, explore.StudentInboxWide, s, explore.Options{})
 		}},
 	{Name: "projection-decision", Section: "8.3", File: "exercises/projection_decision.go", Func: "ProjectionDecision",
-		Drills:  []string{"out-of-order", "poison", "retry-budget", "reconcile"},
+		Drills:  []string{"out-of-order", "poison", "retry-budget", "reconcile", "redelivered-event"},
 		plugged: func(s *harness.Students) bool { return s.Ordering != nil },
 		explore: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
 			return explore.StudentOrdering(ctx, explore.StudentOrderingScope, s, explore.Options{})
@@ -164,6 +164,10 @@ type Result struct {
 func LessonText(lang i18n.Lang, l Lesson) string {
 	if l.Counter != "" {
 		return i18n.T(lang, "check.lesson.counter", l.Counter, l.Value, l.BookValue)
+	}
+	// A lesson's words are its drill's (drills.Drill.Text).
+	if d, err := drills.Lookup(l.Drill); err == nil {
+		return d.Text(lang, l.Key)
 	}
 	return i18n.T(lang, l.Key)
 }

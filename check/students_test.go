@@ -132,6 +132,31 @@ var wrong = []variant{
 		}
 		return ordering.OutcomeDead, nil
 	}}},
+	// A duplicate taken for a conflict: retried until the budget is spent,
+	// then dead-lettered, though the projection already holds it.
+	{"duplicate-as-conflict", "projection-decision", &harness.Students{Ordering: func(d *harness.EventDelivery) (ordering.Outcome, error) {
+		applied, err := d.Apply()
+		switch {
+		case err == nil && applied:
+			return ordering.OutcomeApplied, nil
+		case errors.Is(err, ordering.ErrPoison):
+			return ordering.OutcomeDead, nil
+		case d.Attempt() < d.MaxAttempts():
+			return ordering.OutcomeRetry, nil
+		}
+		return ordering.OutcomeDead, nil
+	}}},
+	// A duplicate sent straight to the DLQ.
+	{"duplicate-to-dlq", "projection-decision", &harness.Students{Ordering: func(d *harness.EventDelivery) (ordering.Outcome, error) {
+		applied, err := d.Apply()
+		switch {
+		case err == nil && applied:
+			return ordering.OutcomeApplied, nil
+		case errors.Is(err, ordering.ErrConflict) && d.Attempt() < d.MaxAttempts():
+			return ordering.OutcomeRetry, nil
+		}
+		return ordering.OutcomeDead, nil
+	}}},
 	{"conflict-straight-to-dlq", "projection-decision", &harness.Students{Ordering: func(d *harness.EventDelivery) (ordering.Outcome, error) {
 		applied, err := d.Apply()
 		switch {

@@ -1,12 +1,14 @@
 package drills
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"archlab/harness"
+	"archlab/i18n"
 )
 
 // Section is one section of the book that archlab follows.
@@ -25,11 +27,13 @@ type Param struct {
 	Name    string // flag name, "commit-every"
 	Default int
 	Min     int
-	Max     int // 0: no fixed upper bound
+	Max     int  // the fixed upper bound, when HasMax
+	HasMax  bool // the range names a number as its maximum (MIN..MAX, not MIN..)
 	// maxExpr, when set, computes the upper bound from the other values
 	// (crash-after lies inside shard 0, whose size depends on --keys and
 	// --shards).
 	maxExpr expr
+	line    int // where the file declares it
 }
 
 // UsageKey is the catalogue key of the flag's help text.
@@ -79,7 +83,20 @@ type ParamError struct {
 	Value    int
 	Min, Max int
 	Bounded  bool   // Max applies
-	Why      string // optional catalogue key explaining Max ("the keys of shard 0")
+	Why      string // optional key explaining Max ("the keys of shard 0"): WhyText renders it
+	drill    *Drill
+}
+
+// WhyText says in lang why Max is the bound (the drill's own words, with
+// Max written in), or "" when the bound is fixed.
+func (e *ParamError) WhyText(lang i18n.Lang) string {
+	if e.Why == "" {
+		return ""
+	}
+	if e.drill == nil {
+		return i18n.T(lang, e.Why, e.Max)
+	}
+	return e.drill.Text(lang, e.Why, e.Max)
 }
 
 func (e *ParamError) Error() string {
@@ -89,28 +106,29 @@ func (e *ParamError) Error() string {
 	return fmt.Sprintf("--%s must be at least %d, got %d", e.Flag, e.Min, e.Value)
 }
 
-// check validates v against the drill's parameters.
-func (d *Drill) check(v Values) error {
+// check validates v against the drill's parameters; a bound computed from
+// the others (split_size) is computed under budget b.
+func (d *Drill) check(v Values, b Budget) error {
 	for _, p := range d.Params {
 		x := v[p.Name]
-		if x < p.Min || (p.Max > 0 && x > p.Max) {
-			return &ParamError{Flag: p.Name, Value: x, Min: p.Min, Max: p.Max, Bounded: p.Max > 0}
+		if x < p.Min || (p.HasMax && x > p.Max) {
+			return &ParamError{Flag: p.Name, Value: x, Min: p.Min, Max: p.Max, Bounded: p.HasMax}
 		}
 	}
 	for _, p := range d.Params {
 		if p.maxExpr == nil {
 			continue
 		}
-		m, err := p.maxExpr.eval(&env{params: v})
+		m, err := p.maxExpr.eval(&env{params: v, budget: b})
 		if err != nil {
-			return &FileError{File: d.Path, Msg: fmt.Sprintf("param %s's maximum: %v", p.Name, err)}
+			return fileError(d.Path, p.line, bad("file.err.param.max-eval", p.Name, err))
 		}
 		n, ok := m.(int)
 		if !ok {
-			return &FileError{File: d.Path, Msg: fmt.Sprintf("param %s's maximum is %v, not a number", p.Name, m)}
+			return fileError(d.Path, p.line, bad("file.err.param.max-kind", p.Name, harness.Format(m)))
 		}
 		if x := v[p.Name]; x > n {
-			return &ParamError{Flag: p.Name, Value: x, Min: p.Min, Max: n, Bounded: true, Why: "why." + d.Name + "." + p.Name}
+			return &ParamError{Flag: p.Name, Value: x, Min: p.Min, Max: n, Bounded: true, Why: "why." + d.Name + "." + p.Name, drill: d}
 		}
 	}
 	return nil
@@ -151,8 +169,8 @@ type Result struct {
 // Run validates v, runs the drill and compares its counters with the book
 // when v are the book's parameters. A *ParamError means bad input, a
 // *FileError a drill file that asks the impossible (a message it never
-// declared); any other failure is reported in Result.Err and makes the
-// drill fail.
+// declared) or more than its budget; any other failure is reported in
+// Result.Err and makes the drill fail.
 func (d *Drill) Run(v Values) (*Result, error) { return d.RunIn(v, harness.Env{}) }
 
 // HasEnv reports whether the drill's consumer can run in an Env other than
@@ -161,21 +179,39 @@ func (d *Drill) HasEnv() bool { return d.Section == "8.2" }
 
 // RunIn is Run with the consumer in env. The zero Env is Run.
 func (d *Drill) RunIn(v Values, env harness.Env) (*Result, error) {
-	if err := d.check(v); err != nil {
+	return d.RunContext(context.Background(), v, RunOptions{Env: env})
+}
+
+// RunOptions say where a run happens and what it may spend. The zero
+// value is the book's in-memory environment under DefaultBudget.
+type RunOptions struct {
+	Env    harness.Env
+	Budget Budget // a zero field is DefaultBudget's
+	// NoCompare runs a file without comparing its counters with its
+	// expect part: --rewrite, which is about to replace that part.
+	NoCompare bool
+}
+
+// RunContext is Run in o's environment and budget. Cancelling ctx stops
+// the run between two steps or deliveries and returns ctx's error; the
+// time budget stops it with a *FileError.
+func (d *Drill) RunContext(ctx context.Context, v Values, o RunOptions) (*Result, error) {
+	b := o.Budget.withDefaults()
+	if err := d.check(v, b); err != nil {
 		return nil, err
 	}
 	rec := &harness.Recorder{}
 	var calls []Executed
-	err := d.file.run(v, env, rec, &calls)
+	err := d.file.run(ctx, v, o.Env, rec, b, &calls)
 	var fe *FileError
-	if errors.As(err, &fe) {
+	if errors.As(err, &fe) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return nil, err
 	}
 	res := &Result{Drill: d, Values: v, Checks: rec.Checks, Steps: rec.Steps, Calls: calls, Err: err}
 	for _, p := range d.Params {
 		res.Params = append(res.Params, ParamValue{Name: p.Name, Value: v[p.Name], Default: p.Default})
 	}
-	res.Compared = d.file.hasExpect && equalValues(v, d.Defaults())
+	res.Compared = d.file.hasExpect && equalValues(v, d.Defaults()) && !o.NoCompare
 	res.Pass = err == nil
 	for _, c := range rec.Counters {
 		cr := CounterResult{Name: c.Name, Value: c.Value}
@@ -254,9 +290,9 @@ func All() []*Drill { return slices.Clone(builtin()) }
 
 // Lookup finds a drill by name.
 func Lookup(name string) (*Drill, error) {
-	for _, d := range builtin() {
-		if strings.EqualFold(d.Name, name) { // ACK-LOST is ack-lost
-			return d, nil
+	for _, f := range index() {
+		if strings.EqualFold(f.name, name) { // ACK-LOST is ack-lost
+			return f.parse(), nil
 		}
 	}
 	return nil, fmt.Errorf("%w %q", ErrUnknownDrill, name)
@@ -265,9 +301,9 @@ func Lookup(name string) (*Drill, error) {
 // InSection returns the drills of one section in book order.
 func InSection(id string) ([]*Drill, error) {
 	var out []*Drill
-	for _, d := range builtin() {
-		if d.Section == id {
-			out = append(out, d)
+	for _, f := range index() {
+		if f.section == id {
+			out = append(out, f.parse())
 		}
 	}
 	if len(out) == 0 {

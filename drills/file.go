@@ -1,7 +1,7 @@
 package drills
 
 import (
-	"fmt"
+	"bytes"
 	"regexp"
 	"slices"
 	"strconv"
@@ -29,35 +29,19 @@ import (
 //	-- steps --     the harness's verbs, one step a line; [setup], [fault],
 //	                [recovery], [verdict] start a phase; "repeat N [as i]
 //	                STEP" and "when COND STEP" repeat or guard a step;
-//	                "STEP -> NAME" binds what the step reports
+//	                "STEP -> NAME" binds what the step reports; a step
+//	                repeats once at most (repeat 2 repeat 3 is refused)
 //	-- counters --  NAME or NAME = EXPR, in the order the table prints them
 //	-- checks --    NAME: EXPR, the lesson as checks that must hold
-//	-- expect --    NAME VALUE, what the book prints (--rewrite fills it in)
+//	-- expect --    NAME VALUE, what the book prints (--rewrite fills it in);
+//	                a value that is empty, holds a space or starts with a
+//	                quote is written as a Go string, "o-1=v2/PAID o-2=v0/"
 //	-- en --, -- zh --
 //	                title: ..., param NAME: ..., why NAME: ...,
 //	                check NAME: ..., and explain: followed by the text
 
-// Limits on what a drill file may hold, the same for --file and the web.
-const (
-	MaxFileBytes = 256 << 10
-	maxSteps     = 10_000 // steps executed in one run, repeats included
-	maxRepeat    = 100_000
-)
-
-// FileError is a bad drill file: where, what is wrong and what is allowed.
-// The command prints it on one line and exits 2.
-type FileError struct {
-	File string
-	Line int
-	Msg  string
-}
-
-func (e *FileError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
-	}
-	return fmt.Sprintf("%s: %s", e.File, e.Msg)
-}
+// FileError (msg.go) is a bad drill file: where, what is wrong and what
+// is allowed. The limits on what a file may hold are in budget.go.
 
 // stmt is one parsed step.
 type stmt struct {
@@ -72,8 +56,7 @@ type stmt struct {
 }
 
 type argExpr struct {
-	name string
-	kind harness.Kind
+	spec harness.Arg
 	word []wordPart // Word and Choice: text with {expr} interpolations
 	num  expr       // Number
 }
@@ -107,7 +90,8 @@ type expectLine struct {
 type file struct {
 	path      string
 	name      string
-	data      []byte
+	data      []byte // the bytes parsed, as given
+	crlf      bool   // its lines end in CRLF
 	arc       *txtar.Archive
 	doc       string
 	section   *harness.Section
@@ -120,6 +104,7 @@ type file struct {
 	expect    []expectLine
 	hasExpect bool
 	texts     map[i18n.Lang]map[string]string
+	budget    Budget // what the sizes were checked against
 }
 
 var (
@@ -127,36 +112,51 @@ var (
 	identRE = regexp.MustCompile(`^[a-z_][a-z0-9_]*$`)
 )
 
-// Parse reads a drill file. path names it in errors. Every error is a
-// *FileError.
-func Parse(path string, data []byte) (*Drill, error) {
-	f, err := parseFile(path, data)
+// Parse reads a drill file under DefaultBudget. path names it in errors.
+// Every error is a *FileError.
+func Parse(path string, data []byte) (*Drill, error) { return ParseBudget(path, data, Budget{}) }
+
+// ParseBudget reads a drill file, checking the sizes it states as
+// constants (a repeat count, the keys of a split) against b; a zero field
+// of b is DefaultBudget's.
+func ParseBudget(path string, data []byte, b Budget) (*Drill, error) {
+	f, err := parseFile(path, data, b.withDefaults())
 	if err != nil {
 		return nil, err
 	}
 	return f.drill(), nil
 }
 
-func parseFile(path string, data []byte) (*file, error) {
-	f := &file{path: path, data: data, texts: map[i18n.Lang]map[string]string{}}
-	fail := func(line int, format string, a ...any) error {
-		return &FileError{File: path, Line: line, Msg: fmt.Sprintf(format, a...)}
-	}
+// failer places a parse error at a line of the file.
+type failer func(line int, err error) error
+
+func parseFile(path string, data []byte, b Budget) (*file, error) {
+	f := &file{path: path, data: data, texts: map[i18n.Lang]map[string]string{}, budget: b}
+	fail := failer(func(line int, err error) error { return fileError(path, line, err) })
 	if len(data) > MaxFileBytes {
-		return nil, fail(1, "the file is %d bytes; a drill file holds at most %d", len(data), MaxFileBytes)
+		return nil, fail(1, bad("file.err.too-large", len(data), MaxFileBytes))
 	}
 	if n := badTextLine(data); n > 0 {
-		return nil, fail(n, "the file is not UTF-8 text (a drill file is text: save it as UTF-8)")
+		return nil, fail(n, bad("file.err.not-text"))
+	}
+	// A file saved with CRLF line ends reads as the same file: the line
+	// numbers stay, and --rewrite writes CRLF back.
+	text := string(data)
+	if strings.Contains(text, "\r\n") {
+		f.crlf = true
+		text = strings.ReplaceAll(text, "\r\n", "\n")
 	}
 	// txtar.Parse (go-internal v1.16.0) panics on a marker line with no
 	// name, "-- --" (found by FuzzParse); refuse it first.
-	for i, l := range strings.Split(string(data), "\n") {
-		l = strings.TrimSuffix(l, "\r")
+	i := 0
+	for l := range strings.Lines(text) {
+		i++
+		l = strings.TrimSuffix(l, "\n")
 		if strings.HasPrefix(l, "-- ") && strings.HasSuffix(l, " --") && strings.TrimSpace(strings.Trim(l, "-")) == "" {
-			return nil, fail(i+1, "a part's marker needs a name, like -- steps --")
+			return nil, fail(i, bad("file.err.part.nameless"))
 		}
 	}
-	f.arc = txtar.Parse(data)
+	f.arc = txtar.Parse([]byte(text))
 	// Line numbers: the comment starts at line 1; each file's content
 	// starts the line after its "-- name --" marker.
 	fileLine := map[string]int{}
@@ -164,7 +164,7 @@ func parseFile(path string, data []byte) (*file, error) {
 	for _, af := range f.arc.Files {
 		line++ // the marker
 		if _, dup := fileLine[af.Name]; dup {
-			return nil, fail(line-1, "part %q appears twice", af.Name)
+			return nil, fail(line-1, bad("file.err.part.twice", af.Name))
 		}
 		fileLine[af.Name] = line
 		line += strings.Count(string(af.Data), "\n")
@@ -172,15 +172,15 @@ func parseFile(path string, data []byte) (*file, error) {
 	if err := f.parseHeader(fail); err != nil {
 		return nil, err
 	}
-	parts := map[string]bool{"steps": true, "counters": true, "checks": true, "expect": true, "en": true, "zh": true}
+	parts := []string{"steps", "counters", "checks", "expect", "en", "zh"}
 	for _, af := range f.arc.Files {
-		if !parts[af.Name] {
-			return nil, fail(fileLine[af.Name]-1, "unknown part %q; the parts are steps, counters, checks, expect, en and zh", af.Name)
+		if !slices.Contains(parts, af.Name) {
+			return nil, fail(fileLine[af.Name]-1, didYouMean(bad("file.err.part.unknown", af.Name, namesAnd(parts)), af.Name, parts))
 		}
 	}
 	for _, need := range []string{"steps", "counters", "checks"} {
 		if _, ok := fileLine[need]; !ok {
-			return nil, fail(line, "no %q part: a drill file needs -- steps --, -- counters -- and -- checks --", need)
+			return nil, fail(line, bad("file.err.part.missing", need))
 		}
 	}
 	scope := &parseScope{f: f, bound: map[string][]string{}, vars: map[string]bool{}, counters: map[string]bool{}}
@@ -205,11 +205,11 @@ func parseFile(path string, data []byte) (*file, error) {
 		}
 	}
 	if len(f.checks) == 0 {
-		return nil, fail(fileLine["checks"], "no checks: state the lesson as at least one check, NAME: EXPR")
+		return nil, fail(fileLine["checks"], bad("file.err.checks.none"))
 	}
 	for _, e := range f.expect {
 		if !scope.counters[e.name] && !slices.ContainsFunc(f.counters, func(c counterSpec) bool { return c.loop != "" }) {
-			return nil, fail(e.line, "expect names %q, which is not a counter; the counters are %s", e.name, scope.counterList())
+			return nil, fail(e.line, didYouMean(bad("file.err.expect.unknown", e.name, scope.counterList()), e.name, scope.order))
 		}
 	}
 	return f, nil
@@ -218,6 +218,9 @@ func parseFile(path string, data []byte) (*file, error) {
 // badTextLine is the first line holding invalid UTF-8 or a NUL byte, 0 when
 // there is none.
 func badTextLine(b []byte) int {
+	if utf8.Valid(b) && bytes.IndexByte(b, 0) < 0 {
+		return 0 // every file archlab ships: no copy, no split
+	}
 	for i, l := range strings.Split(string(b), "\n") {
 		if !utf8.ValidString(l) || strings.ContainsRune(l, 0) {
 			return i + 1
@@ -228,10 +231,14 @@ func badTextLine(b []byte) int {
 
 func lines(data []byte) []string { return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") }
 
-func (f *file) parseHeader(fail func(int, string, ...any) error) error {
+// headerKeys are the header's lines, in the order the help names them.
+var headerKeys = []string{"drill", "section", "harness", "strategy", "param", "lab"}
+
+func (f *file) parseHeader(fail failer) error {
 	var doc []string
 	name, section := "", ""
 	strategyLine := 1
+	seen := map[string]int{} // header key -> the line that gave it
 	for i, raw := range lines(f.arc.Comment) {
 		n := i + 1
 		l := strings.TrimSpace(raw)
@@ -243,60 +250,68 @@ func (f *file) parseHeader(fail func(int, string, ...any) error) error {
 			continue
 		}
 		fields := strings.Fields(l)
-		switch key, rest := fields[0], fields[1:]; key {
+		key, rest := fields[0], fields[1:]
+		// Every line but param says its thing once: a second drill line
+		// would silently rename the drill.
+		if first, dup := seen[key]; dup && key != "param" {
+			return fail(n, bad("file.err.header.twice", key, first))
+		}
+		seen[key] = n
+		switch key {
 		case "drill":
 			if len(rest) != 1 || !nameRE.MatchString(rest[0]) {
-				return fail(n, "drill takes one name of lowercase letters, digits and dashes, like ack-lost")
+				return fail(n, bad("file.err.header.drill"))
 			}
 			name = rest[0]
 		case "section", "harness":
 			if len(rest) != 1 {
-				return fail(n, "%s takes one value", key)
+				return fail(n, bad("file.err.header.one-value", key))
 			}
 			s, ok := harness.SectionByName(rest[0])
 			if !ok || (key == "section" && s.ID != rest[0]) || (key == "harness" && s.Harness != rest[0]) {
-				return fail(n, "unknown %s %q; the sections are 8.2 (inbox), 8.3 (ordering) and 11.2 (shardjob)", key, rest[0])
+				return fail(n, bad("file.err.header.section", key, rest[0]))
 			}
 			if f.section != nil && f.section != s {
-				return fail(n, "%s %s disagrees with section %s", key, rest[0], f.section.ID)
+				return fail(n, bad("file.err.header.disagree", key, rest[0], f.section.ID))
 			}
 			f.section, section = s, s.ID
 		case "strategy":
 			if len(rest) != 1 {
-				return fail(n, "strategy takes one name")
+				return fail(n, bad("file.err.header.strategy-one"))
 			}
 			f.strategy, strategyLine = rest[0], n
 		case "param":
 			p, err := parseParam(rest)
 			if err != nil {
-				return fail(n, "%v", err)
+				return fail(n, err)
 			}
 			if slices.ContainsFunc(f.params, func(q Param) bool { return q.Name == p.Name }) {
-				return fail(n, "param %s is declared twice", p.Name)
+				return fail(n, bad("file.err.param.twice", p.Name))
 			}
+			p.line = n
 			f.params = append(f.params, p)
 		case "lab":
 			if len(rest) != 0 {
-				return fail(n, "lab takes no value")
+				return fail(n, bad("file.err.header.lab"))
 			}
 			f.lab = true
 		default:
-			return fail(n, "unknown header line %q; the header holds drill, section, harness, strategy, param and lab (comments start with #)", key)
+			return fail(n, didYouMean(bad("file.err.header.unknown", key, namesAnd(headerKeys)), key, headerKeys))
 		}
 	}
 	if name == "" {
-		return fail(1, "no drill line: the header needs \"drill NAME\"")
+		return fail(1, bad("file.err.header.no-drill"))
 	}
 	if section == "" {
-		return fail(1, "no section line: the header needs \"section 8.2\", \"section 8.3\" or \"section 11.2\"")
+		return fail(1, bad("file.err.header.no-section"))
 	}
 	// "strategy student" runs the student's code (package exercises) in
 	// any section.
 	if f.strategy != "" && f.strategy != harness.Student && !slices.Contains(f.section.Strategies, f.strategy) {
 		if len(f.section.Strategies) == 0 {
-			return fail(strategyLine, "section %s has no strategies; leave the strategy line out", f.section.ID)
+			return fail(strategyLine, bad("file.err.strategy.none", f.section.ID))
 		}
-		return fail(strategyLine, "unknown strategy %q; section %s's are %s", f.strategy, f.section.ID, strings.Join(f.section.Strategies, ", "))
+		return fail(strategyLine, didYouMean(bad("file.err.strategy.unknown", f.strategy, f.section.ID, names(f.section.Strategies)), f.strategy, f.section.Strategies))
 	}
 	if f.strategy == "" && len(f.section.Strategies) > 0 {
 		f.strategy = f.section.Strategies[0]
@@ -309,50 +324,63 @@ func (f *file) parseHeader(fail func(int, string, ...any) error) error {
 // parseParam reads "NAME DEFAULT MIN..MAX".
 func parseParam(rest []string) (Param, error) {
 	if len(rest) != 3 {
-		return Param{}, fmt.Errorf("param takes a name, a default and a range: param deliveries 2 1..1000")
+		return Param{}, bad("file.err.param.form", "param deliveries 2 1..1000")
 	}
 	p := Param{Name: rest[0]}
 	if !nameRE.MatchString(p.Name) {
-		return p, fmt.Errorf("param name %q must be lowercase letters, digits and dashes", p.Name)
+		return p, bad("file.err.param.name", p.Name)
 	}
 	lo, hi, ok := strings.Cut(rest[2], "..")
 	if !ok {
-		return p, fmt.Errorf("param %s's range %q must be MIN..MAX (MAX may be empty)", p.Name, rest[2])
+		return p, bad("file.err.param.range", p.Name, rest[2])
 	}
 	var err error
 	if p.Min, err = decimal(lo); err != nil {
-		return p, fmt.Errorf("param %s's minimum: %v", p.Name, err)
+		return p, bad("file.err.param.min", p.Name, err)
 	}
 	if p.Default, err = decimal(rest[1]); err != nil {
-		return p, fmt.Errorf("param %s's default: %v", p.Name, err)
+		return p, bad("file.err.param.default", p.Name, err)
 	}
 	switch n, err := decimal(hi); {
 	case hi == "":
 	case err == nil:
-		p.Max = n
+		p.Max, p.HasMax = n, true
 		if p.Max < p.Min {
-			return p, fmt.Errorf("param %s's maximum %d is below its minimum %d", p.Name, p.Max, p.Min)
+			return p, bad("file.err.param.max-below", p.Name, p.Max, p.Min)
 		}
 	default:
 		x, err := parseExpr(hi)
 		if err != nil {
-			return p, fmt.Errorf("param %s's maximum %q: %v", p.Name, hi, err)
+			return p, bad("file.err.param.max", p.Name, hi, err)
 		}
 		p.maxExpr = x
 	}
-	if p.Default < p.Min || (p.Max > 0 && p.Default > p.Max) {
-		return p, fmt.Errorf("param %s's default %d is outside %s", p.Name, p.Default, rest[2])
+	if p.Default < p.Min || (p.HasMax && p.Default > p.Max) {
+		return p, bad("file.err.param.default-outside", p.Name, p.Default, rest[2])
 	}
 	return p, nil
 }
 
-// decimal reads a decimal integer: digits only, an optional minus.
+// decimal reads a decimal integer as the command line does (ParseDecimal).
 func decimal(s string) (int, error) {
-	t := strings.TrimPrefix(s, "-")
-	if t == "" || strings.Trim(t, "0123456789") != "" || (len(t) > 1 && t[0] == '0') {
-		return 0, fmt.Errorf("%q is not a decimal number", s)
+	n, ok := ParseDecimal(s)
+	if !ok {
+		return 0, bad("file.err.decimal", s)
 	}
-	return strconv.Atoi(s)
+	return n, nil
+}
+
+// ParseDecimal reads s as an optional minus and decimal digits: no '+', no
+// spaces, no leading zero ("010" is not octal to anyone), no "-0", and a
+// value that fits an int. It is the command line's rule for numbers, and
+// the web page's what-if fields read their numbers with it too.
+func ParseDecimal(s string) (int, bool) {
+	t := strings.TrimPrefix(s, "-")
+	if t == "" || strings.Trim(t, "0123456789") != "" || (len(t) > 1 && t[0] == '0') || s == "-0" {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	return n, err == nil
 }
 
 // parseScope is what the file has declared so far, for its checks on names.
@@ -364,68 +392,124 @@ type parseScope struct {
 	order    []string
 }
 
-func (s *parseScope) counterList() string {
-	if len(s.order) == 0 {
-		return "none"
-	}
-	return strings.Join(s.order, ", ")
-}
+// counterList names the plain counters; the expect check that uses it
+// runs only when there is one (a loop's counters are named at run time).
+func (s *parseScope) counterList() any { return names(s.order) }
 
-// check verifies every name x reads.
+// check verifies every name x reads, every call's arity and every kind
+// the parser can see.
 func (s *parseScope) check(x expr) error {
 	var err error
-	names(x, func(kind, n string, args int) {
+	walk(x, func(y expr) {
 		if err != nil {
 			return
 		}
-		switch kind {
-		case "param":
-			if !slices.ContainsFunc(s.f.params, func(p Param) bool { return p.Name == n }) {
-				err = fmt.Errorf("unknown parameter $%s; %s", n, s.paramList())
+		switch y := y.(type) {
+		case param:
+			if !slices.ContainsFunc(s.f.params, func(p Param) bool { return p.Name == y.name }) {
+				err = didYouMean(bad("file.err.name.param", y.name, s.paramList()), y.name, s.paramNames())
 			}
-		case "field":
-			label, fld, _ := strings.Cut(n, ".")
-			fields, ok := s.bound[label]
+		case field:
+			fields, ok := s.bound[y.label]
 			switch {
 			case !ok:
-				err = fmt.Errorf("unknown name %s: no step is bound to %q (write STEP -> %s)", n, label, label)
-			case !slices.Contains(fields, fld):
-				err = fmt.Errorf("%s has no field %s; its fields are %s", label, fld, strings.Join(fields, ", "))
+				err = didYouMean(bad("file.err.name.label", y.label+"."+y.field, y.label), y.label, s.labels())
+			case !slices.Contains(fields, y.field):
+				err = didYouMean(bad("file.err.name.field", y.label, y.field, names(fields)), y.field, fields)
 			}
-		case "name", "call":
-			if kind == "name" && (s.vars[n] || s.counters[n]) {
+		case name:
+			if s.vars[y.name] || s.counters[y.name] {
 				return
 			}
-			if slices.Contains([]string{"min", "max", "yesno", "producer", "split_size"}, n) && kind == "call" {
-				return
-			}
-			o, ok := s.f.section.Observable(n)
+			o, ok := s.f.section.Observable(y.name)
 			switch {
 			case !ok:
-				err = fmt.Errorf("unknown name %q; %s", n, s.nameList())
-			case kind == "name" && o.Args > 0:
-				err = fmt.Errorf("%s takes %d argument(s): %s(...)", n, o.Args, n)
-			case kind == "call" && o.Args != args:
-				err = fmt.Errorf("%s takes %d argument(s), got %d", n, o.Args, args)
+				err = didYouMean(bad("file.err.name.unknown", y.name, s.nameList()), y.name, s.known())
+			case o.Args > 0:
+				err = bad("file.err.name.needs-args", y.name, o.Args)
+			}
+		case call:
+			if b, ok := lookupBuiltin(y.fn); ok {
+				err = b.arity(len(y.args))
+				return
+			}
+			o, ok := s.f.section.Observable(y.fn)
+			switch {
+			case !ok:
+				err = didYouMean(bad("file.err.name.function", y.fn, s.nameList(), builtinNames()), y.fn, append(s.observables(1), builtinNames()...))
+			case o.Args != len(y.args):
+				err = bad("file.err.call.arity", y.fn, o.Args, len(y.args))
 			}
 		}
 	})
+	if err != nil {
+		return err
+	}
+	_, err = kindOfExpr(x)
 	return err
 }
 
-func (s *parseScope) paramList() string {
-	if len(s.f.params) == 0 {
-		return "this drill has no parameters"
+func builtinNames() names {
+	var out names
+	for _, b := range builtins {
+		out = append(out, b.name)
 	}
-	var ps []string
+	return out
+}
+
+func (s *parseScope) paramList() any {
+	if len(s.f.params) == 0 {
+		return bad("file.err.params.none")
+	}
+	var ps names
 	for _, p := range s.f.params {
 		ps = append(ps, "$"+p.Name)
 	}
-	return "the parameters are " + strings.Join(ps, ", ")
+	return bad("file.err.params.list", ps)
 }
 
-func (s *parseScope) nameList() string {
-	var ns []string
+func (s *parseScope) paramNames() []string {
+	var out []string
+	for _, p := range s.f.params {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+// labels are the names bound with -> so far.
+func (s *parseScope) labels() []string {
+	var out []string
+	for l := range s.bound {
+		out = append(out, l)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// observables are the section's observables taking at least (or, with
+// -1, exactly none) args.
+func (s *parseScope) observables(atLeast int) []string {
+	var out []string
+	for _, o := range s.f.section.Observables {
+		if (atLeast < 0 && o.Args == 0) || (atLeast > 0 && o.Args >= atLeast) {
+			out = append(out, o.Name)
+		}
+	}
+	return out
+}
+
+// known is every plain name the file may read here: its counters so far,
+// its variables and the harness's observables.
+func (s *parseScope) known() []string {
+	out := slices.Clone(s.order)
+	for v := range s.vars {
+		out = append(out, v)
+	}
+	return append(out, s.observables(-1)...)
+}
+
+func (s *parseScope) nameList() any {
+	var ns names
 	for _, o := range s.f.section.Observables {
 		if o.Args > 0 {
 			ns = append(ns, o.Name+"(…)")
@@ -433,13 +517,13 @@ func (s *parseScope) nameList() string {
 			ns = append(ns, o.Name)
 		}
 	}
-	return "the " + s.f.section.Harness + " harness reports " + strings.Join(ns, ", ")
+	return bad("file.err.names.harness", s.f.section.Harness, ns)
 }
 
 var phaseNames = map[string]harness.Phase{"[setup]": harness.Setup, "[fault]": harness.Fault, "[recovery]": harness.Recovery,
 	"[zombie]": harness.Zombie, "[verdict]": harness.Verdict}
 
-func (f *file) parseSteps(s *parseScope, data []byte, start int, fail func(int, string, ...any) error) error {
+func (f *file) parseSteps(s *parseScope, data []byte, start int, fail failer) error {
 	for i, raw := range lines(data) {
 		n := start + i
 		l := strings.TrimSpace(raw)
@@ -449,20 +533,21 @@ func (f *file) parseSteps(s *parseScope, data []byte, start int, fail func(int, 
 		if strings.HasPrefix(l, "[") {
 			p, ok := phaseNames[l]
 			if !ok {
-				return fail(n, "unknown phase %s; the phases are [setup], [fault], [recovery], [zombie] and [verdict]", l)
+				all := []string{"[setup]", "[fault]", "[recovery]", "[zombie]", "[verdict]"}
+				return fail(n, didYouMean(bad("file.err.phase", l, namesAnd(all)), l, all))
 			}
 			f.steps = append(f.steps, stmt{line: n, phase: &p})
 			continue
 		}
 		st, err := s.parseStmt(strings.Fields(l))
 		if err != nil {
-			return fail(n, "%v", err)
+			return fail(n, err)
 		}
 		st.line = n
 		f.steps = append(f.steps, st)
 	}
 	if len(f.steps) == 0 {
-		return fail(start, "no steps: write the scenario in the harness's verbs, one a line (archlab drill --verbs %s)", f.section.ID)
+		return fail(start, bad("file.err.steps.none", f.section.ID))
 	}
 	return nil
 }
@@ -472,45 +557,57 @@ func (s *parseScope) parseStmt(tok []string) (stmt, error) {
 	switch tok[0] {
 	case "repeat":
 		if len(tok) < 3 {
-			return st, fmt.Errorf("repeat takes a count and a step: repeat $deliveries-1 deliver pay:evt-1 ack-lost")
+			return st, bad("file.err.repeat.form")
 		}
 		x, err := s.expr(tok[1])
 		if err != nil {
-			return st, fmt.Errorf("repeat's count: %v", err)
+			return st, bad("file.err.repeat.count", err)
+		}
+		// A count known now is checked now: no run needed to learn that
+		// repeat 1000000 is more steps than a run may take.
+		if v, ok := constant(x); ok {
+			if err := repeatCount(v, s.f.budget); err != nil {
+				return st, err
+			}
 		}
 		rest := tok[2:]
 		as := ""
 		if rest[0] == "as" {
 			if len(rest) < 3 || !identRE.MatchString(rest[1]) {
-				return st, fmt.Errorf("repeat N as VAR takes a lowercase name and a step")
+				return st, bad("file.err.repeat.as")
 			}
 			as, rest = rest[1], rest[2:]
 			s.vars[as] = true
+		}
+		if rest[0] == "repeat" {
+			// The inner count used to replace the outer one: repeat 2
+			// repeat 3 X ran X twice.
+			return st, bad("file.err.repeat.nested")
 		}
 		inner, err := s.parseStmt(rest)
 		delete(s.vars, as)
 		if err != nil {
 			return st, err
 		}
-		inner.repeat, inner.as = x, as
 		if inner.when != nil {
-			return st, fmt.Errorf("write when before repeat, not after")
+			return st, bad("file.err.when.after-repeat")
 		}
+		inner.repeat, inner.as = x, as
 		return inner, nil
 	case "when":
 		if len(tok) < 3 {
-			return st, fmt.Errorf("when takes a condition and a step: when first.crashed run shard-0")
+			return st, bad("file.err.when.form")
 		}
 		x, err := s.expr(tok[1])
 		if err != nil {
-			return st, fmt.Errorf("when's condition: %v", err)
+			return st, bad("file.err.when.cond", err)
 		}
 		inner, err := s.parseStmt(tok[2:])
 		if err != nil {
 			return st, err
 		}
 		if inner.when != nil {
-			return st, fmt.Errorf("one when per step")
+			return st, bad("file.err.when.twice")
 		}
 		inner.when = x
 		return inner, nil
@@ -521,25 +618,24 @@ func (s *parseScope) parseStmt(tok []string) (stmt, error) {
 		for _, v := range s.f.section.Verbs {
 			all = append(all, v.Name)
 		}
-		msg := fmt.Sprintf("unknown verb %q for %s", tok[0], s.f.section.Harness)
 		if near := Nearest(tok[0], all, 1); len(near) > 0 {
-			msg += fmt.Sprintf("; did you mean %s?", near[0])
+			return st, bad("file.err.verb.unknown-near", tok[0], s.f.section.Harness, near[0], names(all))
 		}
-		return st, fmt.Errorf("%s (the verbs are %s)", msg, strings.Join(all, ", "))
+		return st, bad("file.err.verb.unknown", tok[0], s.f.section.Harness, names(all))
 	}
 	st.verb = v
 	args := tok[1:]
 	if n := len(args); n >= 2 && args[n-2] == "->" {
 		if v.Binds == nil {
-			return st, fmt.Errorf("%s reports nothing to bind with ->", v.Name)
+			return st, bad("file.err.bind.nothing", v.Name)
 		}
 		st.bind = args[n-1]
 		if !identRE.MatchString(st.bind) {
-			return st, fmt.Errorf("-> takes a lowercase name, got %q", st.bind)
+			return st, bad("file.err.bind.name", st.bind)
 		}
 		args = args[:n-2]
 	} else if slices.Contains(args, "->") {
-		return st, fmt.Errorf("-> must come last and take one name: %s … -> NAME", v.Name)
+		return st, bad("file.err.bind.last", v.Name)
 	}
 	given := map[string]bool{}
 	pos := 0
@@ -549,7 +645,13 @@ func (s *parseScope) parseStmt(tok []string) (stmt, error) {
 		if k, vv, ok := strings.Cut(a, "="); ok && k != "" && !strings.ContainsAny(k, "{(\"$") {
 			sp, found := v.Arg(k)
 			if !found || sp.Kind == harness.Choice {
-				return st, fmt.Errorf("%s has no option %s=; usage: %s", v.Name, k, v.Usage())
+				var opts []string
+				for _, x := range v.Args {
+					if x.Kind != harness.Choice {
+						opts = append(opts, x.Name)
+					}
+				}
+				return st, didYouMean(bad("file.err.verb.option", v.Name, k, v.Usage()), k, opts)
 			}
 			spec, val = sp, vv
 		} else if i := slices.IndexFunc(v.Args, func(x harness.Arg) bool { return x.Kind == harness.Choice && slices.Contains(x.Choices, a) }); i >= 0 {
@@ -559,30 +661,70 @@ func (s *parseScope) parseStmt(tok []string) (stmt, error) {
 				pos++
 			}
 			if pos == len(v.Args) {
-				return st, fmt.Errorf("%s: unexpected %q; usage: %s", v.Name, a, v.Usage())
+				var choices []string
+				for _, x := range v.Args {
+					choices = append(choices, x.Choices...)
+				}
+				return st, didYouMean(bad("file.err.verb.unexpected", v.Name, a, v.Usage()), a, choices)
 			}
 			spec = v.Args[pos]
 			pos++
 		}
 		if given[spec.Name] {
-			return st, fmt.Errorf("%s: %s is given twice", v.Name, spec.Name)
+			return st, bad("file.err.verb.twice", v.Name, spec.Name)
 		}
 		given[spec.Name] = true
 		ae, err := s.argExpr(spec, val)
 		if err != nil {
-			return st, fmt.Errorf("%s: %s: %v", v.Name, spec.Name, err)
+			return st, bad("file.err.verb.arg", v.Name, spec.Name, err)
+		}
+		if ae.num != nil {
+			if c, ok := constant(ae.num); ok {
+				if err := checkNumber(v.Name, spec, c, s.f.budget); err != nil {
+					return st, err
+				}
+			}
 		}
 		st.args = append(st.args, ae)
 	}
 	for _, sp := range v.Args {
 		if !sp.Optional && !given[sp.Name] {
-			return st, fmt.Errorf("%s needs %s; usage: %s", v.Name, strings.ToUpper(sp.Name), v.Usage())
+			return st, bad("file.err.verb.needs", v.Name, strings.ToUpper(sp.Name), v.Usage())
 		}
 	}
 	if st.bind != "" {
 		s.bound[st.bind] = v.Binds
 	}
 	return st, nil
+}
+
+// repeatCount checks a repeat's count: a number from 0 to b's steps.
+func repeatCount(v any, b Budget) error {
+	n, ok := v.(int)
+	switch {
+	case !ok:
+		return bad("file.err.repeat.not-number", harness.Format(v))
+	case n < 0:
+		return bad("file.err.repeat.negative", n)
+	case n > b.Steps:
+		return bad("file.err.budget.repeat", n, b.Steps)
+	}
+	return nil
+}
+
+// checkNumber checks a Number argument's value against its verb's row:
+// a size against b, a bounded number against its limit.
+func checkNumber(verb string, spec harness.Arg, v any, b Budget) error {
+	n, ok := v.(int)
+	switch {
+	case !ok:
+		return bad("file.err.verb.arg", verb, spec.Name, bad("file.err.not-number", harness.Format(v)))
+	case spec.Size:
+		return (&env{budget: b}).size(verb, spec.Name, n)
+	case spec.Limit != [2]int{} && (n < spec.Limit[0] || n > spec.Limit[1]):
+		return bad("file.err.verb.limit", verb, spec.Name, spec.Limit[0], spec.Limit[1], n)
+	}
+	return nil
 }
 
 func (s *parseScope) expr(src string) (expr, error) {
@@ -594,7 +736,7 @@ func (s *parseScope) expr(src string) (expr, error) {
 }
 
 func (s *parseScope) argExpr(spec harness.Arg, val string) (argExpr, error) {
-	ae := argExpr{name: spec.Name, kind: spec.Kind}
+	ae := argExpr{spec: spec}
 	if spec.Kind == harness.Number {
 		src := val
 		if strings.HasPrefix(src, "{") && strings.HasSuffix(src, "}") {
@@ -602,6 +744,11 @@ func (s *parseScope) argExpr(spec harness.Arg, val string) (argExpr, error) {
 		}
 		x, err := s.expr(src)
 		ae.num = x
+		if err == nil {
+			if k, _ := kindOfExpr(x); k != anyKind && k != intKind {
+				err = bad("file.err.not-number-kind", bad(k.key()))
+			}
+		}
 		return ae, err
 	}
 	for val != "" {
@@ -612,7 +759,7 @@ func (s *parseScope) argExpr(spec harness.Arg, val string) (argExpr, error) {
 		}
 		j := strings.IndexByte(val[i:], '}')
 		if j < 0 {
-			return ae, fmt.Errorf("%q opens { without closing it", val)
+			return ae, bad("file.err.word.unclosed", val)
 		}
 		if i > 0 {
 			ae.word = append(ae.word, wordPart{text: val[:i]})
@@ -625,12 +772,12 @@ func (s *parseScope) argExpr(spec harness.Arg, val string) (argExpr, error) {
 		val = val[i+j+1:]
 	}
 	if len(ae.word) == 0 {
-		return ae, fmt.Errorf("is empty")
+		return ae, bad("file.err.word.empty")
 	}
 	return ae, nil
 }
 
-func (f *file) parseCounters(s *parseScope, data []byte, start int, fail func(int, string, ...any) error) error {
+func (f *file) parseCounters(s *parseScope, data []byte, start int, fail failer) error {
 	for i, raw := range lines(data) {
 		n := start + i
 		l := strings.TrimSpace(raw)
@@ -645,31 +792,33 @@ func (f *file) parseCounters(s *parseScope, data []byte, start int, fail func(in
 				v, lim, ok := strings.Cut(loop, "<")
 				v = strings.TrimSpace(v)
 				if !ok || !identRE.MatchString(v) {
-					return fail(n, "a counter's loop is \"for VAR < EXPR\", like: shard={i} keys = shard_keys(i) for i < shards")
+					return fail(n, bad("file.err.loop.form"))
 				}
 				lx, err := s.expr(strings.TrimSpace(lim))
 				if err != nil {
-					return fail(n, "the loop's limit: %v", err)
+					return fail(n, bad("file.err.loop.limit", err))
+				}
+				if v, ok := constant(lx); ok {
+					if k, isInt := v.(int); isInt && k > f.budget.Counters {
+						return fail(n, bad("file.err.budget.loop", c.name, k, f.budget.Counters))
+					}
 				}
 				c.loop, c.limit, src = v, lx, strings.TrimSpace(body)
 				s.vars[v] = true
 			}
 		}
-		if c.name == "" {
-			return fail(n, "a counter needs a name: NAME or NAME = EXPR")
-		}
 		if c.loop == "" && strings.ContainsAny(c.name, "{}") {
-			return fail(n, "only a counter with \"for VAR < EXPR\" may use {VAR} in its name")
+			return fail(n, bad("file.err.counter.braces"))
 		}
 		x, err := s.expr(src)
 		if c.loop != "" {
 			delete(s.vars, c.loop)
 		}
 		if err != nil {
-			return fail(n, "counter %s: %v", c.name, err)
+			return fail(n, bad("file.err.counter", c.name, err))
 		}
 		if s.counters[c.name] {
-			return fail(n, "counter %s appears twice", c.name)
+			return fail(n, bad("file.err.counter.twice", c.name))
 		}
 		c.x = x
 		f.counters = append(f.counters, c)
@@ -679,12 +828,15 @@ func (f *file) parseCounters(s *parseScope, data []byte, start int, fail func(in
 		}
 	}
 	if len(f.counters) == 0 {
-		return fail(start, "no counters: name at least one, like effects or balance = balance(\"o-1\")")
+		return fail(start, bad("file.err.counters.none", "effects", `balance = balance("o-1")`))
+	}
+	if len(f.counters) > f.budget.Counters {
+		return fail(start, bad("file.err.budget.counters-part", len(f.counters), f.budget.Counters))
 	}
 	return nil
 }
 
-func (f *file) parseChecks(s *parseScope, data []byte, start int, fail func(int, string, ...any) error) error {
+func (f *file) parseChecks(s *parseScope, data []byte, start int, fail failer) error {
 	for i, raw := range lines(data) {
 		n := start + i
 		l := strings.TrimSpace(raw)
@@ -698,41 +850,74 @@ func (f *file) parseChecks(s *parseScope, data []byte, start int, fail func(int,
 			nm, shows = strings.TrimSpace(rest), true
 		}
 		if !ok || !nameRE.MatchString(nm) {
-			return fail(n, "a check is NAME: EXPR, or shows NAME: EXPR for one that demonstrates a failure, with a name of lowercase letters, digits and dashes")
+			return fail(n, bad("file.err.check.form"))
 		}
 		if slices.ContainsFunc(f.checks, func(c checkSpec) bool { return c.name == nm }) {
-			return fail(n, "check %s appears twice", nm)
+			return fail(n, bad("file.err.check.twice", nm))
 		}
 		x, err := s.expr(strings.TrimSpace(src))
 		if err != nil {
-			return fail(n, "check %s: %v", nm, err)
+			return fail(n, bad("file.err.check", nm, err))
 		}
 		f.checks = append(f.checks, checkSpec{line: n, name: nm, x: x, shows: shows})
 	}
 	return nil
 }
 
-func (f *file) parseExpect(data []byte, start int, fail func(int, string, ...any) error) error {
+func (f *file) parseExpect(data []byte, start int, fail failer) error {
 	for i, raw := range lines(data) {
 		n := start + i
 		l := strings.TrimSpace(raw)
 		if l == "" || strings.HasPrefix(l, "#") {
 			continue
 		}
-		k := strings.LastIndexByte(l, ' ')
-		if k < 0 {
-			return fail(n, "an expected counter is NAME VALUE, got %q", l)
+		name, value, ok := cutExpect(l)
+		if !ok {
+			return fail(n, bad("file.err.expect.form", l))
 		}
-		e := expectLine{line: n, name: strings.TrimSpace(l[:k]), value: l[k+1:]}
+		e := expectLine{line: n, name: name, value: value}
 		if slices.ContainsFunc(f.expect, func(x expectLine) bool { return x.name == e.name }) {
-			return fail(n, "expect names %s twice", e.name)
+			return fail(n, bad("file.err.expect.twice", e.name))
 		}
 		f.expect = append(f.expect, e)
 	}
 	return nil
 }
 
-func (f *file) parseTexts(lang i18n.Lang, data []byte, start int, fail func(int, string, ...any) error) error {
+// cutExpect splits an expect line, NAME VALUE: the value is the last word,
+// or a Go string at the end of the line when it is empty or holds a space
+// ("o-1=v2/PAID o-2=v0/"). A counter's name may hold spaces (shard=0 keys).
+func cutExpect(l string) (name, value string, ok bool) {
+	if strings.HasSuffix(l, `"`) {
+		for i := strings.Index(l, ` "`); i >= 0; {
+			if v, err := strconv.Unquote(l[i+1:]); err == nil {
+				name = strings.TrimSpace(l[:i])
+				return name, v, name != ""
+			}
+			j := strings.Index(l[i+1:], ` "`)
+			if j < 0 {
+				break
+			}
+			i += 1 + j
+		}
+	}
+	k := strings.LastIndexByte(l, ' ')
+	if k < 0 {
+		return "", "", false
+	}
+	return strings.TrimSpace(l[:k]), l[k+1:], true
+}
+
+// ExpectLine is how an expect part writes a counter: NAME VALUE, the value
+// quoted when the plain form would not read back as itself.
+func ExpectLine(name, value string) string {
+	if value == "" || strings.ContainsAny(value, " \t\"\\") || !strconv.CanBackquote(value) || strings.TrimSpace(value) != value {
+		return name + " " + strconv.Quote(value)
+	}
+	return name + " " + value
+}
+
+func (f *file) parseTexts(lang i18n.Lang, data []byte, start int, fail failer) error {
 	t := map[string]string{}
 	ls := lines(data)
 	for i := 0; i < len(ls); i++ {
@@ -748,27 +933,67 @@ func (f *file) parseTexts(lang i18n.Lang, data []byte, start int, fail func(int,
 		key, text, ok := strings.Cut(l, ":")
 		text = strings.TrimSpace(text)
 		if !ok || text == "" {
-			return fail(n, "a text line is KEY: TEXT (title, param NAME, why NAME, check NAME) or explain: followed by the text")
+			return fail(n, bad("file.err.text.form"))
 		}
 		kind, arg, _ := strings.Cut(key, " ")
 		switch {
 		case kind == "title" && arg == "":
 		case kind == "param" || kind == "why":
 			if !slices.ContainsFunc(f.params, func(p Param) bool { return p.Name == arg }) {
-				return fail(n, "%s %s: the drill has no parameter %q", kind, arg, arg)
+				return fail(n, bad("file.err.text.no-param", kind, arg))
 			}
 		case kind == "check":
 			if !slices.ContainsFunc(f.checks, func(c checkSpec) bool { return c.name == arg }) {
-				return fail(n, "check %s: the drill has no check %q (the en and zh parts come after the checks)", arg, arg)
+				return fail(n, bad("file.err.text.no-check", arg))
 			}
 		default:
-			return fail(n, "unknown text %q; the texts are title, param NAME, why NAME, check NAME and explain", key)
+			return fail(n, bad("file.err.text.unknown", key))
 		}
 		if _, dup := t[key]; dup {
-			return fail(n, "text %q appears twice", key)
+			return fail(n, bad("file.err.text.twice", key))
 		}
 		t[key] = text
 	}
 	f.texts[lang] = t
 	return nil
+}
+
+// WithExpect is the drill's file, the very bytes it was parsed from, with
+// its expect part saying counters: the part replaced, or added after the
+// checks. It is what --rewrite writes. A value that would not read back
+// as itself is quoted (ExpectLine), and the new file is parsed again: one
+// whose expect part still would not say counters (a counter named with a
+// quote) is refused, not written. A CRLF file stays CRLF.
+func (d *Drill) WithExpect(counters []Counter) ([]byte, error) {
+	f := d.file
+	text := f.data
+	if f.crlf {
+		text = []byte(strings.ReplaceAll(string(text), "\r\n", "\n"))
+	}
+	arc := txtar.Parse(text)
+	var b strings.Builder
+	for _, c := range counters {
+		b.WriteString(ExpectLine(c.Name, c.Value) + "\n")
+	}
+	expect := txtar.File{Name: "expect", Data: []byte(b.String())}
+	if i := slices.IndexFunc(arc.Files, func(f txtar.File) bool { return f.Name == "expect" }); i >= 0 {
+		arc.Files[i].Data = expect.Data
+	} else {
+		at := slices.IndexFunc(arc.Files, func(f txtar.File) bool { return f.Name == "checks" }) + 1
+		arc.Files = slices.Insert(arc.Files, at, expect)
+	}
+	out := txtar.Format(arc)
+	if f.crlf {
+		out = []byte(strings.ReplaceAll(string(out), "\n", "\r\n"))
+	}
+	back, err := parseFile(f.path, out, f.budget)
+	if err != nil {
+		return nil, err
+	}
+	for i, c := range counters {
+		if i >= len(back.expect) || back.expect[i].name != c.Name || back.expect[i].value != c.Value {
+			return nil, fileError(f.path, 0, bad("file.err.rewrite.read-back", c.Name, c.Value))
+		}
+	}
+	return out, nil
 }

@@ -23,44 +23,82 @@ var Sections = []Section{
 //go:embed files
 var files embed.FS
 
-var (
-	loadOnce sync.Once
-	registry []*Drill
-)
-
-// builtin parses the embedded drill files once, in book order. A file that
-// does not parse is a bug of this repository; the tests read every one.
-func builtin() []*Drill {
-	loadOnce.Do(func() {
-		for _, s := range Sections {
-			dir := path.Join("files", s.ID)
-			entries, err := fs.ReadDir(files, dir)
-			if err != nil {
-				panic(fmt.Sprintf("drills: no folder %s: %v", dir, err))
-			}
-			for _, e := range entries {
-				p := path.Join(dir, e.Name())
-				data, err := files.ReadFile(p)
-				if err != nil {
-					panic(err)
-				}
-				d, err := Parse("drills/"+p, data)
-				if err != nil {
-					panic(fmt.Sprintf("drills: built-in drill: %v", err))
-				}
-				if d.Section != s.ID {
-					panic(fmt.Sprintf("drills: %s is in folder %s but says section %s", p, s.ID, d.Section))
-				}
-				d.Builtin = true
-				registry = append(registry, d)
-			}
-		}
-	})
-	return registry
+// builtinFile is one embedded drill file, parsed the first time its drill
+// is asked for: `archlab drill ack-lost` parses ack-lost's file alone,
+// and `archlab version` none (parsing all eighteen was a tenth of every
+// command's start-up, issue 27).
+type builtinFile struct {
+	section, name, path string
+	once                sync.Once
+	drill               *Drill
 }
 
-// Source returns the text of a built-in drill's file.
+// index lists the embedded drill files in book order, without parsing
+// them: a file's name is its drill's, after its number (1-ack-lost.txtar
+// holds drill ack-lost).
+var index = sync.OnceValue(func() []*builtinFile {
+	var out []*builtinFile
+	for _, s := range Sections {
+		dir := path.Join("files", s.ID)
+		entries, err := fs.ReadDir(files, dir)
+		if err != nil {
+			panic(fmt.Sprintf("drills: no folder %s: %v", dir, err))
+		}
+		for _, e := range entries {
+			_, name, _ := strings.Cut(strings.TrimSuffix(e.Name(), ".txtar"), "-")
+			out = append(out, &builtinFile{section: s.ID, name: name, path: path.Join(dir, e.Name())})
+		}
+	}
+	return out
+})
+
+// parse parses the file once. A file that does not parse, or whose drill
+// or section is not the one its name and folder say, is a bug of this
+// repository; the tests read every one.
+func (f *builtinFile) parse() *Drill {
+	f.once.Do(func() {
+		data, err := files.ReadFile(f.path)
+		if err != nil {
+			panic(err)
+		}
+		d, err := Parse("drills/"+f.path, data)
+		if err != nil {
+			panic(fmt.Sprintf("drills: built-in drill: %v", err))
+		}
+		if d.Section != f.section || d.Name != f.name {
+			panic(fmt.Sprintf("drills: %s is in folder %s and named %s but says drill %s, section %s", f.path, f.section, f.name, d.Name, d.Section))
+		}
+		d.Builtin = true
+		f.drill = d
+	})
+	return f.drill
+}
+
+// builtin parses every embedded drill file, in book order.
+func builtin() []*Drill {
+	var out []*Drill
+	for _, f := range index() {
+		out = append(out, f.parse())
+	}
+	return out
+}
+
+// Names lists the built-in drills' names in book order, without parsing
+// their files.
+func Names() []string {
+	var out []string
+	for _, f := range index() {
+		out = append(out, f.name)
+	}
+	return out
+}
+
+// Source returns the text of a drill's file: a built-in one's as the
+// binary embeds it, any other's as it was parsed.
 func Source(d *Drill) ([]byte, error) {
+	if !d.Builtin && d.file != nil {
+		return slices.Clone(d.file.data), nil
+	}
 	return files.ReadFile(strings.TrimPrefix(d.Path, "drills/"))
 }
 

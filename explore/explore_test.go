@@ -61,8 +61,8 @@ func TestDefaultVerdicts(t *testing.T) {
 		{inbox, 4272, "mark-before-effect", map[string]uint64{"lost": 1314, "doubled": 0}},
 		{inbox, 4272, "effect-then-ack", map[string]uint64{"lost": 0, "doubled": 0}},
 		{inbox, 4272, "early-prune", map[string]uint64{"lost": 0, "doubled": 2490}},
-		{ordering, 576, "retry-then-reconcile", map[string]uint64{"moved-back": 0, "applied-twice": 0, "diverged": 0}},
-		{ordering, 576, "retry-only", map[string]uint64{"moved-back": 0, "applied-twice": 0, "diverged": 141}},
+		{ordering, 576, "retry-then-reconcile", map[string]uint64{"moved-back": 0, "applied-twice": 0, "diverged": 0, "duplicate-refused": 0}},
+		{ordering, 576, "retry-only", map[string]uint64{"moved-back": 0, "applied-twice": 0, "diverged": 141, "duplicate-refused": 0}},
 		{shard, 3539, "fence-at-takeover", map[string]uint64{"not-exactly-once": 0, "replay-mismatch": 0, "moved-back": 0, "zombie-moved": 0}},
 		{shard, 3539, "fence-at-first-commit", map[string]uint64{"not-exactly-once": 0, "replay-mismatch": 0, "moved-back": 0, "zombie-moved": 900}},
 	}

@@ -44,12 +44,13 @@ const (
 	maxOrderingLen        = 3 + MaxOrderingDuplicates + 1
 )
 
-var orderingInvariants = []string{"moved-back", "applied-twice", "diverged"}
+var orderingInvariants = []string{"moved-back", "applied-twice", "diverged", "duplicate-refused"}
 
 const (
 	brokeMovedBack uint8 = 1 << iota
 	brokeAppliedTwice
 	brokeDiverged
+	brokeDupRefused // an event already applied was retried or dead-lettered
 )
 
 const (
@@ -345,6 +346,9 @@ func (sp *orderingSpace) outcome(strategy int, s *orderingSchedule) ([]harness.M
 	if res.broken&brokeAppliedTwice != 0 {
 		out = append(out, harness.M("explore.outcome.applied-twice"))
 	}
+	if res.broken&brokeDupRefused != 0 {
+		out = append(out, harness.M("explore.outcome.duplicate-refused"))
+	}
 	if res.broken&brokeStuck != 0 { // only a student's consumer retries past its budget
 		out = append(out, harness.M("student.outcome.past-budget"))
 	}
@@ -364,9 +368,9 @@ func (sc OrderingScope) params() []Param {
 // counters and one check per invariant.
 func orderingFile(scope []Param) drillFile {
 	return drillFile{mechanism: "ordering", section: "8.3", scope: scopeLine(scope),
-		counters: []string{"deliveries", "dlq", "fixes", "moved_back", "applied_twice", "diverged"},
+		counters: []string{"deliveries", "dlq", "fixes", "moved_back", "applied_twice", "diverged", "duplicate_refused"},
 		checks: []check{{"not-moved-back", "!moved_back", "moved-back"}, {"not-applied-twice", "!applied_twice", "applied-twice"},
-			{"not-diverged", "diverged == 0", "diverged"}}}
+			{"not-diverged", "diverged == 0", "diverged"}, {"duplicate-not-refused", "!duplicate_refused", "duplicate-refused"}}}
 }
 
 // run plays one schedule through the harness: the source of truth, a
@@ -437,6 +441,9 @@ func (sp *orderingSpace) run(strategy int, s *orderingSchedule, rec *harness.Rec
 	}
 	if o.Diverged() > 0 {
 		res.broken |= brokeDiverged
+	}
+	if o.DuplicateRefused() {
+		res.broken |= brokeDupRefused
 	}
 	if o.OverBudget() > 0 { // only the student's consumer can retry past its budget
 		res.broken |= brokeStuck

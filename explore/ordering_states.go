@@ -240,7 +240,7 @@ func (sp *orderingSpace) countBudget(ctx context.Context, budget int, t *orderin
 	t.budgets = make([]Budget, sp.sc.MaxAttempts)
 	row := &t.budgets[budget-1]
 	offset := uint64(budget-1) * sp.perBudget
-	broken := brokeMovedBack | brokeAppliedTwice | brokeDiverged
+	broken := brokeMovedBack | brokeAppliedTwice | brokeDiverged | brokeDupRefused
 	if sp.students != nil {
 		broken |= brokeStuck
 	}

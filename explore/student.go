@@ -49,7 +49,7 @@ var (
 // The student's extra invariants, after the section's own.
 const (
 	brokeUnacked   = brokeDoubled << 1
-	brokeStuck     = brokeDiverged << 1
+	brokeStuck     = brokeDupRefused << 1
 	studentUnacked = "unacked"
 	studentStuck   = "past-budget"
 )

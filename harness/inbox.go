@@ -25,6 +25,7 @@ const (
 	Naive            Strategy = "naive"              // NaiveApply, then ack: no dedup key
 	MarkBeforeEffect Strategy = "mark-before-effect" // the book's MarkBeforeEffect, then ack: two writes
 	EarlyPrune       Strategy = "early-prune"        // Consume, then prune the keys through the message's Seq
+	AckBeforeEffect  Strategy = "ack-before-effect"  // the ack, then ApplyOnce: the order Consume's comment warns against
 )
 
 // InboxStrategies lists the handlers in the explorer's order.
@@ -47,8 +48,20 @@ func InboxHandler(s Strategy) (Handler, bool) {
 		return markFirstHandler, true
 	case EarlyPrune:
 		return earlyPruneHandler, true
+	case AckBeforeEffect:
+		return ackFirstHandler, true
 	}
 	return nil, false
+}
+
+// ackFirstHandler acks, then applies: the opposite of Consume's order,
+// which Consume's comment says "would lose the message". A crash after
+// the ack and before the effect does.
+func ackFirstHandler(s inbox.Store, m inbox.Message, ack inbox.AckStore) (bool, error) {
+	if err := ack.Ack(m); err != nil {
+		return false, err
+	}
+	return s.ApplyOnce(m)
 }
 
 // naiveHandler applies every delivery, then acks: NaiveApply, no key.
@@ -258,7 +271,7 @@ type Delivered struct {
 func (h *Inbox) Deliver(i int, f FaultKind) (Delivered, error) {
 	k, ok := InboxFaultByName(f)
 	if !ok {
-		return Delivered{}, scenarioErr("no fault %q; the faults are %s", f, strings.Join(inboxFaultNames(), ", "))
+		return Delivered{}, scenarioErr("harness.err.no-fault", f, strings.Join(inboxFaultNames(), ", "))
 	}
 	row := InboxFaults[k]
 	var out Delivered
@@ -637,7 +650,7 @@ func (h *Inbox) messageRef(ref string) (int, error) {
 			return i, nil
 		}
 	}
-	return 0, scenarioErr("no message %s: declare it first with \"message %s seq=N order=O amount=N\"", ref, ref)
+	return 0, scenarioErr("harness.err.no-message", ref)
 }
 
 // toneIf returns yes when cond holds, else no.
@@ -648,6 +661,11 @@ func toneIf(cond bool, yes, no Tone) Tone {
 	return no
 }
 
+// MaxAmount bounds a message's amount, in cents (ten billion): a run's
+// balance, a sum of at most a few million payments, then fits the book's
+// int64 and never wraps.
+const MaxAmount = 1_000_000_000_000
+
 // splitRef splits a message reference "producer:id".
 func splitRef(ref string) (producer, id string, ok bool) {
 	producer, id, ok = strings.Cut(ref, ":")
@@ -657,10 +675,10 @@ func splitRef(ref string) (producer, id string, ok bool) {
 // InboxSection is §8.2 as a drill file speaks it.
 var InboxSection = Section{
 	ID: "8.2", Harness: "inbox",
-	Strategies: []string{string(EffectThenAck), string(Naive), string(MarkBeforeEffect), string(EarlyPrune)},
+	Strategies: []string{string(EffectThenAck), string(Naive), string(MarkBeforeEffect), string(EarlyPrune), string(AckBeforeEffect)},
 	Verbs: []Verb{
 		{Name: "message", Args: []Arg{{Name: "msg", Kind: Word}, {Name: "seq", Kind: Number, Optional: true},
-			{Name: "order", Kind: Word, Optional: true}, {Name: "amount", Kind: Number, Optional: true},
+			{Name: "order", Kind: Word, Optional: true}, {Name: "amount", Kind: Number, Optional: true, Limit: [2]int{-MaxAmount, MaxAmount}},
 			{Name: "notify", Kind: Choice, Optional: true, Choices: []string{"notify"}}}},
 		{Name: "deliver", Args: []Arg{{Name: "msg", Kind: Word},
 			{Name: "fault", Kind: Choice, Optional: true, Choices: inboxFaultNames(), ChoiceKey: func(c string) string {
@@ -691,10 +709,10 @@ func (h *Inbox) Exec(c Call) (Fields, error) {
 		ref := c.Word("msg")
 		producer, id, ok := splitRef(ref)
 		if !ok {
-			return nil, errArg(c.Verb, "msg", "must be producer:event-id, got %q", ref)
+			return nil, errArg(c.Verb, "msg", "harness.err.msg-ref", ref)
 		}
 		if _, err := h.messageRef(ref); err == nil {
-			return nil, errArg(c.Verb, "msg", "%s is declared twice", ref)
+			return nil, errArg(c.Verb, "msg", "harness.err.declared-twice", ref)
 		}
 		order := c.Word("order")
 		if order == "" {

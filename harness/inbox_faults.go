@@ -1,5 +1,7 @@
 package harness
 
+import "archlab/i18n"
+
 // §8.2's fault table. Each row is one thing the broker may do with a message
 // in one step of a scenario, and what the environment does to that delivery:
 // where the consumer dies, whether the ack is lost, whether the message is
@@ -163,9 +165,18 @@ func (f InboxFault) name() string {
 	return string(f.Name)
 }
 
-// Texts are the table's words by catalogue key, for package i18n: each
-// row's Doc, Step and StepPID, and the explorer's legend of the faults,
-// two to a line.
+// The table's words join the catalogue when the program starts.
+func init() {
+	en, zh := map[string]string{}, map[string]string{}
+	for key, w := range Texts() {
+		en[key], zh[key] = w.En, w.Zh
+	}
+	i18n.Add(i18n.EN, en)
+	i18n.Add(i18n.ZH, zh)
+}
+
+// Texts are the table's words by catalogue key: each row's Doc, Step and
+// StepPID, and the explorer's legend of the faults, two to a line.
 func Texts() map[string]Words {
 	out := map[string]Words{}
 	var legend Words

@@ -35,6 +35,7 @@ type Ordering struct {
 	version      map[string]int64 // highest version seen per order
 	movedBack    bool
 	appliedTwice bool
+	dupRefused   bool // an event already applied was retried or dead-lettered
 	// partition-affinity
 	routes      []int
 	partitions  int
@@ -51,6 +52,7 @@ type Ordering struct {
 	students   *Students
 	studentDLQ []ordering.DLQEntry
 	overBudget int
+	meter      func() error // Env.Meter
 }
 
 // NewOrdering starts a §8.3 run on the book's in-memory broker. rec may be
@@ -119,7 +121,7 @@ func (o *Ordering) Dispatch() error {
 // It reports how many it made.
 func (o *Ordering) DispatchN(max int) (int, error) {
 	if o.consumer == nil {
-		return 0, scenarioErr("dispatch: no consumer yet: start one with \"consumer max-attempts=N\"")
+		return 0, scenarioErr("harness.err.no-consumer", "dispatch")
 	}
 	n := 0
 	for ; n != max; n++ {
@@ -145,7 +147,7 @@ func (o *Ordering) DispatchN(max int) (int, error) {
 // they queued, one step at a time, which is how the explorer walks it.
 func (o *Ordering) Deliver(i int) error {
 	if o.consumer == nil {
-		return scenarioErr("deliver: no consumer yet: start one with \"consumer max-attempts=N\"")
+		return scenarioErr("harness.err.no-consumer", "deliver")
 	}
 	o.published++
 	return o.deliver(o.events[i], 1)
@@ -154,12 +156,22 @@ func (o *Ordering) Deliver(i int) error {
 // deliver is one delivery: the consumer decides, and a retry goes to the
 // back of the queue with its attempt raised, or past the budget to the DLQ.
 func (o *Ordering) deliver(e ordering.Event, attempt int) error {
+	if o.meter != nil {
+		if err := o.meter(); err != nil {
+			return err
+		}
+	}
 	o.deliveries++
-	o.sinceReconcile = map[string]bool{}
+	clear(o.sinceReconcile) // a delivery makes every reconciliation stale
+	// An event the projection already applied is a duplicate, whatever
+	// else is wrong: retrying it or dead-lettering it is the harm.
+	already := o.applied[e.ID] > 0
 	out, err := o.decide(e, attempt)
 	if err != nil {
 		return err
 	}
+	refused := already && (out == ordering.OutcomeRetry || out == ordering.OutcomeDead)
+	o.dupRefused = o.dupRefused || refused
 	o.outcomes[e.ID] = out
 	stuck := false
 	st := o.observe(e.OrderID)
@@ -183,7 +195,7 @@ func (o *Ordering) deliver(e ordering.Event, attempt int) error {
 		}
 	}
 	if o.rec != nil { // the explorer's enumeration records nothing, and builds nothing
-		o.recordDelivery(e, attempt, out, st)
+		o.recordDelivery(e, attempt, out, st, refused)
 		if stuck {
 			o.recordPastBudget(e, attempt)
 		}
@@ -218,14 +230,23 @@ func (o *Ordering) Snapshot() string {
 	for _, id := range slices.Sorted(maps.Keys(o.applied)) {
 		fmt.Fprintf(&b, "%s:%d,", id, min(o.applied[id], 2))
 	}
-	fmt.Fprintf(&b, " moved-back=%v applied-twice=%v over-budget=%v", o.movedBack, o.appliedTwice, o.overBudget > 0)
+	fmt.Fprintf(&b, " moved-back=%v applied-twice=%v over-budget=%v duplicate-refused=%v", o.movedBack, o.appliedTwice, o.overBudget > 0, o.dupRefused)
 	return b.String()
 }
 
 // recordDelivery records one delivery and what the consumer made of it; a
-// retry or a dead letter is the fault.
-func (o *Ordering) recordDelivery(e ordering.Event, attempt int, out ordering.Outcome, st ordering.OrderState) {
+// retry or a dead letter is the fault, and of an event already applied
+// (refused) the harm: a duplicate is not a conflict.
+func (o *Ordering) recordDelivery(e ordering.Event, attempt int, out ordering.Outcome, st ordering.OrderState, refused bool) {
 	o.step("broker", "consumer", M("step.deliver", e, attempt), M("res.received"), Neutral)
+	switch {
+	case refused && out == ordering.OutcomeRetry:
+		o.step("consumer", "projection", M("step.project", e), M("res.outcome.duplicate-retried", st), Harm)
+		return
+	case refused:
+		o.step("consumer", "dlq", M("step.dead-letter", e), M("res.outcome.duplicate-dead", st), Harm)
+		return
+	}
 	switch out {
 	case ordering.OutcomeApplied:
 		o.step("consumer", "projection", M("step.project", e), M("res.outcome.applied", st), toneIf(o.applied[e.ID] > 1, Harm, Good))
@@ -451,6 +472,10 @@ func (o *Ordering) fault(actor, target string, action, result Msg) {
 func (o *Ordering) MovedBack() bool    { return o.movedBack }
 func (o *Ordering) AppliedTwice() bool { return o.appliedTwice }
 
+// DuplicateRefused reports whether an event already applied was retried or
+// dead-lettered: a duplicate treated as a conflict or as poison.
+func (o *Ordering) DuplicateRefused() bool { return o.dupRefused }
+
 // Deliveries counts the consumer's Handle calls; Fixes the repairs.
 func (o *Ordering) Deliveries() int { return o.deliveries }
 func (o *Ordering) Fixes() int      { return o.fixes }
@@ -491,7 +516,7 @@ var OrderingSection = Section{
 			Binds: []string{"applied", "duplicates", "offset", "rows"}},
 		{Name: "lose-offset", Args: []Arg{{Name: "offset", Kind: Number}}},
 		{Name: "read-log", Args: []Arg{{Name: "offset", Kind: Number}, {Name: "size", Kind: Number}}},
-		{Name: "route", Args: []Arg{{Name: "orders", Kind: Number}, {Name: "partitions", Kind: Number}}},
+		{Name: "route", Args: []Arg{{Name: "orders", Kind: Number, Size: true}, {Name: "partitions", Kind: Number}}},
 		{Name: "restart"},
 		{Name: "count-partitions"},
 	},
@@ -500,14 +525,21 @@ var OrderingSection = Section{
 		{"outcome", 1}, {"max_attempts", 0}, {"fixes", 0}, {"log_len", 0}, {"rows", 0},
 		{"out_of_range", 0}, {"zero_size", 0}, {"drained", 0},
 		{"routed", 0}, {"partitions", 0}, {"used", 0}, {"moved", 0},
-		{"moved_back", 0}, {"applied_twice", 0}, {"diverged", 0}, {"truth", 1},
+		{"moved_back", 0}, {"applied_twice", 0}, {"duplicate_refused", 0}, {"diverged", 0}, {"truth", 1},
 		{"dlq_of", 1}, {"waiting", 0}, {"unreconciled", 0},
 	},
 	New: func(strategy string, env Env, rec *Recorder) (Harness, error) {
 		if strategy == Student {
-			return NewStudentOrdering(env.Student, rec), nil
+			o := NewStudentOrdering(env.Student, rec)
+			o.meter = env.Meter
+			return o, nil
 		}
-		return NewOrderingIn(env.Ordering, rec)
+		o, err := NewOrderingIn(env.Ordering, rec)
+		if err != nil {
+			return nil, err
+		}
+		o.meter = env.Meter
+		return o, nil
 	},
 }
 
@@ -527,7 +559,7 @@ func (o *Ordering) eventRef(id string) (int, error) {
 			return i, nil
 		}
 	}
-	return 0, scenarioErr("no event %s: declare it first with \"event %s ORDER vN TYPE\"", id, id)
+	return 0, scenarioErr("harness.err.no-event", id)
 }
 
 // Exec runs one step of a drill file.
@@ -536,19 +568,20 @@ func (o *Ordering) Exec(c Call) (Fields, error) {
 	case "event":
 		id := c.Word("id")
 		if _, err := o.eventRef(id); err == nil {
-			return nil, errArg(c.Verb, "id", "%s is declared twice", id)
+			return nil, errArg(c.Verb, "id", "harness.err.declared-twice", id)
 		}
 		v := c.Word("version")
 		n, err := strconv.ParseInt(strings.TrimPrefix(v, "v"), 10, 64)
 		if err != nil || !strings.HasPrefix(v, "v") {
-			return nil, errArg(c.Verb, "version", "is vN, like v2, got %q", v)
+			return nil, errArg(c.Verb, "version", "harness.err.version", v)
 		}
 		_, err = o.Declare(ordering.Event{ID: id, OrderID: c.Word("order"), Version: n, Type: c.Word("type")}, c.Word("where") == "logged")
 		return nil, err
 	case "consumer":
-		n := c.Int("max-attempts", 3)
-		if n < 1 {
-			return nil, errArg(c.Verb, "max-attempts", "must be at least 1, got %d", n)
+		// Left out or 0, the book's NewConsumer picks its default, 3.
+		n := c.Int("max-attempts", 0)
+		if n < 0 {
+			return nil, errArg(c.Verb, "max-attempts", "harness.err.at-least", 0, n)
 		}
 		o.Consumer(n)
 		return nil, nil
@@ -579,7 +612,7 @@ func (o *Ordering) Exec(c Call) (Fields, error) {
 	case "truth":
 		st, err := ParseState(c.Word("state"))
 		if err != nil {
-			return nil, errArg(c.Verb, "state", "%v", err)
+			return nil, errArg(c.Verb, "state", "harness.err.state", c.Word("state"))
 		}
 		o.Truth(c.Word("order"), st)
 		return nil, nil
@@ -607,8 +640,11 @@ func (o *Ordering) Exec(c Call) (Fields, error) {
 		return nil, o.ReadLog(c.Int("offset", 0), c.Int("size", 0))
 	case "route":
 		n, p := c.Int("orders", 0), c.Int("partitions", 0)
+		if n < 0 {
+			return nil, errArg(c.Verb, "orders", "harness.err.at-least", 0, n)
+		}
 		if p < 1 {
-			return nil, errArg(c.Verb, "partitions", "must be at least 1, got %d", p)
+			return nil, errArg(c.Verb, "partitions", "harness.err.at-least", 1, p)
 		}
 		return nil, o.Route(n, p)
 	case "restart":
@@ -691,6 +727,8 @@ func (o *Ordering) Observe(name string, args []any) (any, error) {
 		return o.movedBack, nil
 	case "applied_twice":
 		return o.appliedTwice, nil
+	case "duplicate_refused":
+		return o.dupRefused, nil
 	case "diverged":
 		return o.Diverged(), nil
 	case "truth":

@@ -94,6 +94,12 @@ type Recorder struct {
 	Steps    []Step
 	Counters []Counter
 	Checks   []Check
+	// MaxSteps, when above 0, is how many steps the recording keeps; the
+	// steps past it are counted in Dropped, not kept, so a run that
+	// records without end (a route of a million orders) cannot fill the
+	// memory before its driver sees Dropped and stops it.
+	MaxSteps int
+	Dropped  int
 }
 
 // Phase starts a new phase; later steps belong to it. Phases move forward,
@@ -102,6 +108,10 @@ func (r *Recorder) Phase(p Phase) { r.phase = max(r.phase, p) }
 
 // Step records a step in the current phase.
 func (r *Recorder) Step(actor, target string, action, result Msg, tone Tone) {
+	if r.MaxSteps > 0 && len(r.Steps) >= r.MaxSteps {
+		r.Dropped++
+		return
+	}
 	r.Steps = append(r.Steps, Step{Phase: r.phase, Actor: actor, Target: target, Action: action, Result: result, Tone: tone})
 }
 

@@ -56,22 +56,23 @@ func JobKeys(n int) []string {
 	return keys
 }
 
-// splits remembers each split the runs of this process asked for: the
-// explorer splits the same keys once per schedule, and building the keys'
-// names and hashing them was a fifth of a §11.2 schedule's time. The shards
-// are read, never written (a student's Worker gets a copy). A split of
-// more than 65,536 keys (a drill may ask for a million) is not kept: one
-// run splits it once, and keeping it would hold its memory for good.
+// splits remembers each split the explorer's enumeration asked for: it
+// splits the same keys once per schedule, and building the keys' names and
+// hashing them was a fifth of a §11.2 schedule's time. The shards are
+// read, never written (a student's Worker gets a copy). Only a run that
+// records nothing (the explorer's) uses it: a recorded run, a drill file's,
+// splits once, and a file pasted into archlab serve must leave nothing
+// behind. A split of more than 65,536 keys is not kept either.
 var splits sync.Map // [2]int{keys, shards} → [][]string
 
 const maxKeptSplit = 1 << 16
 
-func split(keys, shards int) ([][]string, error) {
+func split(keys, shards int, keep bool) ([][]string, error) {
 	if out, ok := splits.Load([2]int{keys, shards}); ok {
 		return out.([][]string), nil
 	}
 	out, err := shardjob.Split(JobKeys(keys), shards)
-	if err == nil && keys <= maxKeptSplit {
+	if err == nil && keep && keys <= maxKeptSplit {
 		splits.Store([2]int{keys, shards}, out)
 	}
 	return out, err
@@ -82,7 +83,7 @@ func ShardName(i int) string { return "shard-" + strconv.Itoa(i) }
 
 // Split splits the keys order-0 … order-(keys-1) into shards by FNV-1a.
 func (s *Shardjob) Split(keys, shards int) error {
-	out, err := split(keys, shards)
+	out, err := split(keys, shards, s.rec == nil)
 	if err != nil {
 		return err
 	}
@@ -122,6 +123,7 @@ type Ran struct {
 	Reached                                   int    // the offset its items took it to: From + Attempts
 	Commits                                   int    // commits that moved the checkpoint
 	Rejected                                  string // the commit the checkpoint refused, which stopped the run: ErrStaleEpoch, ErrStaleOffset, or ""
+	FirstCommit                               int    // the offset of its first accepted commit, 0 when none
 	ZombieError                               string // the zombie's commit during the run, refused with this ("" accepted)
 	ZombieMoved                               bool   // ...moved the checkpoint
 }
@@ -167,7 +169,7 @@ func (s *Shardjob) Run(r Run) (Ran, error) {
 	s.observe(r.Shard)
 	ran := Ran{Attempts: res.Attempts, Applied: res.Applied, Suppressed: res.Suppressed, Checkpoint: res.Checkpoint,
 		From: e.from, Reached: e.from + res.Attempts, Commits: e.moves, Rejected: rejected,
-		ZombieError: e.zombieErr, ZombieMoved: e.zombieMoved,
+		ZombieError: e.zombieErr, ZombieMoved: e.zombieMoved, FirstCommit: e.firstCommit,
 		Crashed: stopped && r.StallAfter == 0, Stalled: stopped && r.StallAfter > 0}
 	s.reached[r.Epoch] = ran.Reached
 	if ran.Crashed {
@@ -353,7 +355,7 @@ func (s *Shardjob) observe(shard string) {
 func (s *Shardjob) items(shard string) ([]string, error) {
 	i, err := strconv.Atoi(strings.TrimPrefix(shard, "shard-"))
 	if !strings.HasPrefix(shard, "shard-") || err != nil || i < 0 || i >= len(s.shards) {
-		return nil, scenarioErr("no shard %q: split the keys first; the shards are shard-0 … shard-%d", shard, len(s.shards)-1)
+		return nil, scenarioErr("harness.err.no-shard", shard, len(s.shards)-1)
 	}
 	return s.shards[i], nil
 }
@@ -387,12 +389,12 @@ func (s *Shardjob) ZombieMove() (from, to int, moved bool) {
 var ShardjobSection = Section{
 	ID: "11.2", Harness: "shardjob",
 	Verbs: []Verb{
-		{Name: "split", Args: []Arg{{Name: "keys", Kind: Number}, {Name: "shards", Kind: Number}}},
+		{Name: "split", Args: []Arg{{Name: "keys", Kind: Number, Size: true}, {Name: "shards", Kind: Number, Size: true}}, Binds: []string{"error"}},
 		{Name: "run", Args: []Arg{{Name: "shard", Kind: Word}, {Name: "epoch", Kind: Number, Optional: true},
 			{Name: "every", Kind: Number, Optional: true}, {Name: "crash-after", Kind: Number, Optional: true},
 			{Name: "stall-after", Kind: Number, Optional: true}, {Name: "zombie-at", Kind: Number, Optional: true}},
 			Binds: []string{"attempts", "applied", "suppressed", "checkpoint", "crashed", "stalled", "from", "reached", "epoch", "error",
-				"zombie_error", "zombie_moved"}},
+				"first_commit", "commits", "zombie_error", "zombie_moved"}},
 		{Name: "fence", Args: []Arg{{Name: "shard", Kind: Word}, {Name: "epoch", Kind: Number}}},
 		{Name: "commit", Args: []Arg{{Name: "shard", Kind: Word}, {Name: "epoch", Kind: Number}, {Name: "offset", Kind: Number}},
 			Binds: []string{"accepted", "error", "checkpoint", "moved"}},
@@ -418,18 +420,25 @@ func (s *Shardjob) Exec(c Call) (Fields, error) {
 	case "split":
 		k, n := c.Int("keys", 0), c.Int("shards", 0)
 		if k < 0 {
-			return nil, errArg(c.Verb, "keys", "must be at least 0, got %d", k)
+			return nil, errArg(c.Verb, "keys", "harness.err.at-least", 0, k)
 		}
-		return nil, s.Split(k, n)
+		// The book's Split refuses a shard count below 1; that is its
+		// answer, bound for a check, not a failure of the run.
+		if n < 1 {
+			_, err := split(k, n, false)
+			s.step("splitter", "shards", M("step.split", k, n), M("res.split-refused", n), Bad)
+			return Fields{"error": fmt.Sprint(err)}, nil
+		}
+		return Fields{"error": ""}, s.Split(k, n)
 	case "run":
 		epoch := c.Int("epoch", 1)
 		if epoch < 1 {
-			return nil, errArg(c.Verb, "epoch", "must be at least 1, got %d", epoch)
+			return nil, errArg(c.Verb, "epoch", "harness.err.at-least", 1, epoch)
 		}
 		r := Run{Shard: c.Word("shard"), Epoch: uint64(epoch), Every: c.Int("every", 0), CrashAfter: c.Int("crash-after", 0),
 			StallAfter: c.Int("stall-after", 0), ZombieAt: c.Int("zombie-at", -1), Named: c.Has("epoch")}
 		if r.CrashAfter > 0 && r.StallAfter > 0 {
-			return nil, errArg(c.Verb, "stall-after", "and crash-after exclude each other")
+			return nil, errArg(c.Verb, "stall-after", "harness.err.exclude", "crash-after")
 		}
 		ran, err := s.Run(r)
 		if err != nil {
@@ -437,7 +446,7 @@ func (s *Shardjob) Exec(c Call) (Fields, error) {
 		}
 		return Fields{"attempts": ran.Attempts, "applied": ran.Applied, "suppressed": ran.Suppressed, "checkpoint": ran.Checkpoint,
 			"crashed": ran.Crashed, "stalled": ran.Stalled, "from": ran.From, "reached": ran.Reached, "epoch": epoch, "error": ran.Rejected,
-			"zombie_error": ran.ZombieError, "zombie_moved": ran.ZombieMoved}, nil
+			"first_commit": ran.FirstCommit, "commits": ran.Commits, "zombie_error": ran.ZombieError, "zombie_moved": ran.ZombieMoved}, nil
 	case "fence":
 		return nil, s.Fence(c.Word("shard"), uint64(max(c.Int("epoch", 1), 0)))
 	case "commit":
@@ -516,16 +525,23 @@ func (s *Shardjob) Observe(name string, args []any) (any, error) {
 // order-(keys-1) are split into n shards.
 func SplitSize(keys, n, i int) (int, error) {
 	if keys < 0 || keys > 10_000_000 {
-		return 0, fmt.Errorf("split_size: keys must be between 0 and 10000000, got %d", keys)
+		return 0, scenarioErr("harness.err.range", "split_size", "keys", 0, 10_000_000, keys)
 	}
-	out, err := shardjob.Split(JobKeys(keys), n)
-	if err != nil {
-		return 0, err
+	if n < 1 {
+		return 0, errArg("split_size", "shards", "harness.err.at-least", 1, n)
 	}
 	if i < 0 || i >= n {
-		return 0, fmt.Errorf("split_size: shard must be between 0 and %d, got %d", n-1, i)
+		return 0, scenarioErr("harness.err.range", "split_size", "shard", 0, n-1, i)
 	}
-	return len(out[i]), nil
+	// Count the keys Split would put on shard i, without building them
+	// all: a parameter's bound asks this before any split.
+	size := 0
+	for k := range keys {
+		if shardjob.ShardOf("order-"+strconv.Itoa(k), n) == i {
+			size++
+		}
+	}
+	return size, nil
 }
 
 // Finish ends the run; nothing to close.

@@ -38,6 +38,8 @@ type workerEnv struct {
 	opened  bool  // the run's own step is in the trace
 	stepAt  int   // ...at this index
 
+	firstCommit int // the offset of the worker's first accepted commit
+
 	zombieErr   string // what the checkpoint said to the zombie's commit
 	zombieMoved bool   // ...and whether it moved the checkpoint
 }
@@ -144,6 +146,9 @@ func (e *workerEnv) Commit(shard string, epoch uint64, offset int) error {
 		if e.s.rec != nil {
 			e.commits = append(e.commits, offset)
 		}
+	}
+	if err == nil && e.firstCommit == 0 {
+		e.firstCommit = offset
 	}
 	e.called()
 	return err

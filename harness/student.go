@@ -88,10 +88,10 @@ func (d *Delivery) Ack() error { return d.env.Ack(d.env.m) }
 // runs in this process, on the model broker.
 func (h *Inbox) studentAllowed() error {
 	if h.consumer != nil {
-		return scenarioErr("strategy student runs in this process only: leave out --crash real")
+		return scenarioErr("harness.err.student-real")
 	}
 	if _, model := h.broker.(*memoryInbox); !model {
-		return scenarioErr("strategy student runs on the model broker only: leave out --broker")
+		return scenarioErr("harness.err.student-broker")
 	}
 	if h.students == nil || h.students.Inbox == nil {
 		return ErrNoStudent

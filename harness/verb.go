@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"archlab/i18n"
 )
 
 // Kind says how a verb's argument is written.
@@ -26,6 +28,13 @@ type Arg struct {
 	// ChoiceKey, when set, is the catalogue key of a choice's one-line
 	// explanation, for --verbs.
 	ChoiceKey func(choice string) string
+	// Size marks a Number that says how many things the verb builds (keys
+	// to split, shards, orders to route): it must be at least 0, and a
+	// driver bounds it by its budget before the verb allocates anything.
+	Size bool
+	// Limit, when not {0, 0}, is the range a Number must lie in: an amount
+	// past it could overflow a balance the book sums in an int64.
+	Limit [2]int
 }
 
 // Verb is one thing a drill file may say in a section's steps. Its help
@@ -143,6 +152,11 @@ type Env struct {
 	Ordering OrderingEnv // §8.3's broker
 	// Student is the student's code, for a run of strategy student.
 	Student *Students
+	// Meter, when set, is called before every delivery the §8.3 broker
+	// makes on its own (dispatch redelivers until its queue is empty); an
+	// error it returns stops the run with that error. A drill file's run
+	// counts its delivery budget and watches its deadline with it.
+	Meter func() error
 }
 
 // Verb finds a verb by name.
@@ -178,25 +192,41 @@ func SectionByName(name string) (*Section, bool) {
 
 // ScenarioError is a step the scenario got wrong (a message never
 // declared, a shard that does not exist), as opposed to a mechanism that
-// failed. A drill file that causes one is a bad file.
-type ScenarioError struct{ Msg string }
-
-func (e *ScenarioError) Error() string { return e.Msg }
-
-func scenarioErr(format string, a ...any) error {
-	return &ScenarioError{Msg: fmt.Sprintf(format, a...)}
+// failed. A drill file that causes one is a bad file. Its words are the
+// catalogue's (key "harness.err.…"), so the reader gets it in their
+// language, with the file's names as the file writes them.
+type ScenarioError struct {
+	Key  string
+	Args []any // an argument that is a *ScenarioError is said in the same language
 }
 
+// Error is the message in English.
+func (e *ScenarioError) Error() string { return e.Text(i18n.EN) }
+
+// Text is the message in lang.
+func (e *ScenarioError) Text(lang i18n.Lang) string {
+	args := make([]any, len(e.Args))
+	for i, a := range e.Args {
+		if inner, ok := a.(*ScenarioError); ok {
+			a = inner.Text(lang)
+		}
+		args[i] = a
+	}
+	return i18n.T(lang, e.Key, args...)
+}
+
+func scenarioErr(key string, a ...any) error { return &ScenarioError{Key: key, Args: a} }
+
 // errArg is a bad argument value found while running (the parser catches
-// the rest).
-func errArg(verb, arg string, format string, a ...any) error {
-	return scenarioErr("%s: %s %s", verb, arg, fmt.Sprintf(format, a...))
+// the rest): "verb: arg" and what is wrong with it.
+func errArg(verb, arg string, key string, a ...any) error {
+	return scenarioErr("harness.err.arg", verb, arg, &ScenarioError{Key: key, Args: a})
 }
 
 // argString and argInt read an Observe argument, checking its count and type.
 func argString(name string, args []any, i int) (string, error) {
 	if i >= len(args) {
-		return "", fmt.Errorf("%s needs %d argument(s)", name, i+1)
+		return "", scenarioErr("harness.err.obs-args", name, i+1)
 	}
 	switch v := args[i].(type) {
 	case string:
@@ -209,11 +239,11 @@ func argString(name string, args []any, i int) (string, error) {
 
 func argInt(name string, args []any, i int) (int, error) {
 	if i >= len(args) {
-		return 0, fmt.Errorf("%s needs %d argument(s)", name, i+1)
+		return 0, scenarioErr("harness.err.obs-args", name, i+1)
 	}
 	v, ok := args[i].(int)
 	if !ok {
-		return 0, fmt.Errorf("%s: argument %d must be a number, got %v", name, i+1, args[i])
+		return 0, scenarioErr("harness.err.obs-number", name, i+1, Format(args[i]))
 	}
 	return v, nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -118,17 +119,24 @@ func identRune(r rune) bool {
 // asciiPunct finds ASCII punctuation in Chinese prose: a comma, colon,
 // semicolon, question or exclamation mark after a Chinese character, a
 // comma or semicolon before one, or a parenthesis beside one.
-var asciiPunct = regexp.MustCompile(`\p{Han}[ ]*[,:;?!]|[,;][ ]*\p{Han}|\p{Han}[()]|[()]\p{Han}`)
+var asciiPunct = lazyRegexp(`\p{Han}[ ]*[,:;?!]|[,;][ ]*\p{Han}|\p{Han}[()]|[()]\p{Han}`)
 
 // wrapped is a line break between two Chinese characters.
-var wrapped = regexp.MustCompile(`(\p{Han})\n(\p{Han})`)
+var wrapped = lazyRegexp(`(\p{Han})\n(\p{Han})`)
+
+// lazyRegexp compiles expr on first use. Only the tests call Problems,
+// and compiling these three (\p{Han} is a large class) at package init
+// was the largest part of every archlab command's own start-up (issue 27).
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // Problems lists what is wrong with one Chinese text: a rejected variant
 // of a glossary term, or ASCII punctuation in Chinese prose. Text in
 // backquotes or after a "$ " command prompt is code and is skipped.
 func Problems(text string) []string {
 	// A term may break across the lines of a wrapped text.
-	text = wrapped.ReplaceAllString(text, "$1$2")
+	text = wrapped().ReplaceAllString(text, "$1$2")
 	var out []string
 	for _, line := range strings.Split(text, "\n") {
 		prose := stripCode(line)
@@ -139,10 +147,10 @@ func Problems(text string) []string {
 				}
 			}
 		}
-		if m := asciiPunct.FindString(prose); m != "" {
+		if m := asciiPunct().FindString(prose); m != "" {
 			out = append(out, fmt.Sprintf("%q: ASCII punctuation %q in Chinese prose; use ，：；？！（）", strings.TrimSpace(line), m))
 		}
-		if m := spaceAfterPunct.FindString(prose); m != "" {
+		if m := spaceAfterPunct().FindString(prose); m != "" {
 			out = append(out, fmt.Sprintf("%q: a space after Chinese punctuation (%q): Chinese punctuation carries its own space", strings.TrimSpace(line), m))
 		}
 	}
@@ -151,7 +159,7 @@ func Problems(text string) []string {
 
 // spaceAfterPunct is a space after a full-width punctuation mark, which
 // already takes a full cell: "。 balance=2599".
-var spaceAfterPunct = regexp.MustCompile(`[，。、；：！？（）“”] +[^ ]`)
+var spaceAfterPunct = lazyRegexp(`[，。、；：！？（）“”] +[^ ]`)
 
 // stripCode blanks what a line holds as code: a command after "$ ", a
 // text in backquotes, an indented example line with no Chinese.

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 )
 
 // Lang is a supported language.
@@ -29,18 +28,23 @@ var Langs = []Lang{ZH, EN}
 // catalogues holds each language's maps: the short messages (en.go,
 // zh.go), the words of the 8.2 drills on a real database (realdb_en.go,
 // realdb_zh.go), of drill files and their verbs (lab_en.go, lab_zh.go), and
-// of the harness's fault tables (faults.go).
+// of the state pages of archlab serve (state_en.go, state_zh.go).
 // A drill's own words (title, checks, explanation) live in its drill file
-// and are added at run time with Register.
-var catalogues = map[Lang][]map[string]string{EN: {en, realdbEN, labEN, checkEN, lessonsEN, brokerEN, webEN, stateEN, faultsEN}, ZH: {zh, realdbZH, labZH, checkZH, lessonsZH, brokerZH, webZH, stateZH, faultsZH}}
+// and belong to the parsed drill (drills.Drill.Text), never to these maps:
+// reading a file changes nothing here. The words of the harness's fault
+// tables live in the tables' rows; the harness adds them once, when the
+// program starts (Add).
+var catalogues = map[Lang][]map[string]string{EN: {en, realdbEN, labEN, checkEN, lessonsEN, brokerEN, webEN, fileEN, ondemandEN, stateEN}, ZH: {zh, realdbZH, labZH, checkZH, lessonsZH, brokerZH, webZH, fileZH, ondemandZH, stateZH}}
+
+// Add makes words part of lang's catalogue: the words a package keeps
+// beside what they describe, such as the rows of the harness's fault
+// tables. Call it from an init function; once the program runs the
+// catalogue is only read.
+func Add(lang Lang, words map[string]string) {
+	catalogues[lang] = append(catalogues[lang], words)
+}
 
 func lookup(lang Lang, key string) (string, bool) {
-	overlayMu.RLock()
-	s, ok := overlay[lang][key]
-	overlayMu.RUnlock()
-	if ok {
-		return s, true
-	}
 	for _, m := range catalogues[lang] {
 		if s, ok := m[key]; ok {
 			return s, true
@@ -108,22 +112,4 @@ func Keys(lang Lang) []string {
 	}
 	slices.Sort(keys)
 	return keys
-}
-
-// overlay holds texts registered at run time: the titles, checks and
-// explanations a drill file carries in its own en and zh sections.
-var (
-	overlayMu sync.RWMutex
-	overlay   = map[Lang]map[string]string{EN: {}, ZH: {}}
-)
-
-// Register adds or replaces the text of key in lang, for the drill files
-// that bring their own words. It is safe for concurrent use.
-func Register(lang Lang, key, text string) {
-	overlayMu.Lock()
-	defer overlayMu.Unlock()
-	if overlay[lang] == nil {
-		overlay[lang] = map[string]string{}
-	}
-	overlay[lang][key] = text
 }

@@ -22,7 +22,7 @@ in-memory mechanisms only (no --db, no --store sqlite). It listens on
 	"help.flag.open":   "open the page in the default browser",
 	"serve.listening":  "archlab serve: %s (Ctrl-C stops it)",
 	"serve.public":     "warning: %s is not a loopback address: anyone who can reach this machine can use the page",
-	"serve.stopped":    "archlab serve: stopped",
+	"serve.stopped":    "serve stopped",
 	"serve.no-open":    "archlab serve: cannot open a browser (%v); open %s yourself",
 	"err.serve.addr":   "--addr must be host:port, like 127.0.0.1:8017, got %q",
 	"err.serve.listen": "cannot listen on %s: %v",
@@ -56,4 +56,7 @@ in-memory mechanisms only (no --db, no --store sqlite). It listens on
 	"web.err.form":              "cannot read the form: %v",
 	"web.err.empty":             "paste a drill file first: the field is empty",
 	"web.err.no-counterexample": "explore %s: strategy %q has no counterexample",
+	"web.err.host":              "archlab serve does not answer for the host %q: open it as http://127.0.0.1:PORT/ or by the address it listens on",
+	"web.err.origin":            "archlab serve refuses a form sent from another web page; use the page itself",
+	"web.err.busy":              "the server is busy, or the run took too long; try again",
 }

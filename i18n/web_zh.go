@@ -18,7 +18,7 @@ var webZH = map[string]string{
 	"help.flag.open":   "用默认浏览器打开页面",
 	"serve.listening":  "archlab serve：%s（按 Ctrl-C 停止）",
 	"serve.public":     "警告：%s 不是回环地址，能访问这台机器的人都能使用这个页面",
-	"serve.stopped":    "archlab serve：已停止",
+	"serve.stopped":    "serve 已停止",
 	"serve.no-open":    "archlab serve：无法打开浏览器（%v），请自行打开 %s",
 	"err.serve.addr":   "--addr 必须是 host:port，例如 127.0.0.1:8017，收到的是 %q",
 	"err.serve.listen": "无法监听 %s：%v",
@@ -52,4 +52,7 @@ var webZH = map[string]string{
 	"web.err.form":              "无法读取表单：%v",
 	"web.err.empty":             "请先粘贴演练文件：输入框是空的",
 	"web.err.no-counterexample": "explore %s：策略 %q 没有反例",
+	"web.err.host":              "archlab serve 不为主机 %q 提供页面：请用 http://127.0.0.1:PORT/ 或它监听的地址打开",
+	"web.err.origin":            "archlab serve 拒绝来自其他网页的表单；请在本页面中提交",
+	"web.err.busy":              "服务器正忙，或运行时间过长；请稍后再试",
 }

@@ -227,6 +227,18 @@ func checkWritable(path string, exists bool) error {
 	return nil
 }
 
+// corrupt reports whether err is SQLite finding a damaged file.
+func corrupt(err error) bool {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff {
+		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+			return true
+		}
+	}
+	return false
+}
+
 // Environmental reports whether err is the environment's doing, not the
 // file's or the caller's: a read-only or busy database, a full disk, an I/O
 // error, a database another run holds. A command reports such an error as
@@ -240,7 +252,10 @@ func Environmental(err error) bool {
 	if errors.As(err, &se) {
 		switch se.Code() & 0xff { // the primary result code
 		case sqlite3.SQLITE_READONLY, sqlite3.SQLITE_FULL, sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED,
-			sqlite3.SQLITE_IOERR, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM, sqlite3.SQLITE_NOLFS:
+			sqlite3.SQLITE_IOERR, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM, sqlite3.SQLITE_NOLFS,
+			// A file damaged under a run (open refuses one damaged
+			// before): the storage failed, the book did not.
+			sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
 			return true
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // applicationID marks a SQLite file as archlab's (PRAGMA application_id):
@@ -64,6 +65,9 @@ const (
 	WrongSchema // archlab's mark and version, but other tables or columns (Detail says which)
 	ReadOnly    // the file or its directory cannot be written
 	InUse       // another archlab run holds the file (Pid names it)
+	// Issue 25.
+	NotRegular // a FIFO, a device or a socket: reading it would block or never end
+	Corrupt    // archlab's file, damaged: SQLite's integrity check fails (Detail says where)
 )
 
 // OpenError is a path Open refused. The file was not modified.
@@ -95,6 +99,10 @@ func (e *OpenError) Error() string {
 		what = "cannot be written"
 	case InUse:
 		what = fmt.Sprintf("is in use by another archlab run (pid %d)", e.Pid)
+	case NotRegular:
+		what = "is not a regular file"
+	case Corrupt:
+		what = "is damaged: " + e.Detail
 	default:
 		what = "cannot be opened"
 	}
@@ -134,6 +142,10 @@ func inspect(path string) (fileState, error) {
 	if fi.IsDir() {
 		return 0, &OpenError{Path: path, Problem: IsDirectory}
 	}
+	if !fi.Mode().IsRegular() {
+		// Opening a FIFO blocks until a writer comes; a device never ends.
+		return 0, &OpenError{Path: path, Problem: NotRegular}
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, &OpenError{Path: path, Problem: Unreadable, Err: unwrapPath(err)}
@@ -168,6 +180,9 @@ func inspect(path string) (fileState, error) {
 	if err == nil {
 		err = db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'").Scan(&tables)
 	}
+	if err != nil && corrupt(err) {
+		return 0, &OpenError{Path: path, Problem: Corrupt, Detail: err.Error()}
+	}
 	if err != nil && Environmental(err) {
 		// SQLite could not read it (a busy file, a -wal it cannot open in a
 		// read-only directory): that says nothing about what the file is.
@@ -189,13 +204,38 @@ func inspect(path string) (fileState, error) {
 		return 0, &OpenError{Path: path, Problem: ForeignSchema}
 	}
 	detail, err := checkSchema(ctx, db)
+	if err != nil && corrupt(err) {
+		return 0, &OpenError{Path: path, Problem: Corrupt, Detail: err.Error()}
+	}
 	if err != nil {
 		return 0, &OpenError{Path: path, Problem: NotSQLite, Err: err}
 	}
 	if detail != "" {
 		return 0, &OpenError{Path: path, Problem: WrongSchema, Detail: detail}
 	}
+	// The schema reads right; the pages behind it may not. A damaged file
+	// found only by the drill's first INSERT read as a drill that
+	// disagrees with the book (exit 1) with an empty table.
+	var check string
+	if err := db.QueryRowContext(ctx, "PRAGMA quick_check(1)").Scan(&check); err != nil || check != "ok" {
+		if err != nil {
+			check = err.Error()
+		}
+		return 0, &OpenError{Path: path, Problem: Corrupt, Detail: oneLine(check)}
+	}
 	return ours, nil
+}
+
+// oneLine is SQLite's integrity report on one line: "*** in database main
+// ***\nTree 2 page 2 …" is "Tree 2 page 2 …".
+func oneLine(report string) string {
+	var out []string
+	for _, l := range strings.Split(report, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "***") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "; ")
 }
 
 // dsn is a file: URI for path with the given query. The path is made

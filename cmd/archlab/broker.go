@@ -2,14 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
+	"net"
+	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
 
-	"archlab/adapters/broker"
-	"archlab/adapters/broker/kafkabroker"
-	"archlab/adapters/broker/natsbroker"
 	"archlab/drills"
 	"archlab/harness"
 )
@@ -20,6 +19,9 @@ type brokerOptions struct {
 	broker       string
 	natsURL      string
 	kafkaBrokers string
+	// natsGiven and kafkaGiven: the flag was on the command line, even
+	// empty (`--kafka-brokers ""` is a bad list, not the embedded server).
+	natsGiven, kafkaGiven bool
 }
 
 // The sections each real broker runs: NATS JetStream delivers §8.2's
@@ -32,33 +34,60 @@ var brokerSection = map[string]string{"nats": "8.2", "kafka": "8.3"}
 func addBrokerFlags(f *pflag.FlagSet, g *globalOptions, o *brokerOptions, d *drills.Drill) {
 	f.StringVar(&o.broker, "broker", "memory", g.t("help.flag.broker"))
 	if d == nil || d.Section == brokerSection["nats"] {
-		f.StringVar(&o.natsURL, "nats-url", "", g.t("help.flag.nats-url"))
+		f.Var(givenString{&o.natsURL, &o.natsGiven}, "nats-url", g.t("help.flag.nats-url"))
 	}
 	if d == nil || d.Section == brokerSection["kafka"] {
-		f.StringVar(&o.kafkaBrokers, "kafka-brokers", "", g.t("help.flag.kafka-brokers"))
+		f.Var(givenString{&o.kafkaBrokers, &o.kafkaGiven}, "kafka-brokers", g.t("help.flag.kafka-brokers"))
 	}
 }
 
-// brokers is one invocation's real broker: an embedded server started for
-// it, or a connection to the reader's own, closed at the end.
-type brokers struct {
-	natsSrv   *natsbroker.Server
-	nats      *natsbroker.Conn
-	kafkaSrv  *kafkabroker.Cluster
-	kafka     *kafkabroker.Conn
-	runBroker string
+// givenString is a string flag that remembers it was given.
+type givenString struct {
+	s     *string
+	given *bool
 }
 
-// checkBroker refuses a broker the drills about to run do not take: one
-// line saying which drills take which broker (exit 2).
+func (v givenString) Set(s string) error { *v.s, *v.given = s, true; return nil }
+func (v givenString) String() string {
+	if v.s == nil {
+		return ""
+	}
+	return *v.s
+}
+func (v givenString) Type() string { return "string" }
+
+// brokerRun is one invocation's real broker: an embedded server started
+// for it, or a connection to the reader's own (with_brokers.go).
+type brokerRun interface {
+	// env puts the broker in drill d's Env.
+	env(d *drills.Drill, env *harness.Env)
+	// where is the broker: "nats" or "kafka", and its address, "" for
+	// the embedded server; a URL's password is never in it.
+	where() (kind, addr string)
+	// close closes the connection, then the embedded server.
+	close()
+}
+
+// openRealBroker starts or reaches the chosen broker, in the archlab built
+// with -tags brokers (with_brokers.go); nil in the light one, which hands
+// a --broker nats|kafka run over to that one (ondemand.go).
+var openRealBroker func(ctx context.Context, g *globalOptions, o brokerOptions) (brokerRun, error)
+
+// checkBroker refuses a broker the drills about to run do not take, and
+// an address that cannot be one: one line saying what is allowed (exit 2),
+// before anything is built, started or dialled.
 func checkBroker(g *globalOptions, o brokerOptions, list []*drills.Drill) error {
 	switch {
 	case o.broker != "memory" && o.broker != "nats" && o.broker != "kafka":
 		return &usageError{msg: g.t("err.broker", o.broker)}
-	case o.natsURL != "" && o.broker != "nats":
+	case o.natsGiven && o.broker != "nats":
 		return &usageError{msg: g.t("err.broker.url-needs", "--nats-url", "nats")}
-	case o.kafkaBrokers != "" && o.broker != "kafka":
+	case o.kafkaGiven && o.broker != "kafka":
 		return &usageError{msg: g.t("err.broker.url-needs", "--kafka-brokers", "kafka")}
+	case o.natsGiven && !validNATSURLs(o.natsURL):
+		return &usageError{msg: g.t("err.broker.nats-url", redactURL(o.natsURL))}
+	case o.kafkaGiven && !validKafkaBrokers(o.kafkaBrokers):
+		return &usageError{msg: g.t("err.broker.kafka-brokers", o.kafkaBrokers)}
 	case o.broker == "memory":
 		return nil
 	}
@@ -70,82 +99,114 @@ func checkBroker(g *globalOptions, o brokerOptions, list []*drills.Drill) error 
 	return nil
 }
 
-// openBroker starts or reaches the chosen broker. The embedded servers
-// start only here, only when chosen: a memory run loads none of them.
-func openBroker(ctx context.Context, g *globalOptions, o brokerOptions) (*brokers, error) {
-	b := &brokers{runBroker: o.broker}
-	var err error
-	switch o.broker {
-	case "nats":
-		if o.natsURL != "" {
-			b.nats, err = natsbroker.Dial(ctx, o.natsURL)
-			break
+// validNATSURLs reports whether s is what the NATS client can dial: one or
+// more URLs separated by commas, each nats://host[:port] (or tls://,
+// ws://, wss://, or host[:port] alone), with user:password@ or token@ if
+// the server wants them, and nothing after the port.
+func validNATSURLs(s string) bool {
+	for _, raw := range strings.Split(s, ",") {
+		raw = strings.TrimSpace(raw)
+		if !strings.Contains(raw, "://") {
+			raw = "nats://" + raw
 		}
-		if b.natsSrv, err = natsbroker.StartServer(-1); err == nil {
-			b.nats, err = natsbroker.Connect(ctx, b.natsSrv)
+		u, err := url.Parse(raw)
+		if err != nil || u.Hostname() == "" || strings.ContainsAny(u.Hostname(), " ,") ||
+			(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || !validPort(u.Port(), true) {
+			return false
 		}
-	case "kafka":
-		if o.kafkaBrokers != "" {
-			seeds := strings.Split(o.kafkaBrokers, ",")
-			b.kafka, err = kafkabroker.Dial(ctx, seeds, "kafka "+o.kafkaBrokers)
-			break
-		}
-		if b.kafkaSrv, err = kafkabroker.StartCluster(); err == nil {
-			b.kafka, err = kafkabroker.Dial(ctx, b.kafkaSrv.Addrs(), "kafka (embedded)")
+		switch strings.ToLower(u.Scheme) {
+		case "nats", "tls", "ws", "wss":
+		default:
+			return false
 		}
 	}
-	if err != nil {
-		b.close()
-		var ue *broker.UnreachableError
-		if errors.As(err, &ue) {
-			return nil, &couldNotRunError{msg: g.t("err.broker.unreachable", ue.Broker, ue.Addr, firstLine(ue.Err.Error())),
-				hint: g.t("err.broker.unreachable-hint")}
-		}
-		return nil, &couldNotRunError{msg: err.Error()}
-	}
-	return b, nil
+	return true
 }
 
-// env puts the broker in drill d's Env.
-func (b *brokers) env(d *drills.Drill, env *harness.Env) {
-	if b == nil {
-		return
+// validKafkaBrokers reports whether s is a list of seed brokers: host or
+// host:port, separated by commas ([::1]:9092 for an IPv6 address).
+// An empty entry is refused: `--kafka-brokers ,` would dial ":9092".
+func validKafkaBrokers(s string) bool {
+	for _, addr := range strings.Split(s, ",") {
+		addr = strings.TrimSpace(addr)
+		host, port := addr, ""
+		if strings.Contains(addr, ":") {
+			var err error
+			if host, port, err = net.SplitHostPort(addr); err != nil || !validPort(port, false) {
+				return false
+			}
+		}
+		if host == "" || strings.ContainsAny(host, " /@?#[]") {
+			return false
+		}
 	}
-	switch {
-	case b.nats != nil && d.Section == brokerSection["nats"]:
-		env.Inbox.Broker = b.nats.NewInbox
-	case b.kafka != nil && d.Section == brokerSection["kafka"]:
-		env.Ordering.Broker = b.kafka.NewOrdering
-	}
+	return true
 }
 
-// close closes the connections, then the embedded servers.
-func (b *brokers) close() {
-	if b == nil {
-		return
+// validPort: a number from 1 to 65535; empty is allowed where the client
+// adds its default.
+func validPort(p string, emptyOK bool) bool {
+	if p == "" {
+		return emptyOK
 	}
-	if b.nats != nil {
-		b.nats.Close()
+	n, err := strconv.Atoi(p)
+	return err == nil && n >= 1 && n <= 65535 && strconv.Itoa(n) == p
+}
+
+// redactURL hides the secret of each URL in s, a list separated by
+// commas: nats://user:secret@host becomes nats://user:xxxxx@host, and
+// nats://token@host becomes nats://xxxxx@host. It works on the text, so a
+// URL too broken to parse is hidden too.
+func redactURL(s string) string {
+	parts := strings.Split(s, ",")
+	for i, p := range parts {
+		if info, start, ok := userinfo(p); ok {
+			parts[i] = p[:start] + hidden(info) + p[start+len(info):]
+		}
 	}
-	if b.natsSrv != nil {
-		b.natsSrv.Close()
+	return strings.Join(parts, ",")
+}
+
+// redactIn hides in msg (a client's error, which may quote the URL) every
+// user:secret@ or token@ of the URLs in raw.
+func redactIn(msg, raw string) string {
+	for _, p := range strings.Split(raw, ",") {
+		if info, _, ok := userinfo(p); ok {
+			msg = strings.ReplaceAll(msg, info+"@", hidden(info)+"@")
+		}
 	}
-	if b.kafka != nil {
-		b.kafka.Close()
+	return msg
+}
+
+// userinfo is the part of url between "scheme://" and the last "@", and
+// where it starts.
+func userinfo(u string) (info string, start int, ok bool) {
+	at := strings.LastIndex(u, "@")
+	if at < 0 {
+		return "", 0, false
 	}
-	if b.kafkaSrv != nil {
-		b.kafkaSrv.Close()
+	if i := strings.Index(u, "://"); i >= 0 && i < at {
+		start = i + 3
 	}
+	return u[start:at], start, true
+}
+
+func hidden(info string) string {
+	if user, _, ok := strings.Cut(info, ":"); ok {
+		return user + ":xxxxx"
+	}
+	return "xxxxx"
 }
 
 // brokerFailure is a drill the broker stopped (it went away, it refused an
 // operation): "could not run" (exit 3), not a drill that disagrees with
 // the book.
-func brokerFailure(g *globalOptions, res *drills.Result) error {
+func brokerFailure(g *globalOptions, res *drills.Result, o brokerOptions) error {
 	if res == nil || !harness.IsBrokerError(res.Err) {
 		return nil
 	}
-	return &couldNotRunError{msg: g.t("err.env.run", res.Drill.Name, firstLine(res.Err.Error()))}
+	msg := redactIn(firstLine(res.Err.Error()), o.natsURL)
+	return &couldNotRunError{msg: g.t("err.env.run", res.Drill.Name, msg)}
 }
 
 // openBroker opens the chosen broker for the stores; Ctrl-C from here on
@@ -159,7 +220,7 @@ func (s *stores) openBroker() (*stores, error) {
 	if s.ctx == nil {
 		s.ctx, s.stop = signalContext(context.Background())
 	}
-	b, err := openBroker(s.ctx, s.g, s.o.broker)
+	b, err := openRealBroker(s.ctx, s.g, s.o.broker)
 	if err != nil {
 		failed := err
 		s.close(s.g, &failed)
@@ -167,4 +228,30 @@ func (s *stores) openBroker() (*stores, error) {
 	}
 	s.brokers = b
 	return s, nil
+}
+
+// brokerName is the run's broker as --json names it: "memory" (the
+// model), "nats (embedded)", "kafka localhost:9092".
+func (s *stores) brokerName() string {
+	if s == nil || s.brokers == nil {
+		return "memory"
+	}
+	kind, addr := s.brokers.where()
+	if addr == "" {
+		return kind + " (embedded)"
+	}
+	return kind + " " + addr
+}
+
+// brokerLine is the line that says which real broker the run used, in
+// the reader's language; "" on the model.
+func (s *stores) brokerLine() string {
+	if s == nil || s.brokers == nil {
+		return ""
+	}
+	kind, addr := s.brokers.where()
+	if addr == "" {
+		return s.g.t("cli.on-broker.embedded", kind)
+	}
+	return s.g.t("cli.on-broker.at", kind, addr)
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,77 +13,7 @@ import (
 	"time"
 
 	"archlab/adapters/sqlstore"
-	"archlab/drills"
-	"archlab/i18n"
 )
-
-// TestDBErrorStatus: each problem with a --db file has its exit status.
-// The file's own problems are bad input (2); the environment's are "could
-// not run" (3), never 1.
-func TestDBErrorStatus(t *testing.T) {
-	g := &globalOptions{lang: i18n.EN}
-	tests := []struct {
-		err  *sqlstore.OpenError
-		code int
-		line string
-	}{
-		{&sqlstore.OpenError{Problem: sqlstore.WrongSchema, Detail: "table balances is missing"}, exitUsage,
-			"--db s.db is marked as archlab's, but its tables are not archlab's (table balances is missing); the file was not modified"},
-		{&sqlstore.OpenError{Problem: sqlstore.InUse, Pid: 42}, exitCouldNotRun,
-			"--db s.db is in use by another archlab run (pid 42); wait for it to end, or give another file"},
-		{&sqlstore.OpenError{Problem: sqlstore.ReadOnly, Err: os.ErrPermission}, exitCouldNotRun,
-			"--db s.db cannot be written (permission denied); archlab writes the file and creates its -wal, -shm and .lock files beside it"},
-		{&sqlstore.OpenError{Problem: sqlstore.Unreadable, Err: os.ErrPermission}, exitCouldNotRun, ""},
-		{&sqlstore.OpenError{Problem: sqlstore.NotSQLite}, exitUsage, "--db s.db is not a SQLite database; the file was not modified"},
-		{&sqlstore.OpenError{Problem: sqlstore.NewerSchema, Version: 2}, exitUsage, ""},
-	}
-	for _, tt := range tests {
-		code, msg, _ := describe(dbError(g, "s.db", tt.err))
-		if code != tt.code || (tt.line != "" && msg != tt.line) {
-			t.Errorf("problem %d: exit %d %q; want %d %q", tt.err.Problem, code, msg, tt.code, tt.line)
-		}
-	}
-}
-
-// readOnlyError is a real SQLITE_READONLY error, as a drill's store gets
-// it when its file turns read-only under it.
-func readOnlyError(t *testing.T) error {
-	path := filepath.Join(t.TempDir(), "ro.db")
-	db, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.Exec("CREATE TABLE t (x)")
-	db.Close()
-	ro, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ro.Close()
-	_, err = ro.Exec("INSERT INTO t VALUES (1)")
-	if err == nil {
-		t.Fatal("a write through a read-only connection succeeded")
-	}
-	return err
-}
-
-// TestEnvFailureInADrillExitsThree: a drill whose store failed because of
-// the environment (before issue 11: "FAIL … attempt to write a readonly
-// database", exit 1) could not run: exit 3.
-func TestEnvFailureInADrillExitsThree(t *testing.T) {
-	g := &globalOptions{lang: i18n.EN}
-	d, _ := drills.Lookup("ack-lost")
-	res := &drills.Result{Drill: d, Err: errors.Join(errors.New("sqlstore: INSERT"), readOnlyError(t))}
-	code, msg, _ := describe(envFailure(g, []*drills.Result{res}))
-	if code != exitCouldNotRun || !strings.HasPrefix(msg, "drill ack-lost could not run: ") {
-		t.Fatalf("exit %d, %q", code, msg)
-	}
-	// A drill that failed for its own reasons stays a disagreement.
-	res.Err = errors.New("the lesson failed")
-	if err := envFailure(g, []*drills.Result{res}); err != nil {
-		t.Fatalf("envFailure = %v for a drill's own error", err)
-	}
-}
 
 // counter reads one counter from a drill's --json output.
 func counter(t *testing.T, out []byte, name string) string {
@@ -164,5 +93,41 @@ func TestSharedDatabaseTwoRuns(t *testing.T) {
 		if _, err := os.Stat(db + sqlstore.LockSuffix); !errors.Is(err, os.ErrNotExist) {
 			t.Fatalf("round %d: the lock file is left behind", round)
 		}
+	}
+}
+
+// TestCorruptDB: an archlab database whose pages are damaged behind a
+// schema that reads right is refused before the drill runs: exit 2, the
+// file byte for byte as it was. It used to run, fail at the first INSERT,
+// and exit 1: "1 drill(s) disagree with the book" over an empty table.
+func TestCorruptDB(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.db")
+	if _, errOut, code := runCLI(t, nil, "drill", "ack-lost", "--store", "sqlite", "--db", good); code != 0 {
+		t.Fatalf("making the database: %d %s", code, errOut)
+	}
+	data, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := 4096
+	for p := 2; p*page <= len(data); p++ {
+		t.Run("page "+strconv.Itoa(p), func(t *testing.T) {
+			bad := append([]byte(nil), data...)
+			for i := (p-1)*page + 100; i < p*page; i++ {
+				bad[i] = byte(i * 7)
+			}
+			path := filepath.Join(dir, "bad"+strconv.Itoa(p)+".db")
+			if err := os.WriteFile(path, bad, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, errOut, code := runCLI(t, nil, "drill", "ack-lost", "--store", "sqlite", "--db", path)
+			if code != exitUsage || out != "" || !strings.Contains(errOut, "is archlab's database but damaged") || strings.Count(errOut, "\n") != 1 {
+				t.Fatalf("exit %d, stdout %q, stderr %q; want 2 and one line: damaged", code, out, errOut)
+			}
+			if after, _ := os.ReadFile(path); !bytes.Equal(after, bad) {
+				t.Fatal("the damaged file was changed")
+			}
+		})
 	}
 }

@@ -1,13 +1,9 @@
 package main
 
 import (
-	"errors"
-	"io/fs"
 	"strings"
 
 	"github.com/spf13/pflag"
-
-	"archlab/adapters/sqlstore"
 )
 
 // dbValue is --db: a file name, checked when the flag is read. Before issue
@@ -54,24 +50,4 @@ func checkDBPath(s string) error {
 // dbVar registers --db.
 func dbVar(f *pflag.FlagSet, p *string, usage string) {
 	f.Var(dbValue{p}, "db", usage)
-}
-
-// dbEnvError is the line for the problems of a --db file that issue 11
-// added, or nil for the others (dbError says those). The environment's
-// problems (a read-only or busy file, a run holding it, a full disk) are
-// "could not run", exit 3: CI must not read them as the book being wrong.
-func dbEnvError(g *globalOptions, path string, oe *sqlstore.OpenError) error {
-	switch {
-	case oe.Problem == sqlstore.WrongSchema:
-		return &usageError{msg: g.t("err.db.wrong-schema", path, oe.Detail)}
-	case oe.Problem == sqlstore.InUse:
-		return &couldNotRunError{msg: g.t("err.db.in-use", path, oe.Pid)}
-	case oe.Problem == sqlstore.ReadOnly:
-		return &couldNotRunError{msg: g.t("err.db.read-only", path, oe.Err)}
-	case oe.Problem == sqlstore.Unreadable && errors.Is(oe.Err, fs.ErrPermission):
-		return &couldNotRunError{msg: g.t("err.db.unreadable", path, oe.Err)}
-	case sqlstore.Environmental(oe.Err):
-		return &couldNotRunError{msg: g.t("err.db.env", path, oe.Err)}
-	}
-	return nil
 }

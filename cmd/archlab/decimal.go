@@ -111,6 +111,30 @@ func intVar(f *pflag.FlagSet, p *int, name string, value int, usage string) {
 	f.Var(intValue{p}, name, usage)
 }
 
+// boundedInt is a decimal int flag that must lie in [lo, hi]: a budget,
+// which 0 or a negative number would turn into "no run at all".
+type boundedInt struct {
+	p      *int
+	lo, hi int64
+}
+
+func (v boundedInt) String() string { return strconv.Itoa(*v.p) }
+func (v boundedInt) Type() string   { return "int" }
+func (v boundedInt) Set(s string) error {
+	n, err := parseDecimalInt(s, v.lo, v.hi)
+	if err != nil {
+		return err
+	}
+	*v.p = int(n)
+	return nil
+}
+
+// boundedIntVar registers a decimal int flag between lo and hi.
+func boundedIntVar(f *pflag.FlagSet, p *int, name string, value, lo, hi int, usage string) {
+	*p = value
+	f.Var(boundedInt{p, int64(lo), int64(hi)}, name, usage)
+}
+
 // intFlag registers a decimal int flag read back with FlagSet.GetInt.
 func intFlag(f *pflag.FlagSet, name string, value int, usage string) {
 	intVar(f, new(int), name, value, usage)

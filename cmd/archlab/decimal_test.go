@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"archlab/drills"
 )
 
 // TestParseDecimal: decimal digits only. Before issue 11, pflag's int flags
@@ -96,6 +98,11 @@ func FuzzParseDecimal(f *testing.F) {
 		}
 		if err == nil && !decimalForm(s) {
 			t.Fatalf("decimalForm(%q) = false for an accepted number", s)
+		}
+		// The drill files' and the web page's numbers follow the same
+		// rule (drills.ParseDecimal).
+		if m, ok := drills.ParseDecimal(s); ok != (err == nil) || (ok && int64(m) != n) {
+			t.Fatalf("drills.ParseDecimal(%q) = %d, %v; the flags read %d, %v", s, m, ok, n, err)
 		}
 	})
 }

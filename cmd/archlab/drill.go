@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"archlab/drills"
 	"archlab/ui/view"
@@ -22,13 +23,14 @@ type drillOptions struct {
 	trace   bool
 	mermaid bool
 	step    bool
-	file    string       // --file: a drill file, or a directory of them
-	rewrite bool         // --rewrite: fill in the files' expected counters
-	verbs   string       // --verbs SECTION: the harness's verbs
-	source  bool         // --source: print a drill's file
-	given   []string     // the drill's parameters the reader gave: "--keys 3"
-	stores  storeOptions // --store, --db, --crash: the §8.2 drills only
-	paths   []string     // the file each drill of --file came from
+	file    string        // --file: a drill file, or a directory of them
+	rewrite bool          // --rewrite: fill in the files' expected counters
+	verbs   string        // --verbs SECTION: the harness's verbs
+	source  bool          // --source: print a drill's file
+	given   []string      // the drill's parameters the reader gave: "--keys 3"
+	stores  storeOptions  // --store, --db, --crash: the §8.2 drills only
+	budget  drills.Budget // --max-steps, --max-deliveries, --max-keys, --max-time
+	paths   []string      // the file each drill of --file came from
 }
 
 func newDrillCmd(g *globalOptions) *cobra.Command {
@@ -87,15 +89,47 @@ func newDrillCmd(g *globalOptions) *cobra.Command {
 	f.BoolVar(&o.trace, "trace", false, g.t("help.flag.trace"))
 	f.BoolVar(&o.mermaid, "mermaid", false, g.t("help.flag.mermaid"))
 	f.BoolVar(&o.step, "step", false, g.t("help.flag.step"))
+	addBudgetFlags(f, g, &o.budget)
 	cmd.Flags().StringVar(&o.file, "file", "", g.t("help.flag.file"))
 	cmd.Flags().BoolVar(&o.rewrite, "rewrite", false, g.t("help.flag.rewrite"))
 	cmd.Flags().StringVar(&o.verbs, "verbs", "", g.t("help.flag.verbs"))
 	addStoreFlags(cmd.Flags(), g, &o.stores)
 	addBrokerFlags(cmd.Flags(), g, &o.stores.broker, nil)
-	for _, d := range drills.All() {
+	for _, d := range g.drillCommands() {
 		cmd.AddCommand(newDrillSubcommand(o, d))
 	}
 	return cmd
+}
+
+// drillCommands are the drills that get a subcommand in this run's
+// command tree: those the command line names, or all of them when it asks
+// for the list (drill --help, help drill, shell completion). Building all
+// eighteen, which parses their files and writes their help, was most of
+// the start-up of `archlab drill ack-lost` and `archlab version`
+// (issue 27). A word is taken for a drill's name wherever it stands: a
+// flag's value that happens to be one only builds one command more.
+func (g *globalOptions) drillCommands() []*drills.Drill {
+	at := slices.IndexFunc(g.args, func(a string) bool { return strings.EqualFold(a, "drill") })
+	completing := len(g.args) > 0 && (strings.HasPrefix(g.args[0], "__complete") || g.args[0] == "completion")
+	if at < 0 && !completing {
+		return nil
+	}
+	listed := completing || slices.Contains(g.args, "help")
+	var named []*drills.Drill
+	for i, a := range g.args {
+		switch {
+		case a == "-h" || a == "--help" || strings.HasPrefix(a, "--help="):
+			listed = true
+		case i > at && !strings.HasPrefix(a, "-"):
+			if d, err := drills.Lookup(a); err == nil && !slices.Contains(named, d) {
+				named = append(named, d)
+			}
+		}
+	}
+	if len(named) == 0 && listed {
+		return drills.All()
+	}
+	return named
 }
 
 // newDrillSubcommand builds `archlab drill NAME` from the registry entry:
@@ -105,7 +139,7 @@ func newDrillSubcommand(o *drillOptions, d *drills.Drill) *cobra.Command {
 	values := drills.Values{}
 	cmd := &cobra.Command{
 		Use:     d.Name + " [flags]",
-		Short:   g.t(d.TitleKey()),
+		Short:   d.Title(g.lang),
 		Long:    drillLong(g, d),
 		Example: drillExample(g, d),
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -136,7 +170,7 @@ func newDrillSubcommand(o *drillOptions, d *drills.Drill) *cobra.Command {
 		},
 	}
 	for _, p := range d.Params {
-		intFlag(cmd.Flags(), p.Name, p.Default, g.t(p.UsageKey(d.Name)))
+		intFlag(cmd.Flags(), p.Name, p.Default, d.ParamUsage(g.lang, p))
 	}
 	cmd.Flags().BoolVar(&o.source, "source", false, g.t("help.flag.source"))
 	addBrokerFlags(cmd.Flags(), g, &o.stores.broker, d)
@@ -163,7 +197,20 @@ func (o *drillOptions) validate(name string) error {
 	if o.json && (o.trace || o.mermaid || o.step) || o.mermaid && (o.trace || o.step) {
 		return &usageError{msg: g.t("err.drill.formats")}
 	}
+	if t := o.budget.Time; t <= 0 || t > drills.MaxTime {
+		return &usageError{msg: g.t("err.budget.time", t, drills.MaxTime)}
+	}
 	return nil
+}
+
+// addBudgetFlags registers the budget a teacher may raise (drills.Budget):
+// a run past one stops with exit 2 and names the flag.
+func addBudgetFlags(f *pflag.FlagSet, g *globalOptions, b *drills.Budget) {
+	d := drills.DefaultBudget
+	boundedIntVar(f, &b.Steps, "max-steps", d.Steps, 1, drills.MaxSteps, g.t("help.flag.max-steps"))
+	boundedIntVar(f, &b.Deliveries, "max-deliveries", d.Deliveries, 1, drills.MaxDeliveries, g.t("help.flag.max-deliveries"))
+	boundedIntVar(f, &b.Keys, "max-keys", d.Keys, 1, drills.MaxKeys, g.t("help.flag.max-keys"))
+	f.DurationVar(&b.Time, "max-time", d.Time, g.t("help.flag.max-time"))
 }
 
 // runOne runs a single drill and renders it.
@@ -186,10 +233,10 @@ func (o *drillOptions) runOne(d *drills.Drill, v drills.Values) (err error) {
 	if err := envFailure(o.g, []*drills.Result{res}); err != nil {
 		return err
 	}
-	r := o.renderer()
+	r := o.renderer(s)
 	switch {
 	case o.json:
-		err = writeJSON(o.g.io.Out, jsonOf(o.g.lang, res))
+		err = writeJSON(o.g.io.Out, jsonOf(o.g.lang, res, s.brokerName()))
 	case o.mermaid:
 		err = r.mermaid(res)
 	default:
@@ -226,10 +273,10 @@ func (o *drillOptions) runMany(list []*drills.Drill) (err error) {
 	if err := envFailure(o.g, results); err != nil {
 		return err
 	}
-	r := o.renderer()
+	r := o.renderer(s)
 	switch {
 	case o.json:
-		err = writeJSON(o.g.io.Out, jsonOfAll(o.g.lang, results))
+		err = writeJSON(o.g.io.Out, jsonOfAll(o.g.lang, results, s.brokerName()))
 	case o.mermaid:
 		err = r.mermaidAll(results)
 	default:
@@ -259,15 +306,16 @@ func (o *drillOptions) runMany(list []*drills.Drill) (err error) {
 	return mismatch(o.g, results)
 }
 
-// renderer renders for people. --step pauses only where a person sits at
-// a terminal on both ends; elsewhere it says so on stderr, once, and shows
-// the timeline without pauses rather than ignoring the flag in silence.
-func (o *drillOptions) renderer() *renderer {
+// renderer renders for people, on the broker s runs on. --step pauses
+// only where a person sits at a terminal on both ends; elsewhere it says
+// so on stderr, once, and shows the timeline without pauses rather than
+// ignoring the flag in silence.
+func (o *drillOptions) renderer(s *stores) *renderer {
 	step := o.step && o.g.io.InIsTerminal && o.g.io.OutIsTerminal
 	if o.step && !step {
 		fmt.Fprintln(o.g.io.Err, o.g.t("cli.step.no-terminal"))
 	}
-	return &renderer{g: o.g, p: newPalette(o.g.colour()), step: step}
+	return &renderer{g: o.g, p: newPalette(o.g.colour()), step: step, broker: s.brokerLine()}
 }
 
 // paramError turns a drill's *ParamError into one translated line.
@@ -278,7 +326,7 @@ func (o *drillOptions) paramError(err error) error {
 		return err // a broker that stopped the drill: could not run
 	}
 	if !errors.As(err, &pe) {
-		return &usageError{msg: err.Error()}
+		return &usageError{msg: drills.ErrorText(g.lang, err)}
 	}
 	var msg string
 	if pe.Bounded {
@@ -287,11 +335,11 @@ func (o *drillOptions) paramError(err error) error {
 		msg = g.t("err.param.min", pe.Flag, pe.Min, pe.Value)
 	}
 	if pe.Why != "" {
-		msg = g.t("err.param.why", msg, g.t(pe.Why, pe.Max))
+		msg = g.t("err.param.why", msg, pe.WhyText(g.lang))
 		// A bound that moved because of another flag: name the flag the
 		// reader gave, not only the one they left at its default.
 		if !slices.ContainsFunc(o.given, func(s string) bool { return strings.HasPrefix(s, "--"+pe.Flag+" ") }) && len(o.given) > 0 {
-			msg = g.t("err.param.derived", strings.Join(o.given, " "), g.t(pe.Why, pe.Max), pe.Flag, pe.Value, pe.Flag, pe.Max)
+			msg = g.t("err.param.derived", strings.Join(o.given, " "), pe.WhyText(g.lang), pe.Flag, pe.Value, pe.Flag, pe.Max)
 		}
 	}
 	return &usageError{msg: msg}
@@ -319,12 +367,8 @@ func mismatch(g *globalOptions, results []*drills.Result) error {
 
 // unknownDrill names the bad drill and the nearest real ones.
 func unknownDrill(g *globalOptions, name string) error {
-	names := make([]string, 0, 16)
-	for _, d := range drills.All() {
-		names = append(names, d.Name)
-	}
 	e := &usageError{msg: g.t("err.unknown-drill", name)}
-	if near := drills.Nearest(name, names, 3); len(near) > 0 {
+	if near := drills.Nearest(name, drills.Names(), 3); len(near) > 0 {
 		e.hint = g.t("err.hint.did-you-mean", strings.Join(near, ", "))
 	} else {
 		e.hint = g.t("err.hint.list")
@@ -347,8 +391,8 @@ func drillLong(g *globalOptions, d *drills.Drill) string {
 	s, _ := drills.SectionByID(d.Section)
 	var b strings.Builder
 	// Paragraphs of their own: help reflows each paragraph to the width.
-	fmt.Fprintf(&b, "%s\n\n%s\n\n", g.t(s.TitleKey()), g.t(d.TitleKey()))
-	b.WriteString(g.t("explain." + d.Name))
+	fmt.Fprintf(&b, "%s\n\n%s\n\n", g.t(s.TitleKey()), d.Title(g.lang))
+	b.WriteString(d.Explain(g.lang))
 	b.WriteString("\n\n")
 	names := make([]string, len(d.Book))
 	for i, c := range d.Book {
@@ -377,7 +421,7 @@ func drillExample(g *globalOptions, d *drills.Drill) string {
 	}
 	// The what-ifs that teach: the experiments the explanation's "Try
 	// next" suggests, each checked by running the drill.
-	for _, l := range strings.Split(g.t("explain."+d.Name), "\n") {
+	for _, l := range strings.Split(d.Explain(g.lang), "\n") {
 		if cmd := strings.TrimSpace(l); strings.HasPrefix(cmd, "archlab drill "+d.Name+" --") {
 			lines = append(lines, "  # "+g.t("help.example.what-if"), "  $ "+cmd)
 		}

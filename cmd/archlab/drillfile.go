@@ -2,15 +2,16 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
+	"syscall"
 
-	"github.com/rogpeppe/go-internal/txtar"
+	"golang.org/x/sys/unix"
 
 	"archlab/drills"
 	"archlab/harness"
@@ -25,6 +26,9 @@ func (o *drillOptions) loadFiles() ([]*drills.Drill, error) {
 	switch {
 	case err != nil:
 		return nil, &usageError{msg: g.t("err.file.open", o.file, osReason(g, err))}
+	case !st.IsDir() && !st.Mode().IsRegular():
+		// A FIFO or a device would block the read, or never end it.
+		return nil, &usageError{msg: g.t("err.file.not-regular", o.file)}
 	case st.IsDir():
 		entries, err := os.ReadDir(o.file)
 		if err != nil {
@@ -42,13 +46,20 @@ func (o *drillOptions) loadFiles() ([]*drills.Drill, error) {
 	}
 	var list []*drills.Drill
 	for _, p := range paths {
+		if st, err := os.Stat(p); err == nil && !st.Mode().IsRegular() {
+			return nil, &usageError{msg: g.t("err.file.not-regular", p)}
+		}
 		data, err := readLimited(p)
 		if err != nil {
 			return nil, &usageError{msg: g.t("err.file.open", p, osReason(g, err))}
 		}
-		d, err := drills.Parse(p, data)
+		d, err := drills.ParseBudget(p, data, o.budget)
 		if err != nil {
-			return nil, &usageError{msg: err.Error(), hint: g.t("err.hint.verbs")}
+			e := &usageError{msg: drills.ErrorText(g.lang, err), hint: g.t("err.hint.verbs")}
+			if fe := (*drills.FileError)(nil); errors.As(err, &fe) && fe.Budget() {
+				e.hint = "" // the message names the flag that raises it
+			}
+			return nil, e
 		}
 		// A copy of a built-in drill's file, unchanged, is that drill.
 		if b, err := drills.Lookup(d.Name); err == nil && !o.rewrite {
@@ -89,53 +100,83 @@ func unwrapPathErr(err error) error {
 // into its expect part, the way cockroachdb/datadriven's -rewrite does: a
 // teacher writes the steps, archlab fills in the counters, the teacher
 // reviews them. A file whose expect part already says so is not touched.
-func (o *drillOptions) rewriteFiles(list []*drills.Drill) error {
+// The run is not compared with the old expect part (a counter just added
+// to the counters part is written, not refused), and what is written is
+// the bytes the run read, with the new part: a file saved again while the
+// drill ran is left alone.
+func (o *drillOptions) rewriteFiles(list []*drills.Drill) (err error) {
 	g := o.g
+	ctx, stop := signalContext(context.Background())
+	defer stop()
 	for _, d := range list {
-		res, err := d.Run(d.Defaults())
+		res, err := d.RunContext(ctx, d.Defaults(), drills.RunOptions{Budget: o.budget, NoCompare: true})
+		if ctx.Err() != nil {
+			return &interruptedError{msg: g.t("err.interrupted.memory"), code: signalStatus(ctx)}
+		}
 		if err != nil {
 			return o.paramError(err)
 		}
 		if res.Err != nil {
 			return &mismatchError{msg: g.t("cli.fail.error", d.Name, res.Err)}
 		}
-		data, err := os.ReadFile(d.Path)
+		data, err := drills.Source(d)
 		if err != nil {
 			return err
 		}
-		arc := txtar.Parse(data)
-		var b strings.Builder
+		var counters []drills.Counter
 		for _, c := range res.Counters {
-			fmt.Fprintf(&b, "%s %s\n", c.Name, c.Value)
+			counters = append(counters, drills.Counter{Name: c.Name, Value: c.Value})
 		}
-		expect := txtar.File{Name: "expect", Data: []byte(b.String())}
-		if i := slices.IndexFunc(arc.Files, func(f txtar.File) bool { return f.Name == "expect" }); i >= 0 {
-			arc.Files[i].Data = expect.Data
-		} else {
-			at := slices.IndexFunc(arc.Files, func(f txtar.File) bool { return f.Name == "checks" }) + 1
-			arc.Files = slices.Insert(arc.Files, at, expect)
+		out, err := d.WithExpect(counters)
+		if err != nil {
+			return &usageError{msg: drills.ErrorText(g.lang, err)}
 		}
-		out := txtar.Format(arc)
 		if bytes.Equal(out, data) {
 			fmt.Fprintln(g.io.Err, g.t("cli.rewrite.same", d.Path))
 			continue
 		}
-		if err := writeAtomic(d.Path, out); err != nil {
-			return &usageError{msg: g.t("err.file.write", d.Path, osReason(g, err))}
+		if err := rewriteFile(g, d.Path, data, out); err != nil {
+			return err
 		}
 		fmt.Fprintln(g.io.Err, g.t("cli.rewrite.done", d.Path, len(res.Counters)))
 	}
 	return nil
 }
 
-// writeAtomic replaces path by data through a temporary file in the same
-// directory, so a crash leaves the old file or the new one, never half.
-func writeAtomic(path string, data []byte) error {
-	st, err := os.Stat(path)
+// rewriteFile replaces the file at path, which held was when it was read,
+// by data. It writes through a symbolic link (the link stays, its target
+// is rewritten) and keeps the file's mode and owner; a read-only file, one
+// whose owner cannot be kept, or one changed since it was read is refused
+// and left as it is (exit 3: the file's state, not the reader's typing).
+func rewriteFile(g *globalOptions, path string, was, data []byte) error {
+	target, err := filepath.EvalSymlinks(path)
 	if err != nil {
-		return err
+		return &couldNotRunError{msg: g.t("err.file.write", path, unwrapPathErr(err))}
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".archlab-rewrite-*")
+	st, err := os.Stat(target)
+	if err != nil {
+		return &couldNotRunError{msg: g.t("err.file.write", path, unwrapPathErr(err))}
+	}
+	// Root may write any file, and a rename replaces a read-only one: a
+	// file without a write bit says "leave me", whoever runs archlab.
+	if st.Mode().Perm()&0o222 == 0 || unix.Access(target, unix.W_OK) != nil {
+		return &couldNotRunError{msg: g.t("err.file.read-only", path)}
+	}
+	if now, err := readLimited(target); err != nil || !bytes.Equal(now, was) {
+		return &couldNotRunError{msg: g.t("err.file.changed", path)}
+	}
+	if err := writeAtomic(target, st, data); err != nil {
+		return &couldNotRunError{msg: g.t("err.file.write", path, unwrapPathErr(err))}
+	}
+	return nil
+}
+
+// writeAtomic replaces target, whose FileInfo is st, by data through a
+// temporary file in the same directory, so a crash leaves the old file or
+// the new one, never half. The new file gets st's mode and owner before
+// it takes target's place.
+func writeAtomic(target string, st os.FileInfo, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(target), ".archlab-rewrite-*")
 	if err != nil {
 		return err
 	}
@@ -148,10 +189,20 @@ func writeAtomic(path string, data []byte) error {
 		tmp.Close()
 		return err
 	}
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok && (int(sys.Uid) != os.Geteuid() || int(sys.Gid) != os.Getegid()) {
+		if err := tmp.Chown(int(sys.Uid), int(sys.Gid)); err != nil {
+			tmp.Close()
+			return fmt.Errorf("cannot keep the owner %d:%d: %w", sys.Uid, sys.Gid, err)
+		}
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	return os.Rename(tmp.Name(), target)
 }
 
 // printVerbs prints a section's verbs, one a line with its explanation, and

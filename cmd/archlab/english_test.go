@@ -103,7 +103,7 @@ func chinesePages(t *testing.T) []text {
 func get(t *testing.T, h http.Handler, path string) string {
 	t.Helper()
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "http://127.0.0.1:8017"+path, nil))
 	if rec.Code != http.StatusOK {
 		t.Fatalf("GET %s: %d", path, rec.Code)
 	}

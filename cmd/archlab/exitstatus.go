@@ -7,7 +7,6 @@ import (
 	"io"
 	"syscall"
 
-	"archlab/adapters/sqlstore"
 	"archlab/drills"
 	"archlab/i18n"
 )
@@ -97,7 +96,7 @@ func ownError(err error) bool {
 // get to run, and CI must not read exit 1.
 func envFailure(g *globalOptions, results []*drills.Result) error {
 	for _, res := range results {
-		if res.Err != nil && sqlstore.Environmental(res.Err) {
+		if res.Err != nil && sqlite != nil && sqlite.environmental(res.Err) {
 			return &couldNotRunError{msg: g.t("err.env.run", res.Drill.Name, firstLine(res.Err.Error()))}
 		}
 	}

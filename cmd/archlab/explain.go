@@ -44,7 +44,7 @@ func newExplainCmd(g *globalOptions) *cobra.Command {
 			}
 			r := &renderer{g: g, p: newPalette(g.colour())}
 			r.header(d)
-			_, err = fmt.Fprintf(g.io.Out, "\n%s\n", reflow(g.t("explain."+d.Name), g.width()))
+			_, err = fmt.Fprintf(g.io.Out, "\n%s\n", reflow(d.Explain(g.lang), g.width()))
 			return err
 		},
 	}

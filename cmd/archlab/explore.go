@@ -13,7 +13,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
@@ -261,23 +260,16 @@ func (o *exploreOptions) withProgress(name string, opts *explore.Options, fn fun
 	gate := &gatedWriter{w: o.g.io.Err}
 	start := time.Now()
 	wg.Go(func() {
-		bar := progressbar.NewOptions64(size(),
-			progressbar.OptionSetWriter(gate),
-			progressbar.OptionSetDescription(o.g.t("explore.progress", name)),
-			progressbar.OptionSetItsString(label),
-			progressbar.OptionShowIts(),
-			progressbar.OptionShowCount(),
-			progressbar.OptionThrottle(100*time.Millisecond),
-			progressbar.OptionClearOnFinish())
+		bar := &progressLine{w: gate, desc: o.g.t("explore.progress", name), unit: label, total: size, start: start}
 		tick := time.NewTicker(100 * time.Millisecond)
 		defer tick.Stop()
 		for {
 			select {
 			case <-stop:
-				_ = bar.Finish()
+				bar.clear()
 				return
 			case <-tick.C:
-				_ = bar.Set64(int64(done.Load()))
+				bar.draw(done.Load())
 				if !gate.open.Load() && time.Since(start) >= time.Second {
 					if d, all := done.Load(), total.Load(); unit == "schedules" && d > 0 && all > d {
 						rest := time.Duration(float64(time.Since(start)) * float64(all-d) / float64(d))

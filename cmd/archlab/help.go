@@ -139,7 +139,7 @@ func writeFlags(g *globalOptions, w io.Writer, fs *pflag.FlagSet, width int) {
 			name = "  -" + f.Shorthand + ", --" + f.Name
 		}
 		varname, usage := pflag.UnquoteUsage(f)
-		if varname == "string" || varname == "int" || varname == "uint" {
+		if varname == "string" || varname == "int" || varname == "uint" || varname == "duration" {
 			varname = g.t("help.type." + varname) // a type, said in the reader's words
 		}
 		if varname != "" {

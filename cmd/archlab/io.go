@@ -36,6 +36,11 @@ type IO struct {
 	// Students is the student's code that check and "strategy student"
 	// run; nil is package exercises, compiled in. Tests plug in others.
 	Students *harness.Students
+	// Replace replaces the process with the program at path (exec), for
+	// a run handed to an archlab built with more parts (ondemand.go). nil
+	// when IO is not the process's own (the tests): that archlab runs as
+	// a child on these streams instead.
+	Replace func(path string, argv, env []string) error
 }
 
 // Exit codes.

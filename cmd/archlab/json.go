@@ -25,6 +25,7 @@ type jsonDrill struct {
 	Title    string        `json:"title"`
 	Pass     bool          `json:"pass"`
 	Expected string        `json:"expected"` // "book", "lab" for a drill the book does not print, "file" for a drill file's own
+	Broker   string        `json:"broker"`   // "memory" (the model), "nats (embedded)", "kafka host:9092"
 	Params   []jsonParam   `json:"params"`
 	Counters []jsonCounter `json:"counters"`
 	Checks   []jsonCheck   `json:"checks"`
@@ -65,19 +66,21 @@ type jsonCheck struct {
 
 type jsonAll struct {
 	Schema int         `json:"schema"`
+	Broker string      `json:"broker"`
 	Drills []jsonDrill `json:"drills"`
 	Passed int         `json:"passed"`
 	Failed int         `json:"failed"`
 }
 
-func jsonOf(lang i18n.Lang, res *drills.Result) jsonDrill {
+func jsonOf(lang i18n.Lang, res *drills.Result, broker string) jsonDrill {
 	j := jsonDrill{
 		Schema:   jsonSchema,
 		Drill:    res.Drill.Name,
 		Section:  res.Drill.Section,
-		Title:    i18n.T(lang, res.Drill.TitleKey()),
+		Title:    res.Drill.Title(lang),
 		Pass:     res.Pass,
 		Expected: "book",
+		Broker:   broker,
 		Params:   []jsonParam{},
 		Counters: []jsonCounter{},
 		Checks:   []jsonCheck{},
@@ -109,10 +112,10 @@ func jsonOf(lang i18n.Lang, res *drills.Result) jsonDrill {
 	return j
 }
 
-func jsonOfAll(lang i18n.Lang, results []*drills.Result) jsonAll {
-	all := jsonAll{Schema: jsonSchema, Drills: []jsonDrill{}}
+func jsonOfAll(lang i18n.Lang, results []*drills.Result, broker string) jsonAll {
+	all := jsonAll{Schema: jsonSchema, Broker: broker, Drills: []jsonDrill{}}
 	for _, res := range results {
-		all.Drills = append(all.Drills, jsonOf(lang, res))
+		all.Drills = append(all.Drills, jsonOf(lang, res, broker))
 		if res.Pass {
 			all.Passed++
 		} else {

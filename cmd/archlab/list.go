@@ -41,10 +41,10 @@ func newListCmd(g *globalOptions) *cobra.Command {
 					first := fmt.Sprintf("  %-*s  ", nameW, d.Name)
 					if len(first)+16 > w { // a narrow screen: the title under the name
 						fmt.Fprintln(g.io.Out, "  "+d.Name)
-						writeHanging(g.io.Out, "      ", "      ", g.t(d.TitleKey()), w)
+						writeHanging(g.io.Out, "      ", "      ", d.Title(g.lang), w)
 						continue
 					}
-					writeHanging(g.io.Out, first, strings.Repeat(" ", len(first)), g.t(d.TitleKey()), w)
+					writeHanging(g.io.Out, first, strings.Repeat(" ", len(first)), d.Title(g.lang), w)
 				}
 			}
 			return nil
@@ -95,7 +95,7 @@ func listJSON(g *globalOptions) jsonList {
 		js := jsonSection{ID: s.ID, Title: g.t(s.TitleKey()), Package: s.Package, Drills: []jsonEntry{}}
 		list, _ := drills.InSection(s.ID)
 		for _, d := range list {
-			e := jsonEntry{Name: d.Name, Title: g.t(d.TitleKey()), Expected: "book", Counters: []jsonBookItem{}, Params: []jsonListArg{}}
+			e := jsonEntry{Name: d.Name, Title: d.Title(g.lang), Expected: "book", Counters: []jsonBookItem{}, Params: []jsonListArg{}}
 			if d.LabOnly {
 				e.Expected = "lab"
 			}

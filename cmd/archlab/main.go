@@ -10,24 +10,23 @@
 package main
 
 import (
+	"fmt"
 	"os"
-	"os/signal"
+	"strings"
+	"syscall"
 
 	"golang.org/x/term"
-
-	"archlab/adapters/consumerproc"
 )
 
 func main() {
 	// A consumer process of --crash real serves its one delivery before
-	// any command tree is built: the Spawner marks it with ChildEnv, and
-	// it starts in milliseconds, not in the time the CLI takes to build.
-	// The broker decides when a consumer dies: Ctrl-C at the terminal
-	// reaches the whole process group, so the consumer ignores it and its
-	// parent kills it and waits for it.
-	if os.Getenv(consumerproc.ChildEnv) == "1" {
-		signal.Ignore(os.Interrupt)
-		os.Exit(consumerproc.Main())
+	// any command tree is built, in the archlab built with SQLite
+	// (with_sqlite.go): it starts in milliseconds, not in the time the
+	// CLI takes to build.
+	if sqlite != nil {
+		if code, ok := sqlite.consumerChild(); ok {
+			os.Exit(code)
+		}
 	}
 	os.Exit(run(newIO(), os.Args[1:]))
 }
@@ -35,7 +34,7 @@ func main() {
 // newIO wires the real process: its streams, its environment and whether
 // stdout and stdin are terminals.
 func newIO() *IO {
-	return &IO{
+	io := &IO{
 		In:            os.Stdin,
 		Out:           os.Stdout,
 		Err:           os.Stderr,
@@ -44,5 +43,12 @@ func newIO() *IO {
 		InIsTerminal:  term.IsTerminal(int(os.Stdin.Fd())),
 		Width:         terminalWidth(os.Getenv),
 		ErrWidth:      stderrWidth(),
+		Replace:       syscall.Exec,
 	}
+	// A run handed over by a test's archlab (ondemand.go) sees the
+	// terminal that test's IO said it had.
+	if v := os.Getenv(handedIO); v != "" {
+		fmt.Sscanf(strings.ReplaceAll(v, ",", " "), "%d %t %t", &io.Width, &io.OutIsTerminal, &io.InIsTerminal)
+	}
+	return io
 }

@@ -1,13 +1,18 @@
 package main
 
 import (
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"archlab/adapters/consumerproc"
+	"archlab/i18n"
 )
 
 // TestMain lets the test binary act as the archlab command, so the scripts
@@ -37,6 +42,7 @@ func TestMain(m *testing.M) {
 // TestScripts runs testdata/script/*.txtar: exit codes, --json shape,
 // unknown drills, bad parameters, colour and languages.
 func TestScripts(t *testing.T) {
+	vars := buildEnv(t)
 	testscript.Run(t, testscript.Params{
 		Dir: "../../testdata/script",
 		Setup: func(env *testscript.Env) error {
@@ -48,7 +54,45 @@ func TestScripts(t *testing.T) {
 			// would read as the script's own files if it held them.
 			files, err := filepath.Abs("../../testdata/files")
 			env.Setenv("FILES", files)
+			for _, kv := range vars {
+				k, v, _ := strings.Cut(kv, "=")
+				env.Setenv(k, v)
+			}
 			return err
 		},
 	})
 }
+
+// buildEnv is what an archlab started by a script needs to build and find
+// the archlab with more parts (ondemand.go) where one started from the
+// shell would: the user's cache, and Go's build and module caches, which
+// testscript's HOME (/no-home) would otherwise move to nowhere. The web
+// variant is built first: serve_addr gives a server one second to start.
+func buildEnv(t *testing.T) []string {
+	buildEnvOnce.Do(func() {
+		out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output()
+		if err != nil {
+			t.Fatalf("go env: %v", err)
+		}
+		v := strings.Fields(string(out))
+		cache, err := os.UserCacheDir()
+		if err != nil {
+			t.Fatal(err)
+		}
+		buildEnvVars = []string{"XDG_CACHE_HOME=" + cache, "GOCACHE=" + v[0], "GOMODCACHE=" + v[1], "GOPATH=" + v[2],
+			"GOFLAGS=" + os.Getenv("GOFLAGS"), "GOPROXY=" + os.Getenv("GOPROXY"), "GOTOOLCHAIN=" + os.Getenv("GOTOOLCHAIN")}
+		if linked("web") {
+			return // a test binary built with -tags web serves in-process
+		}
+		g := &globalOptions{io: &IO{Err: io.Discard}, lang: i18n.EN}
+		if _, err := g.variant(t.Context(), &needsError{parts: []string{"web"}, asker: "serve"}); err != nil {
+			t.Fatalf("building the web variant: %v", err)
+		}
+	})
+	return buildEnvVars
+}
+
+var (
+	buildEnvOnce sync.Once
+	buildEnvVars []string
+)

@@ -25,6 +25,9 @@ type renderer struct {
 	// its timeline.
 	stopped bool
 	keys    *bufio.Reader // stdin, read a key at a time at the pauses
+	// broker: the line naming the real broker the run used, "" on the
+	// model.
+	broker string
 }
 
 func (r *renderer) out() io.Writer { return r.g.io.Out }
@@ -37,10 +40,18 @@ func (r *renderer) header(d *drills.Drill) {
 		fmt.Fprintln(r.out(), r.p.dim.Sprint(l))
 	}
 	name := d.Name + " — "
-	lines := wrapText(r.g.t(d.TitleKey()), w-displayWidth(name))
+	lines := wrapText(d.Title(r.g.lang), w-displayWidth(name))
 	fmt.Fprintf(r.out(), "%s — %s\n", r.p.bold.Sprint(d.Name), lines[0])
 	for _, l := range lines[1:] {
 		fmt.Fprintln(r.out(), strings.Repeat(" ", displayWidth(name))+l)
+	}
+	r.onBroker()
+}
+
+// onBroker says which real broker the run used; on the model, nothing.
+func (r *renderer) onBroker() {
+	if r.broker != "" {
+		fmt.Fprintln(r.out(), r.p.dim.Sprint(r.broker))
 	}
 }
 
@@ -292,6 +303,7 @@ func (r *renderer) summary(results []*drills.Result, paths []string) error {
 		drill = r.g.t("cli.col.drill-file")
 	}
 	header := []any{r.g.t("cli.col.section"), drill, r.g.t("cli.col.result"), r.g.t("cli.col.counters")}
+	r.onBroker()
 	// The counters column wraps so the summary fits a projector.
 	if err := r.table(header, rows, true); err != nil {
 		return err

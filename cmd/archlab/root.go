@@ -20,6 +20,7 @@ type globalOptions struct {
 	io      *IO
 	lang    i18n.Lang
 	noColor bool
+	args    []string // the command line: what the command tree must hold (drillCommands)
 }
 
 func (g *globalOptions) t(key string, args ...any) string { return i18n.T(g.lang, key, args...) }
@@ -47,10 +48,20 @@ func run(io *IO, args []string) int {
 	if err != nil {
 		return finish(&cio, errw, i18n.FromEnv(io.Getenv), args, out, err)
 	}
-	g := &globalOptions{io: &cio, lang: lang}
+	g := &globalOptions{io: &cio, lang: lang, args: args}
 	root := newRootCmd(g)
 	root.SetArgs(namesAfterDashes(root, args))
-	return finish(&cio, errw, lang, args, out, root.Execute())
+	err = root.Execute()
+	var ne *needsError
+	if errors.As(err, &ne) {
+		// A run that needs a part this archlab was built without: the
+		// archlab that has it runs the same command line (ondemand.go).
+		var code int
+		if code, err = g.handOver(ne, args); err == nil {
+			return outputStatus(errw, lang, out, code)
+		}
+	}
+	return finish(&cio, errw, lang, args, out, err)
 }
 
 // finish prints err (on stderr, and as a JSON object on stdout when the

@@ -3,16 +3,11 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net"
-	"net/http"
-	"os/exec"
-	"runtime"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"archlab/ui/web"
+	"archlab/drills"
 )
 
 // serveOptions are the flags of `archlab serve`.
@@ -46,63 +41,45 @@ func newServeCmd(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
-// run listens, serves until Ctrl-C (or SIGTERM), then shuts the server
-// down cleanly: open requests finish, new ones are refused. Stopping the
-// server is its normal end, so it exits 0.
+// serveWeb serves the page, in the archlab built with -tags web
+// (with_web.go); nil in the light one, which hands serve over to that one
+// (ondemand.go). host is --addr's host.
+var serveWeb func(o *serveOptions, ctx context.Context, host string) error
+
+// run checks --addr, then serves.
 func (o *serveOptions) run(ctx context.Context) error {
-	g := o.g
-	host, _, err := net.SplitHostPort(o.addr)
-	if err != nil {
-		return &usageError{msg: g.t("err.serve.addr", o.addr)}
+	host, port, err := net.SplitHostPort(o.addr)
+	if n, ok := drills.ParseDecimal(port); err != nil || !ok || n < 0 || n > 65535 {
+		// A port net.Listen refuses ("99999", "http") is the reader's
+		// typing, not the machine's (exit 2, not 3).
+		return &usageError{msg: o.g.t("err.serve.addr", o.addr)}
 	}
-	if !loopback(host) {
-		fmt.Fprintln(g.io.Err, g.t("serve.public", o.addr))
-	}
-	ln, err := net.Listen("tcp", o.addr)
-	if err != nil {
-		return &couldNotRunError{msg: g.t("err.serve.listen", o.addr, unwrapNetErr(err))}
-	}
-	url := "http://" + ln.Addr().String() + "/"
-	srv := &http.Server{
-		Handler:           web.New(g.lang),
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      60 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-	}
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	ctx, stop := signalContext(ctx)
-	defer stop()
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	fmt.Fprintln(g.io.Out, g.t("serve.listening", url))
-	if o.ready != nil {
-		o.ready(url)
-	}
-	if o.open {
-		if err := openBrowser(url); err != nil {
-			fmt.Fprintln(g.io.Err, g.t("serve.no-open", err, url))
-		}
-	}
-	select {
-	case err := <-done:
-		return &couldNotRunError{msg: g.t("err.serve.listen", o.addr, err)}
-	case <-ctx.Done():
-	}
-	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	err = srv.Shutdown(shut)
-	if err := <-done; err != nil && !errors.Is(err, http.ErrServerClosed) {
+	if err := needParts("serve", "web"); err != nil {
 		return err
 	}
-	fmt.Fprintln(g.io.Err, g.t("serve.stopped"))
-	return err
+	return serveWeb(o, ctx, host)
+}
+
+// serveHosts are the hosts the page answers for beside localhost: the
+// listen address's, or, for every interface (0.0.0.0, ::, ""), each
+// address of this machine, so a class reaches it by the teacher's IP.
+func serveHosts(host string) []string {
+	if ip := net.ParseIP(host); host != "" && (ip == nil || !ip.IsUnspecified()) {
+		return []string{host}
+	}
+	var out []string
+	addrs, _ := net.InterfaceAddrs()
+	for _, a := range addrs {
+		if ipn, ok := a.(*net.IPNet); ok {
+			out = append(out, ipn.IP.String())
+		}
+	}
+	return out
 }
 
 // loopback reports whether host only accepts connections from this
-// machine: localhost or a loopback IP. An empty host is every interface.
+// machine: localhost or a loopback IP. An empty host, 0.0.0.0 and :: are
+// every interface: not loopback.
 func loopback(host string) bool {
 	if host == "localhost" {
 		return true
@@ -117,22 +94,4 @@ func unwrapNetErr(err error) error {
 		return oe.Err
 	}
 	return err
-}
-
-// openBrowser asks the desktop to open url.
-func openBrowser(url string) error {
-	var cmd *exec.Cmd
-	switch runtime.GOOS {
-	case "darwin":
-		cmd = exec.Command("open", url)
-	case "windows":
-		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
-	default:
-		cmd = exec.Command("xdg-open", url)
-	}
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	go cmd.Wait()
-	return nil
 }

@@ -27,6 +27,12 @@ func waitFor(done <-chan error, cond func() bool) (bool, error) {
 	}
 }
 
+// isExe reports whether process pid runs the executable exe.
+func isExe(pid int, exe string) bool {
+	got, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/exe")
+	return err == nil && got == exe
+}
+
 // catches reports whether process pid has a handler for sig
 // (/proc/PID/status, SigCgt): the moment it can be signalled cleanly.
 func catches(pid int, sig syscall.Signal) bool {
@@ -114,14 +120,9 @@ func TestExploreInterruptible(t *testing.T) {
 			done := make(chan error, 1)
 			go func() { done <- cmd.Wait() }()
 			pid := cmd.Process.Pid
-			// Ready when the script has exec'd archlab and archlab has
-			// taken SIGINT back: the shell itself may catch SIGINT for a
-			// moment before its trap runs.
-			ready := func() bool {
-				self, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/exe")
-				return err == nil && self == exe && catches(pid, syscall.SIGINT)
-			}
-			if ok, err := waitFor(done, ready); !ok {
+			// Until the exec, pid is the shell, which may catch SIGINT
+			// itself: wait for archlab (its executable is this test's).
+			if ok, err := waitFor(done, func() bool { return isExe(pid, exe) && catches(pid, syscall.SIGINT) }); !ok {
 				t.Fatalf("explore ended before it listened for SIGINT: %v\n%s", err, stderr.String())
 			}
 			cmd.Process.Signal(tt.sig)

@@ -5,15 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/spf13/pflag"
 
-	"archlab/adapters/consumerproc"
-	"archlab/adapters/sqlstore"
 	"archlab/drills"
 	"archlab/harness"
-	"archlab/internal/inbox"
 )
 
 // storeOptions are the flags of the §8.2 drills that say where the consumer
@@ -24,6 +20,26 @@ type storeOptions struct {
 	crash  string
 	broker brokerOptions // --broker, --nats-url, --kafka-brokers (broker.go)
 }
+
+// sqliteParts is the half of the store wiring that needs SQLite and the
+// consumer process (with_sqlite.go). It is nil in the archlab built
+// without -tags sqlite, which hands a --store sqlite run to the one built
+// with it (ondemand.go).
+type sqliteParts interface {
+	// prepare checks and takes the --db file and finds the executable
+	// that serves as the consumer process, before any drill runs.
+	prepare(s *stores) error
+	// inboxEnv is where drill d's consumer runs.
+	inboxEnv(s *stores, d *drills.Drill) harness.InboxEnv
+	// environmental reports whether a store's error is the environment's
+	// (a read-only or busy database, a full disk): exit 3.
+	environmental(err error) bool
+	// consumerChild serves a consumer process's delivery when this
+	// process is one (ok), before any command is built.
+	consumerChild() (code int, ok bool)
+}
+
+var sqlite sqliteParts
 
 // addStoreFlags registers the store flags on the drill command (for --all
 // and --chapter) and on each §8.2 drill; all are bound to the same options.
@@ -42,12 +58,13 @@ type stores struct {
 	stop   context.CancelFunc
 	tmpDir string
 	exe    string
-	lock   *sqlstore.RunLock // --db, held for the whole run
+	unlock func() error // releases --db, held for the whole run
 	closed bool
 	// students is the code a file with "strategy student" runs
 	students *harness.Students
-	brokers  *brokers // the real broker, when --broker chose one
+	brokers  brokerRun // the real broker, when --broker chose one
 	g        *globalOptions
+	budget   drills.Budget
 }
 
 // openStores checks the store flags against the drills about to run (many:
@@ -55,7 +72,7 @@ type stores struct {
 // does nothing and runs drills as the book does.
 func (o *drillOptions) openStores(list []*drills.Drill, many bool) (*stores, error) {
 	g, so := o.g, o.stores
-	s := &stores{o: so, students: g.students(), g: g}
+	s := &stores{o: so, students: g.students(), g: g, budget: o.budget}
 	switch {
 	case so.store != "memory" && so.store != "sqlite":
 		return nil, &usageError{msg: g.t("err.store", so.store)}
@@ -71,98 +88,82 @@ func (o *drillOptions) openStores(list []*drills.Drill, many bool) (*stores, err
 	if err := checkBroker(g, so.broker, list); err != nil {
 		return nil, err
 	}
-	if so.store == "memory" {
-		return s.openBroker()
-	}
-	if !anyHasEnv(list) {
+	if so.store == "sqlite" && !anyHasEnv(list) {
 		return nil, &usageError{msg: g.t("err.store-no-drill", o.chapter)}
 	}
-	if so.crash == "real" {
-		exe, err := os.Executable()
-		if err != nil {
-			return nil, &usageError{msg: g.t("err.crash-no-executable", err)}
-		}
-		s.exe = exe
+	if err := needParts(so.asker(), so.parts()...); err != nil {
+		return nil, err
 	}
-	if so.db != "" {
-		// Check the file before any drill runs: a bad --db is bad input
-		// (exit 2), and Open refuses it without writing to it. The lock
-		// keeps every other run out until close.
-		lock, err := sqlstore.Lock(so.db)
-		if err != nil {
-			return nil, dbError(g, so.db, err)
-		}
-		s.lock = lock
-		st, err := sqlstore.Open(so.db, sqlstore.Options{})
-		if err == nil {
-			err = st.Close()
-		}
-		if err != nil {
-			s.lock.Release()
-			return nil, dbError(g, so.db, err)
-		}
+	if so.store == "memory" {
+		// Ctrl-C stops a run between two steps (a drill file may run for
+		// seconds) and exits 130, as it does for every other store.
+		s.ctx, s.stop = signalContext(context.Background())
+		return s.openBroker()
+	}
+	if err := sqlite.prepare(s); err != nil {
+		return nil, err
 	}
 	// From here on Ctrl-C cancels the context instead of killing archlab,
 	// so a running consumer is killed and waited for and the temporary
 	// directory is removed before archlab exits.
 	s.ctx, s.stop = signalContext(context.Background())
 	if so.db == "" {
-		dir, err := os.MkdirTemp("", "archlab-")
+		dir, err := makeTempDir()
 		if err != nil {
-			s.stop()
-			return nil, err
+			failed := error(&couldNotRunError{msg: err.Error()})
+			s.close(g, &failed)
+			return nil, failed
 		}
 		s.tmpDir = dir
 	}
 	return s.openBroker()
 }
 
+// parts are the build tags the run needs: "sqlite" for --store sqlite,
+// "brokers" for --broker nats|kafka; asker is the flag that asked first.
+func (so storeOptions) parts() []string {
+	var p []string
+	if so.store == "sqlite" {
+		p = append(p, "sqlite")
+	}
+	if so.broker.broker != "memory" && so.broker.broker != "" {
+		p = append(p, "brokers")
+	}
+	return p
+}
+
+func (so storeOptions) asker() string {
+	if so.broker.broker != "memory" && so.broker.broker != "" {
+		return "--broker " + so.broker.broker
+	}
+	return "--store " + so.store
+}
+
 // run runs one drill, in its Env when the drill has one.
 func (s *stores) run(d *drills.Drill, v drills.Values) (*drills.Result, error) {
 	env := harness.Env{Student: s.students}
 	if s.o.store == "sqlite" && d.HasEnv() {
-		env.Inbox = s.env(d)
+		env.Inbox = sqlite.inboxEnv(s, d)
 	}
-	s.brokers.env(d, &env)
-	res, err := d.RunIn(v, env)
+	if s.brokers != nil {
+		s.brokers.env(d, &env)
+	}
+	res, err := d.RunContext(s.ctx, v, drills.RunOptions{Env: env, Budget: s.budget})
 	if err == nil && (s.ctx == nil || s.ctx.Err() == nil) {
-		err = brokerFailure(s.g, res)
+		err = brokerFailure(s.g, res, s.o.broker)
 	}
 	return res, err
-}
-
-// env is where drill d's consumer runs: a database of its own (a drill
-// starts from empty tables), consumer processes when the crash is real.
-func (s *stores) env(d *drills.Drill) harness.InboxEnv {
-	path := s.o.db
-	if path == "" {
-		path = filepath.Join(s.tmpDir, d.Name+".db")
-	}
-	env := harness.InboxEnv{Open: func(onSQL func(harness.Statement)) (inbox.Store, error) {
-		st, err := consumerproc.OpenStore(path, onSQL)
-		if err != nil {
-			return nil, err
-		}
-		if err := st.Reset(); err != nil {
-			st.Close()
-			return nil, err
-		}
-		return st, nil
-	}}
-	if s.o.crash == "real" {
-		env.Consumer = func() harness.Consumer {
-			return &consumerproc.Spawner{Context: s.ctx, Command: []string{s.exe}, DB: path}
-		}
-	}
-	return env
 }
 
 // interrupted is the error of a run cut short by Ctrl-C, or nil.
 func (s *stores) interrupted(g *globalOptions) error {
 	if s.ctx != nil && s.ctx.Err() != nil {
 		msg := g.t("err.interrupted")
-		if s.brokers != nil && s.o.store != "sqlite" {
+		switch {
+		case s.brokers != nil && s.o.store != "sqlite":
 			msg = g.t("err.interrupted.broker") // no process, no file: the broker's leftovers
+		case s.o.store != "sqlite":
+			msg = g.t("err.interrupted.memory") // nothing to kill, nothing to remove
 		}
 		return &interruptedError{msg: msg, code: signalStatus(s.ctx)}
 	}
@@ -180,8 +181,12 @@ func (s *stores) close(g *globalOptions, err *error) {
 	}
 	s.closed = true
 	s.stop()
-	s.brokers.close()
-	defer func() { *err = errors.Join(*err, s.lock.Release()) }()
+	if s.brokers != nil {
+		s.brokers.close()
+	}
+	if s.unlock != nil {
+		defer func() { *err = errors.Join(*err, s.unlock()) }()
+	}
 	if s.tmpDir != "" {
 		*err = errors.Join(*err, os.RemoveAll(s.tmpDir))
 		return
@@ -189,33 +194,6 @@ func (s *stores) close(g *globalOptions, err *error) {
 	if *err == nil && s.o.db != "" {
 		fmt.Fprintln(g.io.Err, g.t("cli.db-kept", s.o.db, s.o.db))
 	}
-}
-
-// dbError turns a refused --db into one line in the reader's language.
-func dbError(g *globalOptions, path string, err error) error {
-	var oe *sqlstore.OpenError
-	if !errors.As(err, &oe) {
-		return &usageError{msg: g.t("err.db.open", path, err)}
-	}
-	if e := dbEnvError(g, path, oe); e != nil {
-		return e
-	}
-	var msg string
-	switch oe.Problem {
-	case sqlstore.IsDirectory:
-		msg = g.t("err.db.directory", path)
-	case sqlstore.Unreadable:
-		msg = g.t("err.db.unreadable", path, oe.Err)
-	case sqlstore.NotSQLite:
-		msg = g.t("err.db.not-sqlite", path)
-	case sqlstore.ForeignSchema:
-		msg = g.t("err.db.foreign", path)
-	case sqlstore.NewerSchema:
-		msg = g.t("err.db.newer", path, oe.Version, sqlstore.SchemaVersion)
-	default:
-		msg = g.t("err.db.open", path, errors.Unwrap(oe))
-	}
-	return &usageError{msg: msg}
 }
 
 func anyHasEnv(list []*drills.Drill) bool {

@@ -1,8 +1,15 @@
 package fuzz
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"archlab/drills"
 )
@@ -44,4 +51,103 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("parsed without a name or a section: %+v", d)
 		}
 	})
+}
+
+// fuzzBudget is DefaultBudget with a time budget of a second: a run may
+// stop on it, and must then stop within the second after.
+var fuzzBudget = drills.Budget{Time: time.Second}
+
+// Limits FuzzRun holds every run to.
+const (
+	maxRunTime = 2 * time.Second
+	maxRSS     = 500 << 20
+)
+
+// FuzzRun: whatever the bytes, a file that parses runs under the budget
+// and ends, within two seconds, with a result, a *drills.FileError (a
+// mistake or a budget, at a line) or a *drills.ParamError; never a panic;
+// and the process's peak resident memory stays under 500 MB. With
+// ARCHLAB_FUZZ_STATS=FILE each fuzzing process appends its longest run and
+// its peak memory to FILE whenever either grows (for TESTING.md).
+func FuzzRun(f *testing.F) {
+	for _, d := range drills.All() {
+		src, err := drills.Source(d)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(src)
+	}
+	f.Add([]byte(okFile))
+	f.Add([]byte("drill r\nsection 8.3\n-- steps --\nroute 1000 4\nrestart\n-- counters --\nused\nmoved\n-- checks --\nok: moved == 0\n"))
+	f.Add([]byte("drill c\nsection 8.3\n-- steps --\nevent e1 o-1 v3 fulfill\nconsumer max-attempts=100\npublish e1\ndispatch\n-- counters --\ndeliveries\n-- checks --\nok: deliveries >= 0\n"))
+	f.Add([]byte("drill s\nsection 11.2\n-- steps --\nsplit 1000 4\nrepeat 4 as i run shard-{i} every=10\ncount\n-- counters --\nk{i} = shard_keys(i) for i < 4\napplied\n-- checks --\nok: applied == 1000\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		start := time.Now()
+		d, err := drills.ParseBudget("fuzz.txtar", data, fuzzBudget)
+		if err == nil {
+			_, err = d.RunContext(context.Background(), d.Defaults(), drills.RunOptions{Budget: fuzzBudget})
+		}
+		took := time.Since(start)
+		var (
+			fe *drills.FileError
+			pe *drills.ParamError
+		)
+		if err != nil && !errors.As(err, &fe) && !errors.As(err, &pe) {
+			t.Fatalf("not a *drills.FileError or a *drills.ParamError: %v", err)
+		}
+		if fe != nil && (fe.Msg == "" || strings.Contains(fe.Error(), "\n")) {
+			t.Fatalf("not one line: %q", fe.Error())
+		}
+		if took > maxRunTime {
+			t.Fatalf("the run took %v (error: %v)", took, err)
+		}
+		hwm := peakRSS()
+		if hwm > maxRSS {
+			t.Fatalf("peak resident memory %d MB", hwm>>20)
+		}
+		record(took, hwm)
+	})
+}
+
+var stats struct {
+	sync.Mutex
+	took time.Duration
+	hwm  int64
+}
+
+// record appends the process's longest run and peak memory to
+// $ARCHLAB_FUZZ_STATS when either grew.
+func record(took time.Duration, hwm int64) {
+	path := os.Getenv("ARCHLAB_FUZZ_STATS")
+	if path == "" {
+		return
+	}
+	stats.Lock()
+	defer stats.Unlock()
+	if took <= stats.took && hwm>>20 <= stats.hwm>>20 {
+		return
+	}
+	stats.took, stats.hwm = max(stats.took, took), max(stats.hwm, hwm)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return
+	}
+	fmt.Fprintf(f, "pid %d longest %v peak %d MB\n", os.Getpid(), stats.took, stats.hwm>>20)
+	f.Close()
+}
+
+// peakRSS is the process's peak resident memory in bytes (VmHWM), 0 where
+// /proc is not.
+func peakRSS() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return n << 10
+		}
+	}
+	return 0
 }

@@ -169,7 +169,7 @@ type CheckRow struct {
 func Checks(lang i18n.Lang, res *drills.Result) []CheckRow {
 	out := make([]CheckRow, len(res.Checks))
 	for i, c := range res.Checks {
-		row := CheckRow{Text: i18n.T(lang, c.Key), OK: c.OK, Shows: c.Shows, Mark: "✗"}
+		row := CheckRow{Text: res.Drill.Text(lang, c.Key), OK: c.OK, Shows: c.Shows, Mark: "✗"}
 		if c.OK {
 			row.Mark = "✓"
 		}
@@ -235,7 +235,7 @@ func FailureReason(lang i18n.Lang, res *drills.Result) string {
 	}
 	for _, c := range res.Checks {
 		if !c.OK {
-			return t("cli.fail.check", res.Drill.Name, t(c.Key))
+			return t("cli.fail.check", res.Drill.Name, res.Drill.Text(lang, c.Key))
 		}
 	}
 	return t("cli.fail.missing", res.Drill.Name)

@@ -8,16 +8,18 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"net"
 	"net/http"
 	"net/url"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"archlab/drills"
 	"archlab/explore"
-	"archlab/harness"
 	"archlab/i18n"
 	"archlab/ui/view"
 )
@@ -34,11 +36,24 @@ const MaxBodyBytes = 3*drills.MaxFileBytes + 4096
 var Mechanisms = []string{"inbox", "ordering", "shardjob"}
 
 // Server serves the pages. The zero value is not usable; call New.
+//
+// A page is reachable by whatever the teacher's browser opens, so the
+// server trusts no request: it answers only for the hosts it was told
+// (DNS rebinding), refuses a POST from another origin (a page on any
+// other port of localhost could post a drill file), may not be framed,
+// and runs every drill under a budget and a deadline. A pasted file, or
+// a what-if, waits for one of a few run slots, so the book's own pages
+// keep answering while one runs; and a run keeps nothing once its page
+// is written.
 type Server struct {
-	lang  i18n.Lang // when a request names none
-	tmpl  *template.Template
-	mux   *http.ServeMux
-	runMu sync.Mutex // one run at a time: runs take milliseconds, and the catalogue's overlay is shared
+	lang     i18n.Lang // when a request names none
+	tmpl     *template.Template
+	mux      *http.ServeMux
+	hosts    map[string]bool
+	cop      *http.CrossOriginProtection
+	budget   drills.Budget
+	deadline time.Duration
+	slots    chan struct{} // runs that are not the book's own
 
 	exploreMu sync.Mutex
 	explored  map[string]*explore.Report // the default scopes, explored once
@@ -46,10 +61,46 @@ type Server struct {
 	states stateCache // the state pages' starts (state.go)
 }
 
+// Options configure a Server.
+type Options struct {
+	Lang i18n.Lang // when a request names none
+	// Hosts are the hosts, beside localhost, 127.0.0.1 and ::1, that a
+	// request's Host header may name: where the server listens. A
+	// request for any other host is refused.
+	Hosts []string
+	// Budget bounds every run, as on the command line; a zero field is
+	// drills.DefaultBudget's, but for Time: drills.ServeTime.
+	Budget drills.Budget
+	// Deadline bounds one request's run, waiting for a slot included;
+	// zero is the budget's time and 5 seconds more.
+	Deadline time.Duration
+	// Slots is how many runs other than the book's own (pasted files,
+	// what-ifs) may run at once; zero is the number of CPUs.
+	Slots int
+}
+
 // New returns a server whose pages speak lang unless a request asks for
-// another language (?lang=zh).
-func New(lang i18n.Lang) *Server {
-	s := &Server{lang: lang, mux: http.NewServeMux(), explored: map[string]*explore.Report{}}
+// another language (?lang=zh), for requests to localhost only.
+func New(lang i18n.Lang) *Server { return NewWith(Options{Lang: lang}) }
+
+// NewWith returns a server configured by o.
+func NewWith(o Options) *Server {
+	s := &Server{lang: o.Lang, mux: http.NewServeMux(), explored: map[string]*explore.Report{},
+		hosts: map[string]bool{"localhost": true, "127.0.0.1": true, "::1": true}, cop: http.NewCrossOriginProtection(),
+		budget: o.Budget, deadline: o.Deadline}
+	for _, h := range o.Hosts {
+		s.hosts[strings.ToLower(strings.Trim(h, "[]"))] = true
+	}
+	if s.budget.Time <= 0 {
+		s.budget.Time = drills.ServeTime
+	}
+	if s.deadline <= 0 {
+		s.deadline = s.budget.Time + 5*time.Second
+	}
+	if o.Slots <= 0 {
+		o.Slots = runtime.NumCPU()
+	}
+	s.slots = make(chan struct{}, o.Slots)
 	s.tmpl = template.Must(template.New("").Funcs(template.FuncMap{
 		"join":  strings.Join,
 		"deref": func(b *bool) bool { return b != nil && *b },
@@ -72,10 +123,34 @@ func New(lang i18n.Lang) *Server {
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'self'; img-src 'self' data:")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.Header().Set("Referrer-Policy", "no-referrer")
+	h := w.Header()
+	h.Set("Content-Security-Policy", "default-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'; base-uri 'none'")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	lang := s.lang
+	if l, ok := i18n.Parse(r.URL.Query().Get("lang")); ok {
+		lang = l
+	}
+	if !s.hostAllowed(r.Host) {
+		// A name that resolves to this machine is how a web page on the
+		// internet reaches a server on localhost (DNS rebinding).
+		http.Error(w, i18n.T(lang, "web.err.host", r.Host), http.StatusMisdirectedRequest)
+		return
+	}
+	if err := s.cop.Check(r); err != nil {
+		http.Error(w, i18n.T(lang, "web.err.origin"), http.StatusForbidden)
+		return
+	}
 	s.mux.ServeHTTP(w, r)
+}
+
+// hostAllowed reports whether a request's Host names this server.
+func (s *Server) hostAllowed(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	return s.hosts[strings.ToLower(strings.Trim(host, "[]"))]
 }
 
 // page is what every template gets.
@@ -131,7 +206,8 @@ type param struct {
 	Name, Usage   string
 	Value         string
 	Default, Min  int
-	Max           int // 0: none
+	Max           int
+	HasMax        bool
 	Changed, Fail bool
 }
 
@@ -189,7 +265,7 @@ func sections(lang i18n.Lang) []section {
 		list, _ := drills.InSection(sec.ID)
 		x := section{ID: sec.ID, Title: i18n.T(lang, sec.TitleKey())}
 		for _, d := range list {
-			x.Drills = append(x.Drills, drillLink{Name: d.Name, Title: i18n.T(lang, d.TitleKey()), Lab: d.LabOnly})
+			x.Drills = append(x.Drills, drillLink{Name: d.Name, Title: d.Title(lang), Lab: d.LabOnly})
 		}
 		out = append(out, x)
 	}
@@ -216,14 +292,16 @@ func (s *Server) drill(w http.ResponseWriter, r *http.Request) {
 	params := make([]param, len(d.Params))
 	var bad string
 	for i, dp := range d.Params {
-		params[i] = param{Name: dp.Name, Usage: p.T(dp.UsageKey(d.Name)), Value: strconv.Itoa(dp.Default), Default: dp.Default, Min: dp.Min, Max: dp.Max}
-		raw := strings.TrimSpace(r.URL.Query().Get(dp.Name))
+		params[i] = param{Name: dp.Name, Usage: d.ParamUsage(p.Lang, dp), Value: strconv.Itoa(dp.Default), Default: dp.Default, Min: dp.Min, Max: dp.Max, HasMax: dp.HasMax}
+		// The command line's rule for numbers: "+5", "007" and " 5" are
+		// refused there, so here too.
+		raw := r.URL.Query().Get(dp.Name)
 		if raw == "" {
 			continue
 		}
 		params[i].Value = raw
-		n, err := strconv.Atoi(raw)
-		if err != nil {
+		n, ok := drills.ParseDecimal(raw)
+		if !ok {
 			params[i].Fail = true
 			if bad == "" {
 				bad = p.T("web.err.number", dp.Name, raw)
@@ -234,29 +312,33 @@ func (s *Server) drill(w http.ResponseWriter, r *http.Request) {
 		params[i].Changed = n != dp.Default
 	}
 	if bad != "" {
-		s.drillError(w, p, d, params, bad)
+		s.drillError(w, p, d, params, http.StatusBadRequest, bad)
 		return
 	}
-	res, err := s.runDrill(d, values)
+	res, err := s.runDrill(r.Context(), d, values)
 	if err != nil {
-		s.drillError(w, p, d, params, s.paramError(p, err, params))
+		if status, msg, ok := s.runError(p, err); ok {
+			s.drillError(w, p, d, params, status, msg)
+			return
+		}
+		s.drillError(w, p, d, params, http.StatusBadRequest, s.paramError(p, err, params))
 		return
 	}
 	p.Run = s.layout(p.Lang, res, params)
 	p.Run.Action = "/drill/" + d.Name
-	s.drillBranches(p, d, values, res)
+	s.drillBranches(r.Context(), p, d, values)
 	p.Title = d.Name + " — archlab"
 	s.render(w, http.StatusOK, "drill.html", p)
 }
 
 // drillError shows the drill's page with its form and the message, and no
 // run: a bad value is the reader's to fix, never a server error.
-func (s *Server) drillError(w http.ResponseWriter, p *page, d *drills.Drill, params []param, msg string) {
+func (s *Server) drillError(w http.ResponseWriter, p *page, d *drills.Drill, params []param, status int, msg string) {
 	sec, _ := drills.SectionByID(d.Section)
 	p.Error = msg
 	p.Title = d.Name + " — archlab"
-	p.Run = &run{Name: d.Name, Title: p.T(d.TitleKey()), Section: p.T(sec.TitleKey()), Params: params, Action: "/drill/" + d.Name, Explain: p.T("explain." + d.Name)}
-	s.render(w, http.StatusBadRequest, "drill.html", p)
+	p.Run = &run{Name: d.Name, Title: d.Title(p.Lang), Section: p.T(sec.TitleKey()), Params: params, Action: "/drill/" + d.Name, Explain: d.Explain(p.Lang)}
+	s.render(w, status, "drill.html", p)
 }
 
 // paramError says in the reader's language which value is out of range,
@@ -264,7 +346,7 @@ func (s *Server) drillError(w http.ResponseWriter, p *page, d *drills.Drill, par
 func (s *Server) paramError(p *page, err error, params []param) string {
 	var pe *drills.ParamError
 	if !errors.As(err, &pe) {
-		return err.Error()
+		return drills.ErrorText(p.Lang, err)
 	}
 	for i := range params {
 		if params[i].Name == pe.Flag {
@@ -276,17 +358,48 @@ func (s *Server) paramError(p *page, err error, params []param) string {
 		msg = p.T("err.param.range", pe.Flag, pe.Min, pe.Max, pe.Value)
 	}
 	if pe.Why != "" {
-		msg = p.T("err.param.why", msg, p.T(pe.Why, pe.Max))
+		msg = p.T("err.param.why", msg, pe.WhyText(p.Lang))
 	}
 	return msg
 }
 
-// runDrill runs d in the book's in-memory environment: the zero
-// harness.Env, never a database file, a consumer process or student code.
-func (s *Server) runDrill(d *drills.Drill, v drills.Values) (*drills.Result, error) {
-	s.runMu.Lock()
-	defer s.runMu.Unlock()
-	return d.RunIn(v, harness.Env{})
+// runDrill runs d in the book's in-memory environment (the zero
+// harness.Env: never a database file, a consumer process or student
+// code), under the server's budget and the request's deadline. A run that
+// is not the book's own (a what-if, a pasted file) first takes a slot.
+func (s *Server) runDrill(ctx context.Context, d *drills.Drill, v drills.Values) (*drills.Result, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.deadline)
+	defer cancel()
+	if !d.Builtin || !equal(v, d.Defaults()) {
+		select {
+		case s.slots <- struct{}{}:
+			defer func() { <-s.slots }()
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return d.RunContext(ctx, v, drills.RunOptions{Budget: s.budget})
+}
+
+func equal(a, b drills.Values) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// runError is the page's answer to a run the request's deadline or its
+// client stopped: the server is busy, not the reader wrong.
+func (s *Server) runError(p *page, err error) (int, string, bool) {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return http.StatusServiceUnavailable, p.T("web.err.busy"), true
+	}
+	return 0, "", false
 }
 
 // layout turns a run into the page's parts, all from package view.
@@ -295,7 +408,7 @@ func (s *Server) layout(lang i18n.Lang, res *drills.Result, params []param) *run
 	sec, _ := drills.SectionByID(d.Section)
 	rows := view.Rows(lang, res.Steps)
 	return &run{
-		Name: d.Name, Title: i18n.T(lang, d.TitleKey()), Section: i18n.T(lang, sec.TitleKey()),
+		Name: d.Name, Title: d.Title(lang), Section: i18n.T(lang, sec.TitleKey()),
 		WhatIf:  view.WhatIf(lang, res),
 		Params:  params,
 		Rows:    rows,
@@ -303,7 +416,7 @@ func (s *Server) layout(lang i18n.Lang, res *drills.Result, params []param) *run
 		Table:   view.Counters(lang, res),
 		Checks:  view.Checks(lang, res),
 		Verdict: view.VerdictOf(lang, res),
-		Explain: i18n.T(lang, "explain."+d.Name),
+		Explain: d.Explain(lang),
 	}
 }
 
@@ -330,9 +443,13 @@ func (s *Server) file(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, p, http.StatusBadRequest, p.T("web.err.empty"))
 		return
 	}
-	run, err := s.runPasted(p.Lang, []byte(src))
+	run, err := s.runPasted(r.Context(), p.Lang, []byte(src))
+	if status, msg, ok := s.runError(p, err); ok {
+		s.fail(w, p, status, msg)
+		return
+	}
 	if err != nil {
-		s.fail(w, p, http.StatusBadRequest, err.Error())
+		s.fail(w, p, http.StatusBadRequest, drills.ErrorText(p.Lang, err))
 		return
 	}
 	p.Run = run
@@ -340,39 +457,26 @@ func (s *Server) file(w http.ResponseWriter, r *http.Request) {
 	s.render(w, http.StatusOK, "drill.html", p)
 }
 
-// runPasted parses, runs and lays out a pasted drill file. A file
-// registers its words in the shared catalogue when it is parsed; one that
-// takes a built-in drill's name (archlab drill ack-lost --source, edited)
-// would leave its words on the built-in's page, so the built-in's words
-// are put back once the page's texts are taken. An unchanged copy of a
-// built-in file is that drill, compared with the book, as with --file.
-func (s *Server) runPasted(lang i18n.Lang, src []byte) (*run, error) {
-	s.runMu.Lock()
-	defer s.runMu.Unlock()
-	d, err := drills.Parse("pasted.txtar", src)
-	if b, lerr := drills.Lookup(nameOf(d)); lerr == nil {
-		if orig, serr := drills.Source(b); serr == nil {
-			defer drills.Parse(b.Path, orig) // restores b's words
-			if bytes.Equal(orig, src) {
-				d, err = b, nil
-			}
-		}
-	}
+// runPasted parses, runs and lays out a pasted drill file. The drill owns
+// its words, so a file that takes a built-in drill's name (archlab drill
+// ack-lost --source, edited) shows its own words and leaves the
+// built-in's alone. An unchanged copy of a built-in file is that drill,
+// compared with the book, as with --file.
+func (s *Server) runPasted(ctx context.Context, lang i18n.Lang, src []byte) (*run, error) {
+	d, err := drills.ParseBudget("pasted.txtar", src, s.budget)
 	if err != nil {
 		return nil, err
 	}
-	res, err := d.RunIn(d.Defaults(), harness.Env{})
+	if b, lerr := drills.Lookup(d.Name); lerr == nil {
+		if orig, serr := drills.Source(b); serr == nil && bytes.Equal(orig, src) {
+			d = b
+		}
+	}
+	res, err := s.runDrill(ctx, d, d.Defaults())
 	if err != nil {
 		return nil, err
 	}
 	return s.layout(lang, res, nil), nil
-}
-
-func nameOf(d *drills.Drill) string {
-	if d == nil {
-		return ""
-	}
-	return d.Name
 }
 
 // report explores a mechanism's default scope once; the result does not
@@ -455,9 +559,7 @@ func (s *Server) counterexample(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c := rep.Strategies[i].Shortest
-	s.runMu.Lock()
 	steps, err := c.Trace()
-	s.runMu.Unlock()
 	if err != nil {
 		s.fail(w, p, http.StatusInternalServerError, err.Error())
 		return

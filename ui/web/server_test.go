@@ -17,14 +17,14 @@ import (
 func get(t *testing.T, h http.Handler, target string) (int, string) {
 	t.Helper()
 	w := httptest.NewRecorder()
-	h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, target, nil))
+	h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "http://127.0.0.1:8017"+target, nil))
 	return w.Code, w.Body.String()
 }
 
 func post(t *testing.T, h http.Handler, source string) (int, string) {
 	t.Helper()
 	w := httptest.NewRecorder()
-	r := httptest.NewRequest(http.MethodPost, "/file", strings.NewReader(url.Values{"source": {source}, "lang": {"en"}}.Encode()))
+	r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1:8017/file", strings.NewReader(url.Values{"source": {source}, "lang": {"en"}}.Encode()))
 	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	h.ServeHTTP(w, r)
 	return w.Code, w.Body.String()
@@ -166,7 +166,7 @@ func TestPasteKeepsBuiltinWords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	title := i18n.T(i18n.EN, d.TitleKey())
+	title := d.Title(i18n.EN)
 	edited := strings.Replace(string(src), title, "MY OWN TITLE", 1)
 	if edited == string(src) {
 		t.Fatalf("the title %q is not in ack-lost's file", title)

@@ -109,7 +109,7 @@ func (s *Server) resolve(ctx context.Context, q url.Values, p *page, mech string
 	case from == "":
 		o = &origin{start: explore.DefaultStart(mech), query: url.Values{}}
 	case isDrill:
-		o, err = s.drillOrigin(p, d, q)
+		o, err = s.drillOrigin(ctx, p, d, q)
 	default:
 		o, err = s.counterexampleOrigin(ctx, p, mech, from)
 	}
@@ -127,7 +127,7 @@ func (s *Server) resolve(ctx context.Context, q url.Values, p *page, mech string
 
 // drillOrigin is a built-in drill's world and steps, with its parameters
 // from the query, bounded as the drill page bounds them.
-func (s *Server) drillOrigin(p *page, d *drills.Drill, q url.Values) (*origin, error) {
+func (s *Server) drillOrigin(ctx context.Context, p *page, d *drills.Drill, q url.Values) (*origin, error) {
 	values := d.Defaults()
 	o := &origin{from: d.Name, query: url.Values{"from": {d.Name}}, link: "/drill/" + d.Name}
 	link := url.Values{}
@@ -147,7 +147,10 @@ func (s *Server) drillOrigin(p *page, d *drills.Drill, q url.Values) (*origin, e
 	if len(link) > 0 {
 		o.link += "?" + link.Encode()
 	}
-	res, err := s.runDrill(d, values)
+	res, err := s.runDrill(ctx, d, values)
+	if status, msg, ok := s.runError(p, err); ok {
+		return nil, &problem{status, msg}
+	}
 	if err != nil {
 		return nil, &problem{http.StatusBadRequest, s.paramError(p, err, nil)}
 	}
@@ -169,7 +172,7 @@ func (s *Server) counterexampleOrigin(ctx context.Context, p *page, mech, from s
 	if i < 0 || rep.Strategies[i].Shortest == nil {
 		return nil, &problem{http.StatusNotFound, p.T("web.err.no-counterexample", mech, strategy)}
 	}
-	res, err := s.runCounterexample(rep.Strategies[i].Shortest)
+	res, err := s.runCounterexample(ctx, rep.Strategies[i].Shortest)
 	if err != nil {
 		return nil, err
 	}
@@ -178,19 +181,17 @@ func (s *Server) counterexampleOrigin(ctx context.Context, p *page, mech, from s
 }
 
 // runCounterexample runs a counterexample's emitted drill file: the same
-// run as its trace, with the calls a walk reads.
-func (s *Server) runCounterexample(c *explore.Counterexample) (*drills.Result, error) {
+// run as its trace, with the calls a walk reads, under the server's budget.
+func (s *Server) runCounterexample(ctx context.Context, c *explore.Counterexample) (*drills.Result, error) {
 	src, err := c.Emit(i18n.EN)
 	if err != nil {
 		return nil, err
 	}
-	s.runMu.Lock()
-	defer s.runMu.Unlock()
-	d, err := drills.Parse(c.Name()+".txtar", []byte(src))
+	d, err := drills.ParseBudget(c.Name()+".txtar", []byte(src), s.budget)
 	if err != nil {
 		return nil, err
 	}
-	return d.RunIn(d.Defaults(), harness.Env{})
+	return s.runDrill(ctx, d, d.Defaults())
 }
 
 // walkOrigin reads a run as a path from its world.
@@ -741,7 +742,7 @@ func (s *Server) save(w http.ResponseWriter, r *http.Request) {
 }
 
 // drillBranches links each step of a drill's run to the state before it.
-func (s *Server) drillBranches(p *page, d *drills.Drill, values drills.Values, res *drills.Result) {
+func (s *Server) drillBranches(ctx context.Context, p *page, d *drills.Drill, values drills.Values) {
 	sec, _ := harness.SectionByName(d.Section)
 	q := url.Values{}
 	for _, dp := range d.Params {
@@ -750,7 +751,7 @@ func (s *Server) drillBranches(p *page, d *drills.Drill, values drills.Values, r
 		}
 	}
 	q.Set("from", d.Name)
-	o, err := s.resolve(context.Background(), q, p, sec.Harness)
+	o, err := s.resolve(ctx, q, p, sec.Harness)
 	if err != nil {
 		return // no links: the state pages cannot walk this run
 	}

@@ -1,3 +1,5 @@
+//go:build brokers
+
 // Package kafkabroker is §8.3's broker on Kafka (the franz-go client; the
 // embedded default is its in-process cluster, kfake): the queue, the
 // requeue, the dead-letter queue and the replayed log are topics.
@@ -21,6 +23,7 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 
@@ -129,6 +132,7 @@ func (c *Conn) NewOrdering() (harness.OrderingBroker, error) {
 	id := Prefix + strconv.FormatInt(time.Now().UnixNano(), 36)
 	b := &Ordering{c: c, queue: id + "-queue", dlq: id + "-dlq", log: id + "-log", route: id + "-route-", routes: map[int]bool{}}
 	if err := b.create(1, b.queue, b.dlq, b.log); err != nil {
+		b.Close()
 		return nil, err
 	}
 	cons, err := kgo.NewClient(clientOpts(c.seeds,
@@ -161,8 +165,13 @@ type record struct {
 	Reason   string         `json:"reason,omitempty"`
 }
 
+// create creates topics for this run. They are Close's to delete from the
+// moment they are asked for, and Ctrl-C does not cut the request short: a
+// request cancelled after the cluster made the topics, before its answer
+// came, would leave them there with nobody to delete them.
 func (b *Ordering) create(partitions int32, topics ...string) error {
-	ctx, cancel := b.c.op()
+	b.created = append(b.created, topics...)
+	ctx, cancel := b.uncancelled()
 	defer cancel()
 	res, err := b.c.adm.CreateTopics(ctx, partitions, -1, nil, topics...)
 	if err == nil {
@@ -171,8 +180,13 @@ func (b *Ordering) create(partitions int32, topics ...string) error {
 	if err != nil {
 		return b.err("create topics "+strings.Join(topics, ", "), err)
 	}
-	b.created = append(b.created, topics...)
 	return nil
+}
+
+// uncancelled bounds a call that creates or deletes the run's topics by
+// opTimeout alone, not by the run's context, which Ctrl-C cancels.
+func (b *Ordering) uncancelled() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(b.c.ctx), opTimeout)
 }
 
 // produce writes one record and returns it as the cluster acked it.
@@ -372,14 +386,17 @@ func (b *Ordering) Close() error {
 	if len(b.created) == 0 {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(b.c.ctx), opTimeout)
+	ctx, cancel := b.uncancelled()
 	defer cancel()
 	res, err := b.c.adm.DeleteTopics(ctx, b.created...)
-	if err == nil {
-		err = res.Error()
-	}
 	if err != nil {
 		return b.err("delete topics", err)
+	}
+	for _, r := range res.Sorted() {
+		// A topic whose creation failed is not there: nothing to delete.
+		if r.Err != nil && !errors.Is(r.Err, kerr.UnknownTopicOrPartition) {
+			return b.err("delete topic "+r.Topic, r.Err)
+		}
 	}
 	return nil
 }

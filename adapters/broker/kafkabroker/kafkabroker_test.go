@@ -1,3 +1,5 @@
+//go:build brokers
+
 package kafkabroker_test
 
 import (

@@ -1,0 +1,29 @@
+package check
+
+import (
+	"strings"
+	"testing"
+
+	"archlab/harness"
+	"archlab/internal/ordering"
+)
+
+// TestPanicIsAFailureNotACrash pins what check must never stop doing: a
+// student's code that panics, in any section, is an exercise that failed
+// with "the code panicked", and the checker (and archlab serve, which
+// shares the process) lives on. It fails if safely stops recovering.
+func TestPanicIsAFailureNotACrash(t *testing.T) {
+	boom := &harness.Students{
+		Inbox:    func(*harness.Delivery) error { panic("student inbox") },
+		Ordering: func(*harness.EventDelivery) (ordering.Outcome, error) { panic("student ordering") },
+		Shardjob: func(*harness.Worker) error { panic("student shard loop") },
+	}
+	for _, e := range Exercises {
+		t.Run(e.Name, func(t *testing.T) {
+			r := Run(ctx, e, boom)
+			if r.Status != Failed || r.Err == nil || !strings.Contains(r.Err.Error(), "the code panicked") {
+				t.Fatalf("status %s, err %v; want error, the code panicked", r.Status, r.Err)
+			}
+		})
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package drills
+
+const raceOn = false

@@ -1,0 +1,28 @@
+package i18n
+
+// ondemandEN holds the words of the parts archlab builds on first use
+// (cmd/archlab/ondemand.go): the one line a first build prints, and what
+// goes wrong when it cannot build. zh has exactly the same keys
+// (ondemand_zh.go).
+var ondemandEN = map[string]string{
+	"ondemand.part.brokers": "the embedded NATS and Kafka servers",
+	"ondemand.part.sqlite":  "SQLite",
+	"ondemand.part.web":     "the web server",
+	"ondemand.and":          " and ",
+	"ondemand.building":     "archlab: %s needs %s, which everyday runs do without; building %s for it, once (a minute or two on a fresh clone)",
+	"ondemand.rebuilding":   "archlab: the source changed: rebuilding %s",
+
+	"err.ondemand.no-source": "%s needs %s, which this archlab was built without, and the source to build them is not found: %v",
+	"err.ondemand.no-go":     "%s needs %s, which this archlab was built without, and building them needs the go command, which is not on PATH",
+	"err.ondemand.hint":      "run it from a clone (go run ./cmd/archlab …), or install archlab with everything: go install -tags %s ./cmd/archlab",
+	"err.ondemand.no-cache":  "cannot keep an archlab with %s in the user's cache directory: %v",
+	"err.ondemand.build":     "building %s failed: %v",
+	"err.ondemand.exec":      "cannot run %s: %v",
+	"err.interrupted.build":  "interrupted: the build of %s stopped; nothing was left behind",
+
+	"err.interrupted.dial":     "interrupted while reaching the %s broker: no drill ran",
+	"err.broker.nats-url":      "--nats-url must be nats://host:port (or tls://, ws://, wss://, or host:port; several separated by commas; user:password@ before the host if the server wants it), got %q",
+	"err.broker.kafka-brokers": "--kafka-brokers must list host:port addresses separated by commas, like localhost:9092, got %q",
+	"cli.on-broker.embedded":   "on the broker: %s (embedded)",
+	"cli.on-broker.at":         "on the broker: %s at %s",
+}
