@@ -232,9 +232,18 @@ func modelOf(mech string) (*model, bool) {
 }
 
 // StateStrategies are the strategies a start of mech may name: the
-// explorer's, then the student's when students has the section's code.
+// explorer's, then the section's others (§8.2's ack-before-effect, which
+// one drill runs and the explorer's table leaves out), then the student's
+// when students has the section's code.
 func StateStrategies(mech string, students *harness.Students) []string {
 	out := Strategies(mech)
+	if m, ok := modelOf(mech); ok {
+		for _, s := range m.sec.Strategies {
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
 	if students != nil {
 		switch {
 		case mech == "inbox" && students.Inbox != nil,

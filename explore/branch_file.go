@@ -42,12 +42,23 @@ func (c fileCounter) expr() string {
 	return c.name
 }
 
-// fileCheck is one check: its name, its expression, its words, and the
-// invariant it stands for.
+// fileCheck is one check: its name, its expression, its words, the
+// invariant it stands for, and whether this state breaks it. A check may
+// be narrower than its invariant (§8.2 checks each message apart: m1 lost
+// is not m2 lost), so breaks is the walker's to say, not the property's.
 type fileCheck struct {
 	name, expr string
 	text       harness.Msg
 	invariant  string
+	breaks     bool
+}
+
+// breaksByInvariant marks each check broken where the state breaks its
+// invariant: for checks that stand for the whole invariant.
+func breaksByInvariant(checks []fileCheck, props []Property) {
+	for i := range checks {
+		checks[i].breaks = slices.ContainsFunc(props, func(p Property) bool { return p.Name == checks[i].invariant && p.Broken })
+	}
 }
 
 // DrillFile writes the path as a drill file named name (a drill name:
@@ -126,7 +137,7 @@ func (s *State) Checks() (names []string, broken []bool) {
 	spec := s.w.file()
 	for _, c := range spec.checks {
 		names = append(names, c.name)
-		broken = append(broken, slices.ContainsFunc(s.Props, func(p Property) bool { return p.Name == c.invariant && p.Broken }))
+		broken = append(broken, c.breaks)
 	}
 	return names, broken
 }

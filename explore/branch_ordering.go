@@ -282,6 +282,7 @@ func (w *orderingWalk) file() fileSpec {
 		{name: "not-applied-twice", expr: "!applied_twice", text: harness.M("explore.emit.check.not-applied-twice"), invariant: "applied-twice"},
 		{name: "not-diverged", expr: settled + " || diverged == 0", text: harness.M("state.check.not-diverged"), invariant: "diverged"},
 	}
+	breaksByInvariant(f.checks, w.props())
 	for _, id := range w.orders {
 		f.looks = append(f.looks, harness.Call{Verb: "read", Args: map[string]any{"order": id}})
 	}

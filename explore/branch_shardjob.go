@@ -412,6 +412,7 @@ func (w *shardWalk) file() fileSpec {
 	f.checks = append(f.checks,
 		fileCheck{name: "never-back", expr: "!moved_back", text: harness.M("explore.emit.check.never-back"), invariant: "moved-back"},
 		fileCheck{name: "zombie-never-moves", expr: "zombie_moved == 0", text: harness.M("explore.emit.check.zombie-never-moves"), invariant: "zombie-moved"})
+	breaksByInvariant(f.checks, w.props())
 	return f
 }
 

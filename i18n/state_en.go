@@ -17,7 +17,7 @@ var stateEN = map[string]string{
 	"state.err.no-message":   "no message %s; the messages are %s",
 	"state.err.no-fault":     "no fault %q; the faults are %s",
 	"state.err.segment":      "%s is not a step of this section",
-	"state.err.unacked-only": "%[1]s: %[2]s is acked; the broker hands an acked message over again only as a replay (deliver-%[2]s.replay)",
+	"state.err.unacked-only": "%[1]s: %[2]s is acked; an acked message comes again only as a plain redelivery (deliver-%[2]s) or a replay (deliver-%[2]s.replay)",
 	"state.err.acked-only":   "%[1]s: %[2]s is not acked yet; a replay is of an acked message",
 	"state.err.prune":        "%s: prune takes a seq, like prune-7",
 	"state.err.verb":         "no step %q here; the steps are %s",

@@ -14,7 +14,7 @@ var stateZH = map[string]string{
 	"state.err.no-message":   "没有消息 %s；消息是 %s",
 	"state.err.no-fault":     "没有故障 %q；故障有 %s",
 	"state.err.segment":      "%s 不是本节的一步",
-	"state.err.unacked-only": "%[1]s：%[2]s 已确认；消息代理只会以重放的方式再投出已确认的消息（deliver-%[2]s.replay）",
+	"state.err.unacked-only": "%[1]s：%[2]s 已确认；已确认的消息只能原样重投（deliver-%[2]s）或重放（deliver-%[2]s.replay）",
 	"state.err.acked-only":   "%[1]s：%[2]s 尚未确认；重放针对的是已确认的消息",
 	"state.err.prune":        "%s：清理需要一个序号，例如 prune-7",
 	"state.err.verb":         "这里没有这一步 %q；可走的步骤是 %s",
