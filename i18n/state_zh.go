@@ -149,7 +149,7 @@ archlab drill --file 会把它重放到同一个状态。它的检查就是本�
 	"web.state.dist":                "再 %d 步出错",
 	"web.state.took":                "原来的运行走了这一步",
 	"web.state.help":                "按键",
-	"web.state.keys":                "1–9（10 以上连按两位数字）走一步 · Backspace 退回一步 · 点击时序图中的一步，从那里分支 · ? 本帮助",
+	"web.state.keys":                "1–9（10 以上连按两位数字）走一步 · 退格键 退回一步 · 点击时序图中的一步，从那里分支 · ? 本帮助",
 	"web.state.empty-run":           "还什么都没有发生：走一步吧。",
 	"web.state.diff":                "两次运行从第 %d 步开始不同，已高亮。",
 	"web.state.same":                "两次运行一步一步完全相同。",

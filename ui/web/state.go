@@ -429,6 +429,14 @@ func (s *Server) state(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
+	if vs := q.Get("vs"); vs != "" {
+		// An unknown strategy to compare with is the reader's to fix,
+		// as an unknown strategy is.
+		if all := explore.StateStrategies(mech, s.states.students); !slices.Contains(all, vs) {
+			s.fail(w, p, http.StatusNotFound, p.T("state.err.strategy", vs, mech, strings.Join(all, ", ")))
+			return
+		}
+	}
 	s.layoutState(p, v, o, state, base)
 	if vs := q.Get("vs"); vs != "" {
 		v.Vs = s.compare(p, o, st, path, vs, state, base)

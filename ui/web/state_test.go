@@ -83,6 +83,7 @@ func TestStatePageNotFound(t *testing.T) {
 		{"/explore/inbox/state/?from=no-such-drill", http.StatusNotFound},
 		{"/explore/inbox/state/?from=crash-resume", http.StatusNotFound},
 		{"/explore/inbox/state/?strategy=optimistic", http.StatusNotFound},
+		{"/explore/inbox/state/?vs=optimistic", http.StatusNotFound},
 		{"/explore/inbox/state/?from=ack-lost&deliveries=x", http.StatusBadRequest},
 		{"/explore/inbox/state/?from=ack-lost&deliveries=0", http.StatusBadRequest},
 		{"/explore/inbox/state/?from=explore-inbox-effect-then-ack", http.StatusNotFound},
