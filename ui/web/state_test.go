@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -300,4 +301,36 @@ func callsOf(res *drills.Result) ([]harness.Call, []int) {
 		rows[i] = end - c.Row
 	}
 	return calls, rows
+}
+
+// TestStateKeysListed: the keys a state page answers to (state.js) are
+// listed in its help, in the page's language, and in the README.
+func TestStateKeysListed(t *testing.T) {
+	h := web.New(i18n.EN)
+	for _, tt := range []struct {
+		lang      i18n.Lang
+		backspace string
+	}{{i18n.EN, "Backspace"}, {i18n.ZH, "退格键"}} {
+		_, body := get(t, h, strings.Replace(doneWhen, "lang=en", "lang="+string(tt.lang), 1))
+		help := body[strings.Index(body, `id="help"`):]
+		help = help[:strings.Index(help, "</details>")]
+		keys := i18n.T(tt.lang, "web.state.keys")
+		for _, k := range []string{"1–9", tt.backspace, "?"} {
+			if !strings.Contains(keys, k) {
+				t.Errorf("%s: the keys' help %q does not name %s", tt.lang, keys, k)
+			}
+		}
+		if !strings.Contains(help, keys) {
+			t.Errorf("%s: the page's help does not hold the keys: %s", tt.lang, help)
+		}
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"**1–9**", "**Backspace**", "**?**", "**B**"} {
+		if !strings.Contains(string(readme), k) {
+			t.Errorf("README.md does not list the state pages' key %s", k)
+		}
+	}
 }

@@ -65,12 +65,20 @@
       g.classList.add("link");
       g.addEventListener("click", function () { location.href = to; });
     });
-    // The current steps are in view.
-    var cur = document.querySelector("#diagram g.step.current");
-    var box = document.getElementById("diagram");
-    if (cur && box) {
-      var r = cur.getBoundingClientRect(), b = box.getBoundingClientRect();
-      if (r.bottom > b.bottom) { box.scrollTop += r.bottom - b.bottom + 16; }
+    // The last step's rows are in view: the end of the last one, and as
+    // much before it as fits. Again once the fonts have loaded, which
+    // changes the diagram's height.
+    function reveal() {
+      var cur = document.querySelectorAll("#diagram g.step.current");
+      var box = document.getElementById("diagram");
+      if (!cur.length || !box) { return; }
+      var first = cur[0].getBoundingClientRect(), last = cur[cur.length - 1].getBoundingClientRect();
+      var b = box.getBoundingClientRect();
+      if (last.bottom > b.bottom) {
+        box.scrollTop += Math.min(last.bottom - b.bottom + 16, first.top - b.top - 8);
+      }
     }
+    reveal();
+    if (document.fonts && document.fonts.ready) { document.fonts.ready.then(reveal); }
   });
 })();
