@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -393,4 +394,58 @@ func ExampleOpen() {
 	// deliver-m1.ack-lost changes the state: false
 	// deliver-m1.duplicate changes the state: true
 	// prune-1 changes the state: true
+}
+
+// TestStateStepsAreTheSectionsVerbs: every step a state page offers, in
+// every section, is calls of the section's own verb table (harness
+// Section.Verbs, the table the drill parser and --verbs read), each
+// argument one the verb declares and a choice one of its choices: the
+// pages name the steps, the harness's table says what they are.
+func TestStateStepsAreTheSectionsVerbs(t *testing.T) {
+	for _, mech := range []string{"inbox", "ordering", "shardjob"} {
+		st := DefaultStart(mech)
+		m, _ := modelOf(mech)
+		sec := m.sec
+		var path []string
+		for depth := range 3 {
+			s := open(t, st, path...)
+			var next string // the first step with an effect, a plain one before a form's
+			form := false
+			for _, a := range s.Actions {
+				seg := a.Segment
+				switch {
+				case a.Ignored.Key != "":
+					continue
+				case a.Form != nil:
+					seg = a.Form.Prefix + strconv.Itoa(a.Form.Def)
+				}
+				x, err := Open(st, append(slices.Clone(path), seg))
+				if err != nil {
+					continue // a takeover whose zombie waits past the owner's commits
+				}
+				for _, c := range x.Path[len(x.Path)-1].Calls {
+					v, ok := sec.Verb(c.Verb)
+					if !ok {
+						t.Errorf("%s %v: step %s calls %q, not a verb of §%s", mech, path, seg, c.Verb, sec.ID)
+						continue
+					}
+					for name, val := range c.Args {
+						i := slices.IndexFunc(v.Args, func(a harness.Arg) bool { return a.Name == name })
+						if i < 0 {
+							t.Errorf("%s %v: step %s: %s has no argument %q", mech, path, seg, c.Verb, name)
+						} else if arg := v.Args[i]; arg.Kind == harness.Choice && !slices.Contains(arg.Choices, fmt.Sprint(val)) {
+							t.Errorf("%s %v: step %s: %s %s=%v is not one of %v", mech, path, seg, c.Verb, name, val, arg.Choices)
+						}
+					}
+				}
+				if a.Effect && (next == "" || form) && (a.Form == nil || next == "") {
+					next, form = seg, a.Form != nil
+				}
+			}
+			if next == "" {
+				t.Fatalf("%s: no step with an effect at depth %d", mech, depth)
+			}
+			path = append(path, next)
+		}
+	}
 }
