@@ -143,7 +143,7 @@ func TestPathErrors(t *testing.T) {
 		why  string
 	}{
 		{inbox, []string{"deliver-m9"}, 1, "state.err.no-message"},
-		{inbox, []string{"deliver-m1", "deliver-m1"}, 2, "state.err.unacked-only"},
+		{inbox, []string{"deliver-m1", "deliver-m1.crash-mid"}, 2, "state.err.unacked-only"},
 		{inbox, []string{"deliver-m1.replay"}, 1, "state.err.acked-only"},
 		{inbox, []string{"deliver-m1.lose-it"}, 1, "state.err.no-fault"},
 		{inbox, []string{"deliver-m1.ack-lost.crash-mid"}, 1, "state.err.segment"},
