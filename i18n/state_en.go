@@ -101,13 +101,13 @@ var stateEN = map[string]string{
 	"state.run.stalled":      "stalled",
 
 	// The invariants here.
-	"state.prop.none":              "holds",
+	"state.prop.none":              "none here",
 	"state.prop.lost":              "%s: taken as handled (acked, or its dedup key held), never applied",
 	"state.prop.doubled":           "applied more than once: %s",
 	"state.prop.moved-back":        "an order's version went back",
 	"state.prop.applied-twice":     "an event was applied twice",
 	"state.prop.diverged":          "%s, and nothing more is coming",
-	"state.prop.diverged-pending":  "holds so far: %s, but the run has not settled",
+	"state.prop.diverged-pending":  "not yet: %s, but the run has not settled",
 	"state.prop.replay-mismatch":   "run %d of %s replayed %d items, not %d",
 	"state.prop.not-exactly-once":  "%d of %d keys applied, every shard committed to its end",
 	"state.prop.checkpoint-back":   "a checkpoint went back",
@@ -150,6 +150,7 @@ section's invariants as they stand in that state: a broken one fails
 	"web.state.start":               "start",
 	"web.state.back-to":             "the last state the path reaches",
 	"web.state.props":               "Invariants here",
+	"web.state.prop-sep":            ": ",
 	"web.state.reach":               "A violation in %d steps (%s):",
 	"web.state.reach.one":           "A violation in %d step (%s):",
 	"web.state.no-reach":            "No violation within reach from here (%s).",
