@@ -159,8 +159,11 @@ type Result struct {
 	Counters []CounterResult
 	Checks   []Check
 	Steps    []Step
-	Err      error // the mechanism failed in a way the scenario did not expect
-	Pass     bool
+	// Calls are the harness verbs the run called, in order: what a state
+	// page of archlab serve walks, and the steps each one recorded.
+	Calls []Executed
+	Err   error // the mechanism failed in a way the scenario did not expect
+	Pass  bool
 }
 
 // Run validates v, runs the drill and compares its counters with the book
@@ -198,12 +201,13 @@ func (d *Drill) RunContext(ctx context.Context, v Values, o RunOptions) (*Result
 		return nil, err
 	}
 	rec := &harness.Recorder{}
-	err := d.file.run(ctx, v, o.Env, rec, b)
+	var calls []Executed
+	err := d.file.run(ctx, v, o.Env, rec, b, &calls)
 	var fe *FileError
 	if errors.As(err, &fe) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return nil, err
 	}
-	res := &Result{Drill: d, Values: v, Checks: rec.Checks, Steps: rec.Steps, Err: err}
+	res := &Result{Drill: d, Values: v, Checks: rec.Checks, Steps: rec.Steps, Calls: calls, Err: err}
 	for _, p := range d.Params {
 		res.Params = append(res.Params, ParamValue{Name: p.Name, Value: v[p.Name], Default: p.Default})
 	}
@@ -230,6 +234,14 @@ func (d *Drill) RunContext(ctx context.Context, v Values, o RunOptions) (*Result
 		res.Pass = res.Pass && c.OK
 	}
 	return res, nil
+}
+
+// Executed is one harness verb a run called, with the values its
+// arguments took, and where its steps start in the run's trace: Steps[Row]
+// up to the next call's Row (or the end) are the steps it recorded.
+type Executed struct {
+	Call harness.Call
+	Row  int
 }
 
 // WhatIf lists the parameters that differ from the book's.

@@ -37,6 +37,7 @@ type env struct {
 	bound    map[string]harness.Fields
 	vars     map[string]int // repeat's "as i", a counter loop's variable
 	h        harness.Harness
+	calls    *[]Executed // the verbs called so far, when the run keeps them
 	budget   Budget
 	splits   map[[3]int]int // split_size's answers so far: a counter loop asks the same one again
 }

@@ -23,12 +23,13 @@ func (f *file) drill() *Drill {
 // run executes the file's steps on a fresh harness, then computes its
 // counters and checks into rec, under budget b (budget.go). A step the
 // scenario got wrong, or one past a budget, is a *FileError naming its
-// line; a run ctx cancelled returns ctx's error.
-func (f *file) run(ctx context.Context, v Values, hEnv harness.Env, rec *harness.Recorder, b Budget) (err error) {
+// line; a run ctx cancelled returns ctx's error. When calls is not nil it
+// collects the harness verbs the run called (Result.Calls).
+func (f *file) run(ctx context.Context, v Values, hEnv harness.Env, rec *harness.Recorder, b Budget, calls *[]Executed) (err error) {
 	ctx, cancel := context.WithTimeoutCause(ctx, b.Time, errTimeBudget)
 	defer cancel()
 	rec.MaxSteps = b.Trace
-	e := &env{params: v, counters: map[string]any{}, bound: map[string]harness.Fields{}, vars: map[string]int{}, budget: b}
+	e := &env{params: v, counters: map[string]any{}, bound: map[string]harness.Fields{}, vars: map[string]int{}, budget: b, calls: calls}
 	r := &runner{f: f, e: e, rec: rec, b: b, ctx: ctx}
 	// The §8.3 broker's own loop asks before every delivery.
 	hEnv.Meter = r.meter
@@ -232,6 +233,9 @@ func (r *runner) exec(st stmt) error {
 				}
 			}
 			c.Args[a.spec.Name] = val
+		}
+		if e.calls != nil {
+			*e.calls = append(*e.calls, Executed{Call: c, Row: len(r.rec.Steps)})
 		}
 		fields, err := e.h.Exec(c)
 		var (

@@ -91,7 +91,10 @@ type inboxStates struct {
 	sp       *inboxSpace
 	strategy harness.Strategy
 	students *harness.Students
-	moves    [MaxInboxMessages][len(harness.InboxFaults)][1 << inboxBits]inboxMove
+	// prefix, when set, replays the steps that led to the walk's root (a
+	// state page's path) on every run that learns a move.
+	prefix func(harness.Harness) error
+	moves  [MaxInboxMessages][len(harness.InboxFaults)][1 << inboxBits]inboxMove
 }
 
 // expand lists a state's steps in the enumerators' order: the schedule may
@@ -144,6 +147,11 @@ func (x *inboxStates) learn(h inboxState, msg int, d delivery, path []uint16) er
 	}
 	for _, m := range sp.msgs {
 		hn.Declare(m)
+	}
+	if x.prefix != nil {
+		if err := x.prefix(hn); err != nil {
+			return err
+		}
 	}
 	s := sp.schedule(path)
 	for i := range int(s.n) {

@@ -23,12 +23,16 @@ import (
 // that schedule as the enumerator does (orderingSpace.run), so every rule is
 // the harness's and the end is the enumerator's own.
 type orderingLearner struct {
+	// world, when set, is a state page's world: the learner's runs start
+	// from its world and path instead of the scope's.
+	world  *orderingWorld
 	sp     *orderingSpace
 	budget int
 	ids    map[string]uint32
 	paths  [][]uint8     // snapshot → the events that first reached it
 	next   [][4]int32    // snapshot, event → snapshot after it (-1: not learnt)
 	ends   []orderingEnd // snapshot → how the run ends from it
+	now    []uint8       // snapshot → the invariants it breaks already (a state page's world only)
 }
 
 type orderingEnd struct {
@@ -79,6 +83,7 @@ func (l *orderingLearner) intern(snap string, path []uint8) uint32 {
 		l.paths = append(l.paths, path)
 		l.next = append(l.next, [4]int32{-1, -1, -1, -1})
 		l.ends = append(l.ends, orderingEnd{})
+		l.now = append(l.now, 0)
 	}
 	return id
 }
@@ -86,6 +91,9 @@ func (l *orderingLearner) intern(snap string, path []uint8) uint32 {
 // play delivers events one at a time in a fresh harness with the
 // budget's consumer.
 func (l *orderingLearner) play(events []uint8) (*harness.Ordering, error) {
+	if l.world != nil {
+		return l.world.play(events)
+	}
 	o := harness.NewOrdering(nil)
 	if l.sp.students != nil {
 		o = harness.NewStudentOrdering(l.sp.students, nil)
@@ -117,6 +125,9 @@ func (l *orderingLearner) step(id uint32, e int) (uint32, error) {
 	}
 	n := l.intern(o.Snapshot(), path)
 	l.next[id][e] = int32(n)
+	if l.world != nil {
+		l.now[n] = brokenNow(o)
+	}
 	return n, nil
 }
 
@@ -128,6 +139,14 @@ func (l *orderingLearner) end(id uint32) (*orderingEnd, error) {
 		return e, nil
 	}
 	path := l.paths[id]
+	if l.world != nil {
+		end, err := l.world.end(path)
+		if err != nil {
+			return nil, err
+		}
+		*e = end
+		return e, nil
+	}
 	s := orderingSchedule{budget: uint8(l.budget), n: uint8(len(path))}
 	copy(s.events[:], path)
 	for _, k := range l.sp.strategies() {

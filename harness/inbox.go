@@ -188,8 +188,9 @@ type Inbox struct {
 	actor    string      // who sends the SQL the store reports
 
 	msgs       []inbox.Message
-	attempts   []int // deliveries per message
-	applied    []int // deliveries per message whose handler wrote the effect
+	attempts   []int  // deliveries per message
+	applied    []int  // deliveries per message whose handler wrote the effect
+	keys       []bool // per message: the store holds its dedup key (inbox_keys.go)
 	deliveries int
 	pruned     int
 	kills      int       // crashes that were real processes killed
@@ -248,6 +249,7 @@ func (h *Inbox) Declare(m inbox.Message) int {
 	h.msgs = append(h.msgs, m)
 	h.attempts = append(h.attempts, 0)
 	h.applied = append(h.applied, 0)
+	h.keys = append(h.keys, false)
 	return len(h.msgs) - 1
 }
 
@@ -347,6 +349,7 @@ func (h *Inbox) newDelivery(i int, row InboxFault) *deliveryEnv {
 		if w.Applied {
 			h.applied[i]++
 		}
+		h.noteKey(i, w)
 		h.recordWrote(i, w)
 	}
 	d.died = func(p Point, inside string) { h.recordCrash(p, inside) }
@@ -383,6 +386,7 @@ func (h *Inbox) deliverToProcess(i int, row, named InboxFault, last bool) (Deliv
 				h.applied[i]++
 				d.Applied = true
 			}
+			h.noteKey(i, *e.Wrote)
 			h.recordWrote(i, *e.Wrote)
 		case e.Ack:
 			h.callOutside(i)
@@ -422,6 +426,7 @@ func (h *Inbox) Prune(seq int64) int {
 	actor := h.actor
 	h.actor = "janitor" // the DELETE is the janitor's
 	n := h.store.Prune(seq)
+	h.forgetKeys(seq)
 	h.actor = actor
 	h.pruned += n
 	if h.rec == nil {
@@ -692,7 +697,7 @@ var InboxSection = Section{
 	Observables: []Observable{
 		{"deliveries", 0}, {"effects", 0}, {"balance", 1}, {"acks", 0}, {"acked", 1}, {"amount", 1}, {"seq", 1},
 		{"messages", 0}, {"shared_id", 0}, {"amounts", 0}, {"pruned", 0}, {"applied", 1}, {"lost", 0}, {"doubled", 0},
-		{"calls", 0}, {"called", 1},
+		{"calls", 0}, {"called", 1}, {"key", 1}, {"dropped", 1},
 	},
 	New: func(strategy string, env Env, rec *Recorder) (Harness, error) {
 		if strategy == Student {
@@ -812,6 +817,15 @@ func (h *Inbox) Observe(name string, args []any) (any, error) {
 		return h.Lost(), nil
 	case "doubled":
 		return h.Doubled(), nil
+	case "key", "dropped":
+		i, err := msg()
+		if err != nil {
+			return nil, err
+		}
+		if name == "key" {
+			return h.KeyHeld(i), nil
+		}
+		return h.Dropped(i), nil
 	case "calls":
 		return h.outside.total, nil
 	case "called":

@@ -43,6 +43,10 @@ type Ordering struct {
 	moved, used int
 	// seek-bounds
 	outOfRange, zeroSize, drained int
+	// what is still to come (ordering_settled.go): deliveries in the
+	// broker's queue, and the orders reconciled since the last delivery
+	queued         int
+	sinceReconcile map[string]bool
 	// strategy student: the student's decision (student.go)
 	strategy   string
 	brokerErr  error // a broker error met where no error can be returned (DLQ)
@@ -100,6 +104,7 @@ func (o *Ordering) Consumer(maxAttempts int) { o.consumer = ordering.NewConsumer
 // delivery.
 func (o *Ordering) Publish(i int) error {
 	o.published++
+	o.queued++
 	return o.broker.Publish(o.events[i], 1)
 }
 
@@ -108,21 +113,32 @@ func (o *Ordering) Publish(i int) error {
 // attempt count raised, until the queue is empty. A retry or a dead letter
 // is the fault.
 func (o *Ordering) Dispatch() error {
+	_, err := o.DispatchN(-1)
+	return err
+}
+
+// DispatchN is Dispatch stopped after at most max deliveries (max < 0: no
+// limit), so that a run can be walked one delivery of the queue at a time.
+// It reports how many it made.
+func (o *Ordering) DispatchN(max int) (int, error) {
 	if o.consumer == nil {
-		return scenarioErr("harness.err.no-consumer", "dispatch")
+		return 0, scenarioErr("harness.err.no-consumer", "dispatch")
 	}
-	for {
+	n := 0
+	for ; n != max; n++ {
 		e, attempt, ok, err := o.broker.Next()
 		if err != nil {
-			return err
+			return n, err
 		}
 		if !ok {
-			return nil
+			return n, nil
 		}
+		o.queued--
 		if err := o.deliver(e, attempt); err != nil {
-			return err
+			return n + 1, err
 		}
 	}
+	return n, nil
 }
 
 // Deliver is the broker delivering event i now, as its first delivery,
@@ -147,6 +163,7 @@ func (o *Ordering) deliver(e ordering.Event, attempt int) error {
 		}
 	}
 	o.deliveries++
+	clear(o.sinceReconcile) // a delivery makes every reconciliation stale
 	// An event the projection already applied is a duplicate, whatever
 	// else is wrong: retrying it or dead-lettering it is the harm.
 	already := o.applied[e.ID] > 0
@@ -168,6 +185,7 @@ func (o *Ordering) deliver(e ordering.Event, attempt int) error {
 			if err := o.broker.Publish(e, attempt+1); err != nil {
 				return err
 			}
+			o.queued++
 		}
 	case ordering.OutcomeDead:
 		if o.strategy != Student {
@@ -292,6 +310,7 @@ func (o *Ordering) Truth(orderID string, st ordering.OrderState) { o.truth[order
 func (o *Ordering) Reconcile(orders ...string) int {
 	fixes := ordering.Reconcile(o.proj, o.truth, orders)
 	o.fixes += len(fixes)
+	o.noteReconciled(orders)
 	for _, id := range orders {
 		o.observe(id)
 	}
@@ -493,7 +512,8 @@ var OrderingSection = Section{
 			{Name: "type", Kind: Word}, {Name: "where", Kind: Choice, Optional: true, Choices: []string{"logged"}}}},
 		{Name: "consumer", Args: []Arg{{Name: "max-attempts", Kind: Number, Optional: true}}},
 		{Name: "publish", Args: []Arg{{Name: "id", Kind: Word}}},
-		{Name: "dispatch"},
+		{Name: "dispatch", Args: []Arg{{Name: "max", Kind: Number, Optional: true}}},
+		{Name: "deliver", Args: []Arg{{Name: "id", Kind: Word}}},
 		{Name: "truth", Args: []Arg{{Name: "order", Kind: Word}, {Name: "state", Kind: Word}}},
 		{Name: "reconcile", Args: []Arg{{Name: "order", Kind: Word}}, Binds: []string{"fixes", "known"}},
 		{Name: "read", Args: []Arg{{Name: "order", Kind: Word}}, Binds: []string{"state"}},
@@ -514,7 +534,7 @@ var OrderingSection = Section{
 		{"out_of_range", 0}, {"zero_size", 0}, {"drained", 0},
 		{"routed", 0}, {"partitions", 0}, {"used", 0}, {"moved", 0},
 		{"moved_back", 0}, {"applied_twice", 0}, {"duplicate_refused", 0}, {"diverged", 0}, {"truth", 1},
-		{"dlq_of", 1},
+		{"dlq_of", 1}, {"waiting", 0}, {"unreconciled", 0},
 	},
 	New: func(strategy string, env Env, rec *Recorder) (Harness, error) {
 		if strategy == Student {
@@ -583,7 +603,20 @@ func (o *Ordering) Exec(c Call) (Fields, error) {
 		}
 		return nil, o.Append(i)
 	case "dispatch":
-		return nil, o.Dispatch()
+		if !c.Has("max") {
+			return nil, o.Dispatch()
+		}
+		if n := c.Int("max", 0); n < 1 {
+			return nil, errArg(c.Verb, "max", "must be at least 1, got %d", n)
+		}
+		_, err := o.DispatchN(c.Int("max", 0))
+		return nil, err
+	case "deliver":
+		i, err := o.eventRef(c.Word("id"))
+		if err != nil {
+			return nil, err
+		}
+		return nil, o.Deliver(i)
 	case "truth":
 		st, err := ParseState(c.Word("state"))
 		if err != nil {
@@ -713,6 +746,10 @@ func (o *Ordering) Observe(name string, args []any) (any, error) {
 		}
 		st, _ := o.truth.Status(id)
 		return st, nil
+	case "waiting":
+		return o.Waiting(), nil
+	case "unreconciled":
+		return o.Unreconciled(), nil
 	case "dlq_of":
 		// The dead letters of one order: several events of an order may
 		// die, and Reconcile still repairs the order once.

@@ -28,13 +28,13 @@ var Langs = []Lang{ZH, EN}
 // catalogues holds each language's maps: the short messages (en.go,
 // zh.go), the words of the 8.2 drills on a real database (realdb_en.go,
 // realdb_zh.go), of drill files and their verbs (lab_en.go, lab_zh.go), and
-// of the harness's fault tables (faults.go).
+// of the state pages of archlab serve (state_en.go, state_zh.go).
 // A drill's own words (title, checks, explanation) live in its drill file
 // and belong to the parsed drill (drills.Drill.Text), never to these maps:
 // reading a file changes nothing here. The words of the harness's fault
 // tables live in the tables' rows; the harness adds them once, when the
 // program starts (Add).
-var catalogues = map[Lang][]map[string]string{EN: {en, realdbEN, labEN, checkEN, lessonsEN, brokerEN, webEN, fileEN, ondemandEN}, ZH: {zh, realdbZH, labZH, checkZH, lessonsZH, brokerZH, webZH, fileZH, ondemandZH}}
+var catalogues = map[Lang][]map[string]string{EN: {en, realdbEN, labEN, checkEN, lessonsEN, brokerEN, webEN, fileEN, ondemandEN, stateEN}, ZH: {zh, realdbZH, labZH, checkZH, lessonsZH, brokerZH, webZH, fileZH, ondemandZH, stateZH}}
 
 // Add makes words part of lang's catalogue: the words a package keeps
 // beside what they describe, such as the rows of the harness's fault

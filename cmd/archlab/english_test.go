@@ -93,11 +93,40 @@ func chinesePages(t *testing.T) []text {
 			paths = append(paths, link[1])
 		}
 	}
+	// The state pages (issue 26): one of each section, a comparison, a
+	// step with a number to pick, and the 404 of a step that cannot be
+	// taken.
+	paths = append(paths,
+		"/explore/inbox/state/deliver-m1.crash-mid?from=ack-lost&strategy=mark-before-effect",
+		"/explore/inbox/state/deliver-m1.crash-mid?from=ack-lost&strategy=mark-before-effect&vs=effect-then-ack",
+		"/explore/inbox/state/deliver-m1/deliver-m2.ack-lost?from=explore-inbox-naive&strategy=naive",
+		"/explore/ordering/state/publish-evt-2/publish-evt-1/next?from=out-of-order&strategy=retry-then-reconcile",
+		"/explore/ordering/state/reconcile-o-1?strategy=retry-only",
+		"/explore/shardjob/state/run-shard-0.e1.stall-25/run-shard-0.e2.zombie-0?from=zombie-window&strategy=fence-at-first-commit",
+		"/explore/shardjob/state/?from=zombie-window&vs=fence-at-takeover",
+		"/explore/inbox/state/deliver-m9?from=ack-lost",
+	)
 	var out []text
 	for _, p := range paths {
-		out = append(out, text{"page " + p, pageText(get(t, h, p+"?lang=zh"))})
+		sep := "?"
+		if strings.Contains(p, "?") {
+			sep = "&"
+		}
+		out = append(out, text{"page " + p, pageText(getPage(t, h, p+sep+"lang=zh"))})
 	}
 	return out
+}
+
+// getPage is a page's body: a 200, or the 404 of a state page's step
+// that cannot be taken, which a reader sees as much as any page.
+func getPage(t *testing.T, h http.Handler, path string) string {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "http://127.0.0.1:8017"+path, nil))
+	if rec.Code != http.StatusOK && !(rec.Code == http.StatusNotFound && strings.Contains(path, "/state/")) {
+		t.Fatalf("GET %s: %d", path, rec.Code)
+	}
+	return rec.Body.String()
 }
 
 func get(t *testing.T, h http.Handler, path string) string {

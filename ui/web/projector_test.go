@@ -61,6 +61,42 @@ const measure = `(() => {
   return {lines, cut, wide, ellipsis, lost, revealed, revealAt: at < 0 ? rows.length : at + 1, stepCount: rows.length};
 })()`
 
+// measureState is measure for a state page (issue 26): every diagram on
+// it (two side by side when it compares strategies), and the boxes that
+// could scroll sideways: the panels, the meta line, the step path, the
+// actions and the state's tables.
+const measureState = `(() => {
+  const lines = [], cut = [], wide = [], ellipsis = [], lost = [];
+  for (const svg of document.querySelectorAll('.diagram svg')) {
+    const s = svg.getBoundingClientRect();
+    for (const t of svg.querySelectorAll('tspan.line')) {
+      const r = t.getBoundingClientRect();
+      lines.push(r.height);
+      if (r.left < s.left - 1 || r.right > s.right + 1) cut.push(t.textContent);
+    }
+    for (const g of svg.querySelectorAll('g.step')) {
+      const title = g.querySelector('title').textContent.replace(/\s+/g, '');
+      const [act, res] = Array.from(g.querySelectorAll('text')).map(t => t.textContent.replace(/\s+/g, ''));
+      if (title !== act + ':' + res) lost.push(title + ' ≠ ' + act + ':' + res);
+      if ((act + res).includes('…') && !title.includes('…')) ellipsis.push(title);
+    }
+  }
+  for (const el of [document.documentElement, document.body, ...document.querySelectorAll('.diagram, .side, .meta, .crumbs, #actions, #props, .parts, .part td, .compare-col')]) {
+    if (el.scrollWidth > el.clientWidth + 1) wide.push((el.id || el.className || el.tagName) + ' ' + el.scrollWidth + '>' + el.clientWidth);
+  }
+  return {lines, cut, wide, ellipsis, lost};
+})()`
+
+// statePages are the state pages TestProjector holds to its rules: one
+// of each section, and a comparison of two strategies.
+var statePages = []string{
+	"/explore/inbox/state/deliver-m1.crash-mid?from=ack-lost&strategy=mark-before-effect",
+	"/explore/inbox/state/deliver-m1.crash-mid?from=ack-lost&strategy=mark-before-effect&vs=effect-then-ack",
+	"/explore/inbox/state/deliver-m1/deliver-m2.ack-lost/deliver-m2?from=explore-inbox-naive&strategy=naive",
+	"/explore/ordering/state/publish-evt-2/publish-evt-1/next?from=out-of-order&strategy=retry-then-reconcile",
+	"/explore/shardjob/state/run-shard-0.e1.stall-25/run-shard-0.e2.zombie-0?from=zombie-window&strategy=fence-at-first-commit",
+}
+
 func median(xs []float64) float64 {
 	s := slices.Clone(xs)
 	slices.Sort(s)
@@ -70,8 +106,10 @@ func median(xs []float64) float64 {
 	return s[len(s)/2]
 }
 
-// TestProjector opens every drill's page in both languages at 1280×720
-// and 1920×1080, as a class sees it on a projector, and holds it to this:
+// TestProjector opens every drill's page, and some state pages of the
+// explorer, in both languages at 1280×720 and 1920×1080, as a class sees
+// it on a projector, and holds it to this (the state pages, which show a
+// whole run at once, to the first two):
 //   - the median line of diagram text is at least 26 px high at 1280×720,
 //     and grows with the viewport at 1920×1080;
 //   - nothing scrolls sideways, no label is cut at an edge or shortened;
@@ -154,6 +192,41 @@ func TestProjector(t *testing.T) {
 					}
 					if d.Name == "crash-resume" || d.Name == "ack-lost" || d.Name == "reconcile-gaps" || d.Name == "zombie-window" {
 						shot(t, ctx, dir, fmt.Sprintf("%s-%s-%d.png", d.Name, lang, size[0]))
+					}
+				})
+			}
+			for i, u := range statePages {
+				name := fmt.Sprintf("%dx%d/%s/state-%d", size[0], size[1], lang, i+1)
+				t.Run(name, func(t *testing.T) {
+					if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+u+"&lang="+lang), chromedp.WaitVisible(chromedp.CSS(`.diagram svg`))); err != nil {
+						t.Fatal(err)
+					}
+					l, err := chromedp.Run(ctx, chromedp.Evaluate[layout](measureState))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if len(l.Wide) > 0 {
+						t.Errorf("%s scrolls sideways: %v", u, l.Wide)
+					}
+					if len(l.Cut) > 0 {
+						t.Errorf("%s: %d label lines reach past the diagram's edge, e.g. %q", u, len(l.Cut), l.Cut[0])
+					}
+					if len(l.Ellipsis)+len(l.Lost) > 0 {
+						t.Errorf("%s: labels shortened: %v %v", u, l.Ellipsis, l.Lost)
+					}
+					m := median(l.Lines)
+					heights[name] = m
+					t.Logf("median line %.1f px over %d lines", m, len(l.Lines))
+					if size[0] == 1280 && m < 26 {
+						t.Errorf("%s: the median line of diagram text is %.1f px high, want at least 26", u, m)
+					}
+					if size[0] == 1920 {
+						if small := heights[strings.Replace(name, "1920x1080", "1280x720", 1)]; m < small*1.3 {
+							t.Errorf("%s: the median line is %.1f px at 1920×1080 and %.1f px at 1280×720: it does not grow with the screen", u, m, small)
+						}
+					}
+					if size[0] == 1280 && (i == 0 || i == 1) {
+						shot(t, ctx, dir, fmt.Sprintf("state-%d-%s.png", i+1, lang))
 					}
 				})
 			}

@@ -57,6 +57,8 @@ type Server struct {
 
 	exploreMu sync.Mutex
 	explored  map[string]*explore.Report // the default scopes, explored once
+
+	states stateCache // the state pages' starts (state.go)
 }
 
 // Options configure a Server.
@@ -102,6 +104,12 @@ func NewWith(o Options) *Server {
 	s.tmpl = template.Must(template.New("").Funcs(template.FuncMap{
 		"join":  strings.Join,
 		"deref": func(b *bool) bool { return b != nil && *b },
+		"at": func(xs []string, i int) string {
+			if i < len(xs) {
+				return xs[i]
+			}
+			return ""
+		},
 	}).ParseFS(embedded, "templates/*.html"))
 	assets, _ := fs.Sub(embedded, "assets")
 	s.mux.Handle("GET /assets/", http.StripPrefix("/assets/", http.FileServerFS(assets)))
@@ -110,6 +118,7 @@ func NewWith(o Options) *Server {
 	s.mux.HandleFunc("POST /file", s.file)
 	s.mux.HandleFunc("GET /explore/{mechanism}", s.explore)
 	s.mux.HandleFunc("GET /explore/{mechanism}/{strategy}", s.counterexample)
+	s.stateRoutes()
 	return s
 }
 
@@ -161,6 +170,8 @@ type page struct {
 	Source   string // a pasted file, kept for a rerun in the other language
 	Pasted   bool
 	MaxBytes int
+	// StateView is a state page (state.go).
+	StateView *stateView
 }
 
 type section struct {
@@ -185,6 +196,10 @@ type run struct {
 	Verdict              view.Verdict
 	Explain              string
 	Action               string // where the what-if form goes
+	// Branch0 links to the state page of the run's start, Branch[i] to
+	// the state before step i+1 ("" where the state pages cannot go).
+	Branch0 string
+	Branch  []string
 }
 
 type param struct {
@@ -311,6 +326,7 @@ func (s *Server) drill(w http.ResponseWriter, r *http.Request) {
 	}
 	p.Run = s.layout(p.Lang, res, params)
 	p.Run.Action = "/drill/" + d.Name
+	s.drillBranches(r.Context(), p, d, values)
 	p.Title = d.Name + " — archlab"
 	s.render(w, http.StatusOK, "drill.html", p)
 }
@@ -555,6 +571,7 @@ func (s *Server) counterexample(w http.ResponseWriter, r *http.Request) {
 		Rows: rows, SVG: SVG(view.DiagramOf(rows)),
 		Verdict: view.Verdict{Word: "✗", Text: p.T("web.explore.broken", name, brokenText(p, c))},
 	}
+	s.counterexampleBranches(r, p, mech, name, len(rows))
 	p.Title = "explore " + mech + " " + name + " — archlab"
 	s.render(w, http.StatusOK, "drill.html", p)
 }

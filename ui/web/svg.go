@@ -146,7 +146,12 @@ func (l label) height() float64 {
 // class="step" data-step="N">, each note a <g class="note" data-step="N">,
 // so the page can show the run growing one step at a time. Text is
 // escaped, and every line of it is a <tspan class="line">.
-func SVG(d view.Diagram) template.HTML {
+func SVG(d view.Diagram) template.HTML { return svgIn(d, minWidth) }
+
+// svgIn is SVG laid out for a panel minWidth units wide: a state page's
+// diagram panel is narrower than a drill page's, and its text keeps the
+// same size on the screen.
+func svgIn(d view.Diagram, minWidth float64) template.HTML {
 	n := len(d.Participants)
 	if n == 0 {
 		return ""

@@ -1,6 +1,7 @@
 // archlab serve: grows the sequence diagram one step at a time. Buttons,
 // and the keys a presenter's clicker sends: Space plays or pauses, → ↓
-// PageDown go forward, ← ↑ PageUp go back, Home and End jump.
+// PageDown go forward, ← ↑ PageUp go back, Home and End jump; B branches
+// here (the state page before the step shown).
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
@@ -61,6 +62,13 @@
         caption.className = "caption " + row.dataset.tone;
       }
       counter.textContent = cur + " / " + total;
+      // Branch here: the state page of the state before this step.
+      var branch = document.getElementById("branch");
+      if (branch) {
+        var to = cur === 0 ? run.dataset.branch : rows[cur - 1].dataset.branch;
+        branch.hidden = !to;
+        if (to) { branch.href = to; }
+      }
       run.classList.toggle("revealed", cur >= revealAt);
       run.classList.toggle("done", cur >= total);
       history.replaceState(null, "", "#step=" + cur);
@@ -104,6 +112,11 @@
         case "ArrowLeft": case "ArrowUp": case "PageUp": pause(); show(cur - 1); break;
         case "Home": pause(); show(0); break;
         case "End": pause(); show(total); break;
+        case "b": case "B":
+          var br = document.getElementById("branch");
+          if (!br || br.hidden) { return; }
+          location.href = br.href;
+          break;
         default: return;
       }
       e.preventDefault();
