@@ -187,18 +187,19 @@ func (b inboxBounds) choices(acked uint16, oks, faults int, try func(msg int, d 
 		if acked&(1<<i) != 0 {
 			state = harness.Acked
 		}
-		for d, row := range harness.InboxFaults {
-			if row.On != state {
+		for d := range inboxRows {
+			row := &inboxRows[d]
+			if row.on != state {
 				continue
 			}
 			o, f := oks, faults
-			if row.Fault() {
+			if row.fault {
 				if f >= b.faults {
 					continue
 				}
 				f++
 			}
-			if settles(row) {
+			if row.settles {
 				if o >= b.n {
 					continue
 				}
@@ -215,6 +216,22 @@ func (b inboxBounds) choices(acked uint16, oks, faults int, try func(msg int, d 
 // settles reports whether a row moves a message from unacked to acked
 // under a handler that acks every delivery it survives.
 func settles(row harness.InboxFault) bool { return row.On == harness.Unacked && row.Settles() }
+
+// inboxRow is what choices reads of a row of the fault table, derived
+// from it once: choices runs for every state and message, and a row of
+// the table itself, with its words, is too large to copy there.
+type inboxRow struct {
+	on             harness.MsgState
+	fault, settles bool
+}
+
+var inboxRows = func() []inboxRow {
+	rows := make([]inboxRow, len(harness.InboxFaults))
+	for d, row := range harness.InboxFaults {
+		rows[d] = inboxRow{on: row.On, fault: row.Fault(), settles: settles(row)}
+	}
+	return rows
+}()
 
 // inboxSpace is the set of schedules of one scope.
 type inboxSpace struct {
