@@ -18,7 +18,7 @@ func TestStudentEnginesAgree(t *testing.T) {
 	inboxGrid := []explore.InboxScope{{Messages: 1, Faults: 1}, {Messages: 2, Faults: 2}, {Messages: 3, Faults: 2}, {Messages: 3, Faults: 3}, {Messages: 4, Faults: 2}}
 	orderingGrid := []explore.OrderingScope{{Duplicates: 0, MaxAttempts: 1}, {Duplicates: 1, Poison: true, MaxAttempts: 2},
 		explore.StudentOrderingScope, {Duplicates: 3, Poison: true, MaxAttempts: 4}}
-	if testing.Short() {
+	if testing.Short() || raceOn {
 		inboxGrid, orderingGrid = inboxGrid[:3], orderingGrid[:3]
 	}
 	all := append([]variant{{"book", "consumer-handler", book()}, {"book", "projection-decision", book()}}, wrong...)

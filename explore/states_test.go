@@ -24,7 +24,7 @@ func TestEnginesAgree(t *testing.T) {
 		}
 	}
 	grid = append(grid, InboxScope{Messages: 5, Faults: 2}, InboxScope{Messages: 2, Faults: 5})
-	if testing.Short() {
+	if testing.Short() || raceOn {
 		grid = grid[:4]
 	}
 	for _, sc := range grid {
@@ -45,7 +45,7 @@ func TestEnginesAgreeOrdering(t *testing.T) {
 			}
 		}
 	}
-	if testing.Short() {
+	if testing.Short() || raceOn {
 		grid = grid[:6]
 	}
 	for _, sc := range grid {
