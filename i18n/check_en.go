@@ -15,8 +15,11 @@ survives the explorer's small scope meets the largest one its flags allow
 up to 10), counted through its states in about a second.
 
 Edit the file, run "go run ./cmd/archlab check" again: the command compiles
-your code in. Exit status: 0 every exercise done, 1 some are not, 2 a usage
-error.`,
+your code in. An archlab built before exercises/ changed (go install, then
+an edit) checks nothing: it says so in one line and exits 3.
+
+Exit status: 0 every exercise done, 1 some are not, 2 a usage error, 3 this
+archlab is older than exercises/ (run "go run ./cmd/archlab check").`,
 	"help.check.example": `  # every exercise, with the progress
   $ go run ./cmd/archlab check
   # one exercise, with the shortest breaking run in full and its drill file
@@ -28,6 +31,7 @@ error.`,
 	"check.err.args":         "check takes at most one exercise, got %d",
 	"check.err.not-done":     "not done yet: %s",
 	"check.err.show-json":    "--show prints a timeline; leave it out with --json",
+	"check.err.stale":        "this archlab was built before exercises/ changed, so it would check the old code; run: %s",
 	"check.line.done":        "✓ %s (§%s): done: %d drills and %s schedules, none breaks it",
 	"check.line.not-done":    "✗ %s (§%s): not done: %s",
 	"check.line.not-started": "○ %s (§%s): not started: write %s in %s",

@@ -12,7 +12,11 @@ var checkZH = map[string]string{
 息、预算最多 10），状态引擎大约一秒算完。
 
 修改文件后再次运行“go run ./cmd/archlab check”：命令会把你的代码编译进来。
-退出码：0 全部完成，1 有未完成的练习，2 用法错误。`,
+在 exercises/ 改动之前构建的 archlab（比如先安装、后修改）什么也不检查：
+它用一行说明这一点，退出码为 3。
+
+退出码：0 全部完成，1 有未完成的练习，2 用法错误，3 这个 archlab 比
+exercises/ 旧（请运行“go run ./cmd/archlab check”）。`,
 	"help.check.example": `  # 所有练习，以及进度
   $ go run ./cmd/archlab check
   # 一个练习，完整打印破坏它的最短运行及其演练文件
@@ -24,6 +28,7 @@ var checkZH = map[string]string{
 	"check.err.args":         "check 最多接受一个练习，收到了 %d 个",
 	"check.err.not-done":     "尚未完成：%s",
 	"check.err.show-json":    "--show 打印时间线；与 --json 一起使用时请去掉它",
+	"check.err.stale":        "这个 archlab 是在 exercises/ 改动之前构建的，检查的会是旧代码；请运行：%s",
 	"check.line.done":        "✓ %s（§%s）：已完成：%d 个演练、%s 种故障序列，没有一个能破坏它",
 	"check.line.not-done":    "✗ %s（§%s）：未完成：%s",
 	"check.line.not-started": "○ %s（§%s）：尚未开始：在 %[4]s 中编写 %[3]s",

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -72,11 +73,63 @@ func (g *globalOptions) students() *harness.Students {
 	return exercises.Students()
 }
 
+// fresh refuses to check when this binary was built before the exercises
+// on disk changed (go install, then an edit): its verdict would be on the
+// old code, a pass the student has not earned or a failure already fixed.
+// It is exit 3, "could not run", not 1: nothing was checked, and CI must
+// not read it as a verdict. With no clone found (an installed archlab run
+// elsewhere) there is nothing to compare with, and it says nothing; nor
+// when the code checked is not the compiled-in package (the tests').
+func (o *checkOptions) fresh() error {
+	g := o.g
+	if g.io.Students != nil {
+		return nil
+	}
+	find := g.io.SourceRoot
+	if find == nil {
+		find = sourceRoot
+	}
+	root, err := find()
+	if err != nil {
+		return nil
+	}
+	stale, err := check.Stale(root)
+	if err != nil || !stale {
+		return nil
+	}
+	again := "go run ./cmd/archlab"
+	for _, a := range g.args {
+		again += " " + shellWord(a)
+	}
+	if wd, err := os.Getwd(); err != nil || !sameDir(wd, root) {
+		again = "cd " + shellWord(root) + " && " + again
+	}
+	return &couldNotRunError{msg: g.t("check.err.stale", again)}
+}
+
+// sameDir reports whether a and b name the same directory.
+func sameDir(a, b string) bool {
+	ia, err1 := os.Stat(a)
+	ib, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(ia, ib)
+}
+
+// shellWord is a in a form a POSIX shell reads back as one word.
+func shellWord(a string) string {
+	if a != "" && strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./=:,+-@%") == "" {
+		return a
+	}
+	return "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+}
+
 // run checks the exercises and renders the results; some not done is exit 1.
 func (o *checkOptions) run(ctx context.Context) error {
 	g := o.g
 	if o.json && o.show {
 		return &usageError{msg: g.t("check.err.show-json")}
+	}
+	if err := o.fresh(); err != nil {
+		return err
 	}
 	results, err := check.All(ctx, g.students(), o.only)
 	if err != nil {
