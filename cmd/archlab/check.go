@@ -19,6 +19,7 @@ type checkOptions struct {
 	g    *globalOptions
 	json bool
 	show bool
+	hint bool   // --hint: the next graduated hint (hints.go)
 	only string // the EXERCISE argument, "" for all
 }
 
@@ -52,6 +53,7 @@ func newCheckCmd(g *globalOptions) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&o.json, "json", false, g.t("help.flag.json"))
 	cmd.Flags().BoolVar(&o.show, "show", false, g.t("check.flag.show"))
+	cmd.Flags().BoolVar(&o.hint, "hint", false, g.t("check.flag.hint"))
 	return cmd
 }
 
@@ -144,12 +146,28 @@ func (o *checkOptions) run(ctx context.Context) error {
 			notDone = append(notDone, r.Exercise.Name)
 		}
 	}
+	var hint *graduatedHint
+	if o.hint {
+		if res := hintFor(results); res != nil {
+			var warn string
+			if hint, warn = o.nextHint(res); warn != "" {
+				fmt.Fprintln(g.io.Err, "archlab: "+warn)
+			}
+		}
+	}
 	if o.json {
-		if err := writeJSON(g.io.Out, o.jsonResults(results, done)); err != nil {
+		j := o.jsonResults(results, done)
+		j.Hint = hint
+		if err := writeJSON(g.io.Out, j); err != nil {
 			return err
 		}
-	} else if err := o.render(results, done); err != nil {
-		return err
+	} else {
+		if err := o.render(results, done); err != nil {
+			return err
+		}
+		if o.hint {
+			o.renderHint(hint)
+		}
 	}
 	if len(notDone) > 0 {
 		return &mismatchError{msg: g.t("check.err.not-done", strings.Join(notDone, ", "))}
@@ -164,17 +182,7 @@ func (o *checkOptions) render(results []*check.Result, done int) error {
 	g := o.g
 	r := &renderer{g: g, p: newPalette(g.colour())}
 	out := g.io.Out
-	// Each line wrapped to the width, its continuation indented under the
-	// text; coloured line by line.
-	para := func(text string, tone func(...any) string) {
-		indent := text[:len(text)-len(strings.TrimLeft(text, " "))]
-		for i, l := range wrapText(strings.TrimLeft(text, " "), g.width()-len(indent)-2) {
-			if i > 0 {
-				l = "  " + l
-			}
-			fmt.Fprintln(out, tone(indent+l))
-		}
-	}
+	para := o.para
 	for _, res := range results {
 		e := res.Exercise
 		tone := fmt.Sprint
@@ -219,6 +227,19 @@ func (o *checkOptions) render(results []*check.Result, done int) error {
 	return nil
 }
 
+// para prints text wrapped to the width, its continuation lines indented
+// under the text, coloured line by line.
+func (o *checkOptions) para(text string, tone func(...any) string) {
+	g := o.g
+	indent := text[:len(text)-len(strings.TrimLeft(text, " "))]
+	for i, l := range wrapText(strings.TrimLeft(text, " "), g.width()-len(indent)-2) {
+		if i > 0 {
+			l = "  " + l
+		}
+		fmt.Fprintln(g.io.Out, tone(indent+l))
+	}
+}
+
 // line is an exercise's one line: its status and what it comes to.
 func (o *checkOptions) line(res *check.Result) string {
 	g, e := o.g, res.Exercise
@@ -238,6 +259,9 @@ type jsonCheckAll struct {
 	Exercises []jsonExercise `json:"exercises"`
 	Done      int            `json:"done"`
 	Total     int            `json:"total"`
+	// Hint is the hint --hint gave, absent without --hint or when no
+	// exercise needs one.
+	Hint *graduatedHint `json:"graduated_hint,omitempty"`
 }
 
 type jsonExercise struct {
