@@ -18,6 +18,10 @@ Edit the file, run "go run ./cmd/archlab check" again: the command compiles
 your code in. Stuck? --hint gives the first of a few graduated hints for
 the first exercise not done (or the one named), and each --hint after it
 the next; the count is kept per exercise in the user's cache directory.
+--format exercism writes DIR/EXERCISE/results.json for each exercise in
+Exercism's test-runner format, version 3 (status pass, fail or error; one
+test per drill, then the explorer's scope), and prints only the files'
+names; DIR is --output-dir, archlab-results by default.
 An archlab built before exercises/ changed (go install, then
 an edit) checks nothing: it says so in one line and exits 3.
 
@@ -29,6 +33,8 @@ archlab is older than exercises/ (run "go run ./cmd/archlab check").`,
   $ go run ./cmd/archlab check consumer-handler --show
   # a hint for the first exercise not done; ask again for the next one
   $ go run ./cmd/archlab check --hint
+  # one results.json per exercise for a grading tool (Exercism's format, v3)
+  $ go run ./cmd/archlab check --format exercism --output-dir results
   # the task, the verbs and what is checked
   $ archlab explain consumer-handler`,
 	"check.flag.show":        "print the shortest breaking run in full: its timeline and the drill file that replays it",
@@ -179,6 +185,18 @@ Try:
 	"check.hints.shard-loop.1": "A rerun must neither start from zero nor skip work. Where did the previous worker certainly get? That is what the checkpoint holds: resume there, and let the idempotent sink make the replayed items harmless.",
 	"check.hints.shard-loop.2": "Count the commit cadence from where you resumed, not from the first item, and commit once more at the end. An offset may be committed only once every item before it has been applied: a crash can strike right after any Apply.",
 	"check.hints.shard-loop.3": "A zombie of the previous epoch may still commit, and the checkpoint learns your epoch only when something is written under it. Take the shard over before any work: one verb writes the committed offset back under your epoch in one step. A commit refused with ErrStaleEpoch means the shard is no longer yours: stop there.",
+
+	"check.flag.format":        "how to report: text, or exercism (one results.json per exercise, Exercism's test-runner format, version 3)",
+	"check.flag.output-dir":    "where --format exercism writes DIR/EXERCISE/results.json (default %s)",
+	"check.err.format":         "--format must be text or exercism, got %q",
+	"check.err.format-with":    "--format exercism writes files and prints only their names; leave out %s",
+	"check.err.output-dir":     "--output-dir is where --format exercism writes; add --format exercism",
+	"check.exercism.drill":     "drill %s",
+	"check.exercism.explore":   "every schedule of the explorer's scope",
+	"check.exercism.error":     "your code failed: %v",
+	"check.exercism.not-run":   "not run: the check of %s stopped at an earlier test",
+	"check.exercism.wrote":     "%s: %s",
+	"check.exercism.err.write": "cannot write %s: %s",
 
 	"student.step.effect":              "Effect %v",
 	"student.step.crash-between":       "crashes between its writes",

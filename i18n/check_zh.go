@@ -14,6 +14,9 @@ var checkZH = map[string]string{
 修改文件后再次运行“go run ./cmd/archlab check”：命令会把你的代码编译进来。
 卡住了？--hint 为第一个未完成的练习（或指定的练习）给出几条分级提示中的第一
 条，之后每次 --hint 给出下一条；每个练习的计数保存在用户的缓存目录中。
+--format exercism 为每个练习按 Exercism 测试运行器格式第 3 版写出
+DIR/EXERCISE/results.json（status 为 pass、fail 或 error；每个演练一个测试，
+最后是探索器的范围），只打印文件名；DIR 由 --output-dir 指定，默认 archlab-results。
 在 exercises/ 改动之前构建的 archlab（比如先安装、后修改）什么也不检查：
 它用一行说明这一点，退出码为 3。
 
@@ -25,6 +28,8 @@ exercises/ 旧（请运行“go run ./cmd/archlab check”）。`,
   $ go run ./cmd/archlab check consumer-handler --show
   # 第一个未完成练习的提示；再问一次得到下一条
   $ go run ./cmd/archlab check --hint
+  # 为评分工具每个练习写一个 results.json（Exercism 格式第 3 版），写在 archlab-results 下
+  $ go run ./cmd/archlab check --format exercism
   # 任务、可用的动词和检查内容
   $ archlab explain consumer-handler`,
 	"check.flag.show":        "完整打印破坏它的最短运行：时间线，以及重放它的演练文件",
@@ -164,6 +169,18 @@ archlab explain zombie-window 与 stale-epoch。
 	"check.hints.shard-loop.1": "重跑既不能从零开始，也不能跳过工作。上一个工作进程确定做到了哪里？这正是检查点保存的：从那里继续，让幂等的下游使重放的项无害。",
 	"check.hints.shard-loop.2": "提交间隔从你恢复的位置开始数，而不是从第一项开始，结束时再提交一次。只有当之前的每一项都已应用，才能提交这个偏移量：崩溃可能发生在任何一次 Apply 之后。",
 	"check.hints.shard-loop.3": "上一纪元的僵尸可能还会提交，而检查点只有在以你的纪元写入之后才知道你的纪元。在做任何工作之前先接管分片：有一个动词能一步把已提交的偏移量以你的纪元写回。提交被 ErrStaleEpoch 拒绝，意味着分片已不归你：就此停下。",
+
+	"check.flag.format":        "报告的形式：text，或 exercism（每个练习一个 results.json，Exercism 测试运行器格式第 3 版）",
+	"check.flag.output-dir":    "--format exercism 写入 DIR/EXERCISE/results.json 的目录（默认 %s）",
+	"check.err.format":         "--format 只能是 text 或 exercism，收到了 %q",
+	"check.err.format-with":    "--format exercism 写文件，只打印文件名；请去掉 %s",
+	"check.err.output-dir":     "--output-dir 是 --format exercism 写入的目录；请加上 --format exercism",
+	"check.exercism.drill":     "演练 %s",
+	"check.exercism.explore":   "探索器范围内的每一种故障序列",
+	"check.exercism.error":     "你的代码出错：%v",
+	"check.exercism.not-run":   "未运行：%s 的检查在前面的测试处停下了",
+	"check.exercism.wrote":     "%s：%s",
+	"check.exercism.err.write": "无法写入 %s：%s",
 
 	"student.step.effect":              "Effect %v",
 	"student.step.crash-between":       "在两次写之间崩溃",

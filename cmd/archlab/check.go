@@ -21,7 +21,13 @@ type checkOptions struct {
 	show bool
 	hint bool   // --hint: the next graduated hint (hints.go)
 	only string // the EXERCISE argument, "" for all
+	// format is text or exercism (exercism.go); outputDir is where
+	// exercism's results.json files go.
+	format, outputDir string
 }
+
+// defaultOutputDir is where --format exercism writes without --output-dir.
+const defaultOutputDir = "archlab-results"
 
 func newCheckCmd(g *globalOptions) *cobra.Command {
 	o := &checkOptions{g: g}
@@ -54,6 +60,8 @@ func newCheckCmd(g *globalOptions) *cobra.Command {
 	cmd.Flags().BoolVar(&o.json, "json", false, g.t("help.flag.json"))
 	cmd.Flags().BoolVar(&o.show, "show", false, g.t("check.flag.show"))
 	cmd.Flags().BoolVar(&o.hint, "hint", false, g.t("check.flag.hint"))
+	cmd.Flags().StringVar(&o.format, "format", "text", g.t("check.flag.format"))
+	cmd.Flags().StringVar(&o.outputDir, "output-dir", "", g.t("check.flag.output-dir", defaultOutputDir))
 	return cmd
 }
 
@@ -73,6 +81,35 @@ func (g *globalOptions) students() *harness.Students {
 		return g.io.Students
 	}
 	return exercises.Students()
+}
+
+// checkFormat refuses --format and --output-dir where they mean nothing:
+// exercism writes files and prints only their names, so a timeline, a
+// hint or --json has nowhere to go.
+func (o *checkOptions) checkFormat() error {
+	g := o.g
+	switch o.format {
+	case "text":
+		if o.outputDir != "" {
+			return &usageError{msg: g.t("check.err.output-dir")}
+		}
+		return nil
+	case "exercism":
+	default:
+		return &usageError{msg: g.t("check.err.format", o.format)}
+	}
+	for _, f := range []struct {
+		set  bool
+		name string
+	}{{o.json, "--json"}, {o.show, "--show"}, {o.hint, "--hint"}} {
+		if f.set {
+			return &usageError{msg: g.t("check.err.format-with", f.name)}
+		}
+	}
+	if o.outputDir == "" {
+		o.outputDir = defaultOutputDir
+	}
+	return nil
 }
 
 // fresh refuses to check when this binary was built before the exercises
@@ -130,6 +167,9 @@ func (o *checkOptions) run(ctx context.Context) error {
 	if o.json && o.show {
 		return &usageError{msg: g.t("check.err.show-json")}
 	}
+	if err := o.checkFormat(); err != nil {
+		return err
+	}
 	if err := o.fresh(); err != nil {
 		return err
 	}
@@ -155,7 +195,11 @@ func (o *checkOptions) run(ctx context.Context) error {
 			}
 		}
 	}
-	if o.json {
+	if o.format == "exercism" {
+		if err := o.writeExercism(results); err != nil {
+			return err
+		}
+	} else if o.json {
 		j := o.jsonResults(results, done)
 		j.Hint = hint
 		if err := writeJSON(g.io.Out, j); err != nil {
