@@ -61,8 +61,9 @@ func TestHintsInTurn(t *testing.T) {
 			if len(seen) != 3 {
 				t.Errorf("%d different hints in four runs, want 3", len(seen))
 			}
-			// Another exercise starts from its own first hint; the first
-			// not done (shard-loop's stub, with only §8.2 plugged) is it.
+			// With no exercise named, the hint is the first not done's
+			// (consumer-handler, still at its last); another exercise
+			// starts from its own first hint.
 			h, _, _ := hintRun(t, ackBeforeEffect, "--lang", lang)
 			if h == nil || h.Exercise != "consumer-handler" || h.Number != 3 {
 				t.Errorf("check --hint (all): %+v, want consumer-handler's last, the first not done", h)
