@@ -40,6 +40,21 @@ func (e *Exercise) TitleKey() string { return "check.title." + e.Name }
 // ExplainKey is the catalogue key of its explanation (archlab explain).
 func (e *Exercise) ExplainKey() string { return "check.explain." + e.Name }
 
+// Hints are the exercise's graduated hints in lang, from the broadest to
+// the nearest the answer: catalogue keys check.hints.NAME.1, .2, … as far
+// as they go. Each teaches one step of the book's reasoning and leaves the
+// code to the student.
+func (e *Exercise) Hints(lang i18n.Lang) []string {
+	var out []string
+	for n := 1; ; n++ {
+		key := fmt.Sprintf("check.hints.%s.%d", e.Name, n)
+		if !i18n.Has(lang, key) {
+			return out
+		}
+		out = append(out, i18n.T(lang, key))
+	}
+}
+
 // Exercises lists the exercises in the book's order.
 var Exercises = []*Exercise{
 	{Name: "consumer-handler", Section: "8.2", File: "exercises/consumer_handler.go", Func: "ConsumerHandler",

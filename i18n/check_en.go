@@ -15,12 +15,26 @@ survives the explorer's small scope meets the largest one its flags allow
 up to 10), counted through its states in about a second.
 
 Edit the file, run "go run ./cmd/archlab check" again: the command compiles
-your code in. Exit status: 0 every exercise done, 1 some are not, 2 a usage
-error.`,
+your code in. Stuck? --hint gives the first of a few graduated hints for
+the first exercise not done (or the one named), and each --hint after it
+the next; the count is kept per exercise in the user's cache directory.
+--format exercism writes DIR/EXERCISE/results.json for each exercise in
+Exercism's test-runner format, version 3 (status pass, fail or error; one
+test per drill, then the explorer's scope), and prints only the files'
+names; DIR is --output-dir, archlab-results by default.
+An archlab built before exercises/ changed (go install, then
+an edit) checks nothing: it says so in one line and exits 3.
+
+Exit status: 0 every exercise done, 1 some are not, 2 a usage error, 3 this
+archlab is older than exercises/ (run "go run ./cmd/archlab check").`,
 	"help.check.example": `  # every exercise, with the progress
   $ go run ./cmd/archlab check
   # one exercise, with the shortest breaking run in full and its drill file
   $ go run ./cmd/archlab check consumer-handler --show
+  # a hint for the first exercise not done; ask again for the next one
+  $ go run ./cmd/archlab check --hint
+  # one results.json per exercise for a grading tool (Exercism's format, v3)
+  $ go run ./cmd/archlab check --format exercism --output-dir results
   # the task, the verbs and what is checked
   $ archlab explain consumer-handler`,
 	"check.flag.show":        "print the shortest breaking run in full: its timeline and the drill file that replays it",
@@ -28,6 +42,7 @@ error.`,
 	"check.err.args":         "check takes at most one exercise, got %d",
 	"check.err.not-done":     "not done yet: %s",
 	"check.err.show-json":    "--show prints a timeline; leave it out with --json",
+	"check.err.stale":        "this archlab was built before exercises/ changed, so it would check the old code; run: %s",
 	"check.line.done":        "✓ %s (§%s): done: %d drills and %s schedules, none breaks it",
 	"check.line.not-done":    "✗ %s (§%s): not done: %s",
 	"check.line.not-started": "○ %s (§%s): not started: write %s in %s",
@@ -147,6 +162,41 @@ archlab explain zombie-window and stale-epoch.
 
 Try:
   go run ./cmd/archlab check shard-loop --show`,
+
+	"check.flag.hint":         "give the next of a few graduated hints for the first exercise not done, or the one named (the count is kept per exercise in the user's cache directory)",
+	"check.hints.line":        "hint %d/%d for %s: %s",
+	"check.hints.last":        "hint %d/%d for %s, the last one: %s",
+	"check.hints.next":        "    ask again for the next one: %s",
+	"check.hints.not-needed":  "%s is done: no hint needed",
+	"check.hints.all-done":    "every exercise is done: no hint needed",
+	"check.hints.err.read":    "the hint count in %s cannot be read (%v); the hints start again from the first",
+	"check.hints.err.write":   "cannot keep the hint count in %s (%v); the next --hint shows this one again",
+	"check.hints.err.corrupt": "not a hint count this archlab wrote",
+	"check.hints.err.cache":   "cannot keep the hint count in the user's cache directory (%v); the next --hint shows this one again",
+
+	"check.hints.consumer-handler.1": "Start from what the broker promises: at least once. Any message may come again, after a crash or after an ack that never reached the broker. For each call you write, ask: if the process dies right after it, what happens when the message comes back?",
+	"check.hints.consumer-handler.2": "A redelivery is harmless only when the consumer can recognise it: that is what a dedup key is for. But a key committed without its effect says \"done\" for a payment that never happened, and an effect committed without its key is applied again. Look through the verbs for the one that commits both together.",
+	"check.hints.consumer-handler.3": "The broker may forget a message as soon as it is acked, so the ack comes only once the effect is committed. A delivery that finds its key already there has nothing left to do, but it must still ack, or it comes back forever. After a crash every verb returns harness.ErrCrashed: return it, do not swallow it.",
+
+	"check.hints.projection-decision.1": "Apply can end in four ways: applied; a version already reached (no error); a gap before this version (ErrConflict); an event that can never apply (ErrPoison). Write down what each one means for this delivery before you write any code.",
+	"check.hints.projection-decision.2": "Only one of those can be mended by waiting: a gap closes when the missing event arrives. Tell the errors apart with errors.Is, not by their text. And a version already reached is not an error at all: there is nothing to retry.",
+	"check.hints.projection-decision.3": "Waiting has a budget. d.Attempt() counts this event's deliveries from 1 and d.MaxAttempts() is the budget: a retry asked for on the last allowed delivery would go past it. What waiting cannot mend, or may no longer wait for, goes where reconciliation will find it.",
+
+	"check.hints.shard-loop.1": "A rerun must neither start from zero nor skip work. Where did the previous worker certainly get? That is what the checkpoint holds: resume there, and let the idempotent sink make the replayed items harmless.",
+	"check.hints.shard-loop.2": "Count the commit cadence from where you resumed, not from the first item, and commit once more at the end. An offset may be committed only once every item before it has been applied: a crash can strike right after any Apply.",
+	"check.hints.shard-loop.3": "A zombie of the previous epoch may still commit, and the checkpoint learns your epoch only when something is written under it. Take the shard over before any work: one verb writes the committed offset back under your epoch in one step. A commit refused with ErrStaleEpoch means the shard is no longer yours: stop there.",
+
+	"check.flag.format":        "how to report: text, or exercism (one results.json per exercise, Exercism's test-runner format, version 3)",
+	"check.flag.output-dir":    "where --format exercism writes DIR/EXERCISE/results.json (default %s)",
+	"check.err.format":         "--format must be text or exercism, got %q",
+	"check.err.format-with":    "--format exercism writes files and prints only their names; leave out %s",
+	"check.err.output-dir":     "--output-dir is where --format exercism writes; add --format exercism",
+	"check.exercism.drill":     "drill %s",
+	"check.exercism.explore":   "every schedule of the explorer's scope",
+	"check.exercism.error":     "your code failed: %v",
+	"check.exercism.not-run":   "not run: the check of %s stopped at an earlier test",
+	"check.exercism.wrote":     "%s: %s",
+	"check.exercism.err.write": "cannot write %s: %s",
 
 	"student.step.effect":              "Effect %v",
 	"student.step.crash-between":       "crashes between its writes",

@@ -12,11 +12,24 @@ var checkZH = map[string]string{
 息、预算最多 10），状态引擎大约一秒算完。
 
 修改文件后再次运行“go run ./cmd/archlab check”：命令会把你的代码编译进来。
-退出码：0 全部完成，1 有未完成的练习，2 用法错误。`,
+卡住了？--hint 为第一个未完成的练习（或指定的练习）给出几条分级提示中的第一
+条，之后每次 --hint 给出下一条；每个练习的计数保存在用户的缓存目录中。
+--format exercism 为每个练习按 Exercism 测试运行器格式第 3 版写出
+DIR/EXERCISE/results.json（status 为 pass、fail 或 error；每个演练一个测试，
+最后是探索器的范围），只打印文件名；DIR 由 --output-dir 指定，默认 archlab-results。
+在 exercises/ 改动之前构建的 archlab（比如先安装、后修改）什么也不检查：
+它用一行说明这一点，退出码为 3。
+
+退出码：0 全部完成，1 有未完成的练习，2 用法错误，3 这个 archlab 比
+exercises/ 旧（请运行“go run ./cmd/archlab check”）。`,
 	"help.check.example": `  # 所有练习，以及进度
   $ go run ./cmd/archlab check
   # 一个练习，完整打印破坏它的最短运行及其演练文件
   $ go run ./cmd/archlab check consumer-handler --show
+  # 第一个未完成练习的提示；再问一次得到下一条
+  $ go run ./cmd/archlab check --hint
+  # 为评分工具每个练习写一个 results.json（Exercism 格式第 3 版），写在 archlab-results 下
+  $ go run ./cmd/archlab check --format exercism
   # 任务、可用的动词和检查内容
   $ archlab explain consumer-handler`,
 	"check.flag.show":        "完整打印破坏它的最短运行：时间线，以及重放它的演练文件",
@@ -24,6 +37,7 @@ var checkZH = map[string]string{
 	"check.err.args":         "check 最多接受一个练习，收到了 %d 个",
 	"check.err.not-done":     "尚未完成：%s",
 	"check.err.show-json":    "--show 打印时间线；与 --json 一起使用时请去掉它",
+	"check.err.stale":        "这个 archlab 是在 exercises/ 改动之前构建的，检查的会是旧代码；请运行：%s",
 	"check.line.done":        "✓ %s（§%s）：已完成：%d 个演练、%s 种故障序列，没有一个能破坏它",
 	"check.line.not-done":    "✗ %s（§%s）：未完成：%s",
 	"check.line.not-started": "○ %s（§%s）：尚未开始：在 %[4]s 中编写 %[3]s",
@@ -132,6 +146,41 @@ archlab explain zombie-window 与 stale-epoch。
 
 试试：
   go run ./cmd/archlab check shard-loop --show`,
+
+	"check.flag.hint":         "为第一个未完成的练习（或指定的练习）给出分级提示中的下一条（每个练习的计数保存在用户的缓存目录中）",
+	"check.hints.line":        "第 %d/%d 条提示（%s）：%s",
+	"check.hints.last":        "第 %d/%d 条提示（%s，最后一条）：%s",
+	"check.hints.next":        "    再问一次可得下一条：%s",
+	"check.hints.not-needed":  "%s 已完成：不需要提示",
+	"check.hints.all-done":    "所有练习都已完成：不需要提示",
+	"check.hints.err.read":    "无法读取 %s 中的提示计数（%v）；提示从第一条重新开始",
+	"check.hints.err.write":   "无法在 %s 中保存提示计数（%v）；下一次 --hint 仍显示这一条",
+	"check.hints.err.corrupt": "不是这个 archlab 写的提示计数",
+	"check.hints.err.cache":   "无法在用户的缓存目录中保存提示计数（%v）；下一次 --hint 仍显示这一条",
+
+	"check.hints.consumer-handler.1": "从消息代理的承诺开始：至少一次。任何消息都可能再来一次，在崩溃之后，或在确认没有到达消息代理之后。对你写的每一次调用都问一句：如果进程恰好在它之后崩溃，这条消息再来时会怎样？",
+	"check.hints.consumer-handler.2": "只有消费端能认出重投，重投才是无害的：这就是去重键的用处。但没有效果的去重键会为一笔从未发生的付款说“已处理”，没有去重键的效果会再生效一次。在动词里找那个把两者一起提交的。",
+	"check.hints.consumer-handler.3": "消息一旦被确认，消息代理就可能忘掉它，所以确认只能在效果提交之后。发现自己的去重键已经存在的投递无事可做，但仍然要确认，否则它会一直回来。崩溃之后每个动词都返回 harness.ErrCrashed：把它返回，不要吞掉。",
+
+	"check.hints.projection-decision.1": "Apply 有四种结局：已应用；版本已经达到（没有错误）；这个版本之前有缺口（ErrConflict）；永远无法应用的事件（ErrPoison）。写代码之前，先写下每一种对这次投递意味着什么。",
+	"check.hints.projection-decision.2": "其中只有一种能靠等待解决：缺失的事件到达，缺口就补上了。用 errors.Is 区分错误，不要比较错误的文字。版本已经达到根本不是错误：没有什么可重试的。",
+	"check.hints.projection-decision.3": "等待有预算。d.Attempt() 从 1 开始数这个事件的投递次数，d.MaxAttempts() 是预算：在最后一次允许的投递上要求重试，就超出了预算。等待解决不了的，或者不能再等的，放到对账能找到的地方。",
+
+	"check.hints.shard-loop.1": "重跑既不能从零开始，也不能跳过工作。上一个工作进程确定做到了哪里？这正是检查点保存的：从那里继续，让幂等的下游使重放的项无害。",
+	"check.hints.shard-loop.2": "提交间隔从你恢复的位置开始数，而不是从第一项开始，结束时再提交一次。只有当之前的每一项都已应用，才能提交这个偏移量：崩溃可能发生在任何一次 Apply 之后。",
+	"check.hints.shard-loop.3": "上一纪元的僵尸可能还会提交，而检查点只有在以你的纪元写入之后才知道你的纪元。在做任何工作之前先接管分片：有一个动词能一步把已提交的偏移量以你的纪元写回。提交被 ErrStaleEpoch 拒绝，意味着分片已不归你：就此停下。",
+
+	"check.flag.format":        "报告的形式：text，或 exercism（每个练习一个 results.json，Exercism 测试运行器格式第 3 版）",
+	"check.flag.output-dir":    "--format exercism 写入 DIR/EXERCISE/results.json 的目录（默认 %s）",
+	"check.err.format":         "--format 只能是 text 或 exercism，收到了 %q",
+	"check.err.format-with":    "--format exercism 写文件，只打印文件名；请去掉 %s",
+	"check.err.output-dir":     "--output-dir 是 --format exercism 写入的目录；请加上 --format exercism",
+	"check.exercism.drill":     "演练 %s",
+	"check.exercism.explore":   "探索器范围内的每一种故障序列",
+	"check.exercism.error":     "你的代码出错：%v",
+	"check.exercism.not-run":   "未运行：%s 的检查在前面的测试处停下了",
+	"check.exercism.wrote":     "%s：%s",
+	"check.exercism.err.write": "无法写入 %s：%s",
 
 	"student.step.effect":              "Effect %v",
 	"student.step.crash-between":       "在两次写之间崩溃",

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -18,8 +19,15 @@ type checkOptions struct {
 	g    *globalOptions
 	json bool
 	show bool
+	hint bool   // --hint: the next graduated hint (hints.go)
 	only string // the EXERCISE argument, "" for all
+	// format is text or exercism (exercism.go); outputDir is where
+	// exercism's results.json files go.
+	format, outputDir string
 }
+
+// defaultOutputDir is where --format exercism writes without --output-dir.
+const defaultOutputDir = "archlab-results"
 
 func newCheckCmd(g *globalOptions) *cobra.Command {
 	o := &checkOptions{g: g}
@@ -51,6 +59,9 @@ func newCheckCmd(g *globalOptions) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&o.json, "json", false, g.t("help.flag.json"))
 	cmd.Flags().BoolVar(&o.show, "show", false, g.t("check.flag.show"))
+	cmd.Flags().BoolVar(&o.hint, "hint", false, g.t("check.flag.hint"))
+	cmd.Flags().StringVar(&o.format, "format", "text", g.t("check.flag.format"))
+	cmd.Flags().StringVar(&o.outputDir, "output-dir", "", g.t("check.flag.output-dir", defaultOutputDir))
 	return cmd
 }
 
@@ -72,11 +83,95 @@ func (g *globalOptions) students() *harness.Students {
 	return exercises.Students()
 }
 
+// checkFormat refuses --format and --output-dir where they mean nothing:
+// exercism writes files and prints only their names, so a timeline, a
+// hint or --json has nowhere to go.
+func (o *checkOptions) checkFormat() error {
+	g := o.g
+	switch o.format {
+	case "text":
+		if o.outputDir != "" {
+			return &usageError{msg: g.t("check.err.output-dir")}
+		}
+		return nil
+	case "exercism":
+	default:
+		return &usageError{msg: g.t("check.err.format", o.format)}
+	}
+	for _, f := range []struct {
+		set  bool
+		name string
+	}{{o.json, "--json"}, {o.show, "--show"}, {o.hint, "--hint"}} {
+		if f.set {
+			return &usageError{msg: g.t("check.err.format-with", f.name)}
+		}
+	}
+	if o.outputDir == "" {
+		o.outputDir = defaultOutputDir
+	}
+	return nil
+}
+
+// fresh refuses to check when this binary was built before the exercises
+// on disk changed (go install, then an edit): its verdict would be on the
+// old code, a pass the student has not earned or a failure already fixed.
+// It is exit 3, "could not run", not 1: nothing was checked, and CI must
+// not read it as a verdict. With no clone found (an installed archlab run
+// elsewhere) there is nothing to compare with, and it says nothing; nor
+// when the code checked is not the compiled-in package (the tests').
+func (o *checkOptions) fresh() error {
+	g := o.g
+	if g.io.Students != nil {
+		return nil
+	}
+	find := g.io.SourceRoot
+	if find == nil {
+		find = sourceRoot
+	}
+	root, err := find()
+	if err != nil {
+		return nil
+	}
+	stale, err := check.Stale(root)
+	if err != nil || !stale {
+		return nil
+	}
+	again := "go run ./cmd/archlab"
+	for _, a := range g.args {
+		again += " " + shellWord(a)
+	}
+	if wd, err := os.Getwd(); err != nil || !sameDir(wd, root) {
+		again = "cd " + shellWord(root) + " && " + again
+	}
+	return &couldNotRunError{msg: g.t("check.err.stale", again)}
+}
+
+// sameDir reports whether a and b name the same directory.
+func sameDir(a, b string) bool {
+	ia, err1 := os.Stat(a)
+	ib, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(ia, ib)
+}
+
+// shellWord is a in a form a POSIX shell reads back as one word.
+func shellWord(a string) string {
+	if a != "" && strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./=:,+-@%") == "" {
+		return a
+	}
+	return "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+}
+
 // run checks the exercises and renders the results; some not done is exit 1.
 func (o *checkOptions) run(ctx context.Context) error {
 	g := o.g
 	if o.json && o.show {
 		return &usageError{msg: g.t("check.err.show-json")}
+	}
+	if err := o.checkFormat(); err != nil {
+		return err
+	}
+	if err := o.fresh(); err != nil {
+		return err
 	}
 	results, err := check.All(ctx, g.students(), o.only)
 	if err != nil {
@@ -91,12 +186,32 @@ func (o *checkOptions) run(ctx context.Context) error {
 			notDone = append(notDone, r.Exercise.Name)
 		}
 	}
-	if o.json {
-		if err := writeJSON(g.io.Out, o.jsonResults(results, done)); err != nil {
+	var hint *graduatedHint
+	if o.hint {
+		if res := hintFor(results); res != nil {
+			var warn string
+			if hint, warn = o.nextHint(res); warn != "" {
+				fmt.Fprintln(g.io.Err, "archlab: "+warn)
+			}
+		}
+	}
+	if o.format == "exercism" {
+		if err := o.writeExercism(results); err != nil {
 			return err
 		}
-	} else if err := o.render(results, done); err != nil {
-		return err
+	} else if o.json {
+		j := o.jsonResults(results, done)
+		j.Hint = hint
+		if err := writeJSON(g.io.Out, j); err != nil {
+			return err
+		}
+	} else {
+		if err := o.render(results, done); err != nil {
+			return err
+		}
+		if o.hint {
+			o.renderHint(hint)
+		}
 	}
 	if len(notDone) > 0 {
 		return &mismatchError{msg: g.t("check.err.not-done", strings.Join(notDone, ", "))}
@@ -111,17 +226,7 @@ func (o *checkOptions) render(results []*check.Result, done int) error {
 	g := o.g
 	r := &renderer{g: g, p: newPalette(g.colour())}
 	out := g.io.Out
-	// Each line wrapped to the width, its continuation indented under the
-	// text; coloured line by line.
-	para := func(text string, tone func(...any) string) {
-		indent := text[:len(text)-len(strings.TrimLeft(text, " "))]
-		for i, l := range wrapText(strings.TrimLeft(text, " "), g.width()-len(indent)-2) {
-			if i > 0 {
-				l = "  " + l
-			}
-			fmt.Fprintln(out, tone(indent+l))
-		}
-	}
+	para := o.para
 	for _, res := range results {
 		e := res.Exercise
 		tone := fmt.Sprint
@@ -166,6 +271,19 @@ func (o *checkOptions) render(results []*check.Result, done int) error {
 	return nil
 }
 
+// para prints text wrapped to the width, its continuation lines indented
+// under the text, coloured line by line.
+func (o *checkOptions) para(text string, tone func(...any) string) {
+	g := o.g
+	indent := text[:len(text)-len(strings.TrimLeft(text, " "))]
+	for i, l := range wrapText(strings.TrimLeft(text, " "), g.width()-len(indent)-2) {
+		if i > 0 {
+			l = "  " + l
+		}
+		fmt.Fprintln(g.io.Out, tone(indent+l))
+	}
+}
+
 // line is an exercise's one line: its status and what it comes to.
 func (o *checkOptions) line(res *check.Result) string {
 	g, e := o.g, res.Exercise
@@ -185,6 +303,9 @@ type jsonCheckAll struct {
 	Exercises []jsonExercise `json:"exercises"`
 	Done      int            `json:"done"`
 	Total     int            `json:"total"`
+	// Hint is the hint --hint gave, absent without --hint or when no
+	// exercise needs one.
+	Hint *graduatedHint `json:"graduated_hint,omitempty"`
 }
 
 type jsonExercise struct {

@@ -81,6 +81,7 @@ func flagValues() map[string][]string {
 		"store":   {"memory", "sqlite"},
 		"crash":   {"model", "real"},
 		"engine":  {string(explore.EngineStates), string(explore.EngineEnumerate)},
+		"format":  {"text", "exercism"},
 	}
 }
 
@@ -92,6 +93,7 @@ var freeFlags = map[string]cobra.ShellCompDirective{
 	"addr":          cobra.ShellCompDirectiveNoFileComp,
 	"nats-url":      cobra.ShellCompDirectiveNoFileComp,
 	"kafka-brokers": cobra.ShellCompDirectiveNoFileComp,
+	"output-dir":    cobra.ShellCompDirectiveFilterDirs,
 }
 
 // registerCompletions walks the command tree once it is built: every flag

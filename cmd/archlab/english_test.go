@@ -298,5 +298,7 @@ func identifiers() map[string]bool {
 	add("pay refund reserve fulfill checkout ok")
 	add("source brew compinit autoload fpath dump")
 	add("mod") // FNV-1a(key) mod shards: a formula
+	// Exercism's test-runner format: its name and the values of its status.
+	add("Exercism " + exPass + " " + exFail + " " + exError)
 	return ok
 }

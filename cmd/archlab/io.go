@@ -41,6 +41,9 @@ type IO struct {
 	// when IO is not the process's own (the tests): that archlab runs as
 	// a child on these streams instead.
 	Replace func(path string, argv, env []string) error
+	// SourceRoot finds the clone this archlab was built from; nil is
+	// sourceRoot (ondemand.go). Tests point check at a copy, or at none.
+	SourceRoot func() (string, error)
 }
 
 // Exit codes.

@@ -136,11 +136,8 @@ func (g *globalOptions) variant(ctx context.Context, ne *needsError) (string, er
 	if err != nil {
 		return "", &couldNotRunError{msg: g.t("err.ondemand.no-go", ne.asker, what), hint: g.t("err.ondemand.hint", strings.Join(onDemandParts, ","))}
 	}
-	cache, err := os.UserCacheDir()
+	cache, err := cloneCache(root)
 	if err == nil {
-		h := fnv.New64a()
-		h.Write([]byte(root))
-		cache = filepath.Join(cache, "archlab", fmt.Sprintf("%016x", h.Sum64()))
 		err = os.MkdirAll(cache, 0o700)
 	}
 	if err != nil {
@@ -180,6 +177,18 @@ func (g *globalOptions) variant(ctx context.Context, ne *needsError) (string, er
 		return "", &couldNotRunError{msg: g.t("err.ondemand.no-cache", what, err)}
 	}
 	return bin, nil
+}
+
+// cloneCache is the directory of the user's cache that belongs to the
+// clone at root: two clones never share one. It is not made here.
+func cloneCache(root string) (string, error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	h := fnv.New64a()
+	h.Write([]byte(root))
+	return filepath.Join(cache, "archlab", fmt.Sprintf("%016x", h.Sum64())), nil
 }
 
 // build runs go build in a temporary directory beside bin and renames the

@@ -1,0 +1,205 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"archlab/check"
+	"archlab/drills"
+)
+
+// `archlab check --format exercism` writes each exercise's result as an
+// Exercism test runner writes a solution's: DIR/EXERCISE/results.json in
+// the test-runner interface's version 3
+// (exercism/docs, building/tooling/test-runners/interface.md), so that a
+// class's CI or a grading tool that reads those files reads archlab's.
+//
+// One exercise is one solution and one task (write its function, task 1).
+// Its tests are the checker's, in the order it runs them: each drill run
+// with the student's code, then the explorer's scope (the small one and,
+// once that holds, the wide one: a single test, as check reports it). The
+// spec's per-test "output" is what the student's code printed on purpose;
+// archlab does not capture that, so the key is absent, as the spec allows.
+
+// exercismVersion is the interface's version these files follow.
+const exercismVersion = 3
+
+// exercismResults is one results.json.
+type exercismResults struct {
+	Version int    `json:"version"`
+	Status  string `json:"status"`            // pass, fail or error (no test ran)
+	Message string `json:"message,omitempty"` // only with error: what stopped every test
+	// Tests are never null: a grading tool reads an array.
+	Tests []exercismTest `json:"tests"`
+}
+
+// exercismTest is one test of a results.json.
+type exercismTest struct {
+	Name     string `json:"name"`
+	TestCode string `json:"test_code,omitempty"` // the drill file run, or the command that shows the scope's run
+	Status   string `json:"status"`              // pass, fail or error
+	Message  string `json:"message,omitempty"`   // why it failed, in the reader's language
+	Output   string `json:"output,omitempty"`    // the student's own printing: not captured (above)
+	TaskID   int    `json:"task_id,omitempty"`
+}
+
+// The statuses of the interface.
+const (
+	exPass  = "pass"
+	exFail  = "fail"
+	exError = "error"
+)
+
+// exercism is res as a results.json, in the reader's language.
+func (o *checkOptions) exercism(res *check.Result) (exercismResults, error) {
+	g, e := o.g, res.Exercise
+	out := exercismResults{Version: exercismVersion, Tests: []exercismTest{}}
+	// Where the check stopped, when the code returned its own error or
+	// panicked: the drills before it ran, the one at it errored, the
+	// tests after it did not run.
+	stoppedAt := -1
+	if res.Status == check.Failed {
+		stoppedAt = res.Drills
+	}
+	firstFail := true
+	test := func(i int, name, code string, lessons []string, shortest bool) exercismTest {
+		t := exercismTest{Name: name, TestCode: code, Status: exPass, TaskID: 1}
+		switch {
+		case res.Status == check.NotStarted:
+			t.Status, t.Message = exFail, g.t("check.hint.start", e.File, e.Func)
+		case stoppedAt >= 0 && i == stoppedAt:
+			t.Status, t.Message = exError, g.t("check.exercism.error", res.Err)
+		case stoppedAt >= 0 && i > stoppedAt:
+			t.Status, t.Message = exError, g.t("check.exercism.not-run", e.Name)
+		case len(lessons) > 0:
+			t.Status = exFail
+			msg := lessons
+			if shortest {
+				msg = append(msg, strings.TrimSpace(g.t("check.detail.shortest", res.Shortest.Line(g.lang, res.Lessons[0]))))
+			}
+			if firstFail {
+				msg = append(msg, strings.TrimSpace(g.t("check.detail.hint", res.Hint(g.lang))))
+				firstFail = false
+			}
+			t.Message = strings.Join(msg, "\n")
+		}
+		return t
+	}
+	for i, name := range e.Drills {
+		code, err := o.drillCode(name)
+		if err != nil {
+			return out, err
+		}
+		var lessons []string
+		for _, l := range res.Lessons {
+			if l.Drill == name {
+				lessons = append(lessons, check.LessonText(g.lang, l))
+			}
+		}
+		shortest := res.Shortest != nil && res.Shortest.Drill == name && res.Shortest.Schedule == nil
+		out.Tests = append(out.Tests, test(i, g.t("check.exercism.drill", name), code, lessons, shortest))
+	}
+	var lessons []string
+	for _, l := range res.Lessons {
+		if l.Drill == "" {
+			lessons = append(lessons, check.LessonText(g.lang, l))
+		}
+	}
+	shortest := res.Shortest != nil && res.Shortest.Schedule != nil
+	t := test(len(e.Drills), g.t("check.exercism.explore"), "go run ./cmd/archlab check "+e.Name+" --show", lessons, shortest)
+	if shortest && t.Status == exFail {
+		file, err := res.Shortest.File(g.lang)
+		if err != nil {
+			return out, err
+		}
+		t.Message += "\n\n" + g.t("check.detail.file") + "\n" + file
+	}
+	out.Tests = append(out.Tests, t)
+
+	out.Status = exPass
+	allError := true
+	for _, t := range out.Tests {
+		if t.Status != exPass {
+			out.Status = exFail
+		}
+		allError = allError && t.Status == exError
+	}
+	if allError {
+		out.Status, out.Message = exError, g.t("check.exercism.error", res.Err)
+	}
+	return out, nil
+}
+
+// drillCode is the drill file a drill test runs, as the student's code
+// runs it (strategy student): the test's code. Its words (the -- en --
+// and -- zh -- sections) are left out: they explain the drill, the
+// student reads them with archlab explain.
+func (o *checkOptions) drillCode(name string) (string, error) {
+	d, err := drills.Lookup(name)
+	if err != nil {
+		return "", err
+	}
+	src, err := drills.StudentSource(d)
+	code := string(src)
+	for _, words := range []string{"\n-- en --\n", "\n-- zh --\n"} {
+		if i := strings.Index(code, words); i >= 0 {
+			code = code[:i+1]
+		}
+	}
+	return code, err
+}
+
+// writeExercism writes DIR/EXERCISE/results.json for every result, each
+// whole or not at all, and says on stdout which it wrote and its status.
+// A file that cannot be written is exit 3: the environment, not a verdict.
+func (o *checkOptions) writeExercism(results []*check.Result) error {
+	g := o.g
+	for _, res := range results {
+		r, err := o.exercism(res)
+		if err != nil {
+			return err
+		}
+		var b bytes.Buffer
+		if err := writeJSON(&b, r); err != nil {
+			return err
+		}
+		dir := filepath.Join(o.outputDir, res.Exercise.Name)
+		path := filepath.Join(dir, "results.json")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return &couldNotRunError{msg: g.t("check.exercism.err.write", path, osReason(g, err))}
+		}
+		if err := writeWhole(path, b.Bytes()); err != nil {
+			return &couldNotRunError{msg: g.t("check.exercism.err.write", path, osReason(g, err))}
+		}
+		if _, err := fmt.Fprintln(g.io.Out, g.t("check.exercism.wrote", path, r.Status)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeWhole writes b to path through a temporary file beside it: a
+// reader of path sees the old file or the new one, never half of one.
+func writeWhole(path string, b []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".results-*.json")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(b)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
+}

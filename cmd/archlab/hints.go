@@ -1,0 +1,150 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"archlab/check"
+)
+
+// Graduated hints: `archlab check --hint` gives the first of an exercise's
+// hints (check.Exercise.Hints), asking again the next, and the last one
+// again once they run out. Each exercise's count is kept in a small file
+// in the clone's own directory of the user's cache (cloneCache, as the
+// archlab variants are), so that two clones, two students on one machine,
+// count apart. The count is a convenience: a file that cannot be read
+// or written costs one warning line, never the check, and the hints then
+// start from the first.
+
+// hintsFile is the file, in the clone's cache directory, that holds the
+// counts.
+const hintsFile = "hints.json"
+
+// hintCountsVersion is the form of the file: another version is read as
+// unreadable, and replaced.
+const hintCountsVersion = 1
+
+// hintCounts is the file: how many hints each exercise has shown.
+type hintCounts struct {
+	Version int            `json:"version"`
+	Shown   map[string]int `json:"shown"`
+}
+
+// graduatedHint is one hint given: the exercise, its number and how many
+// there are, its text. It is part of `check --hint --json`.
+type graduatedHint struct {
+	Exercise string `json:"exercise"`
+	Number   int    `json:"number"`
+	Of       int    `json:"of"`
+	Text     string `json:"text"`
+}
+
+// hintsPath is the counts file of the clone this archlab checks; with no
+// clone found, the counts of an archlab run outside any clone.
+func (g *globalOptions) hintsPath() (string, error) {
+	find := g.io.SourceRoot
+	if find == nil {
+		find = sourceRoot
+	}
+	root, err := find()
+	if err != nil {
+		root = ""
+	}
+	dir, err := cloneCache(root)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, hintsFile), nil
+}
+
+// nextHint gives the next hint for res's exercise and counts it. warn is
+// the one line to say on stderr when the count could not be read or kept
+// ("" otherwise); the hint is given either way.
+func (o *checkOptions) nextHint(res *check.Result) (h *graduatedHint, warn string) {
+	g := o.g
+	hints := res.Exercise.Hints(g.lang)
+	if len(hints) == 0 {
+		return nil, ""
+	}
+	counts := hintCounts{Version: hintCountsVersion, Shown: map[string]int{}}
+	path, err := g.hintsPath()
+	if err != nil {
+		warn = g.t("check.hints.err.cache", err)
+	} else {
+		b, err := os.ReadFile(path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
+			// No count yet (or no cache directory to hold one: saving says so).
+		case err != nil:
+			warn = g.t("check.hints.err.read", path, osReason(g, err))
+		default:
+			var c hintCounts
+			if err := json.Unmarshal(b, &c); err != nil || c.Version != hintCountsVersion || c.Shown == nil {
+				warn = g.t("check.hints.err.read", path, g.t("check.hints.err.corrupt"))
+			} else {
+				counts = c
+			}
+		}
+	}
+	name := res.Exercise.Name
+	i := min(max(counts.Shown[name], 0), len(hints)-1)
+	counts.Shown[name] = i + 1
+	if path != "" {
+		if err := saveHintCounts(path, counts); err != nil && warn == "" {
+			warn = g.t("check.hints.err.write", path, osReason(g, err))
+		}
+	}
+	return &graduatedHint{Exercise: name, Number: i + 1, Of: len(hints), Text: hints[i]}, warn
+}
+
+// saveHintCounts writes the counts whole or not at all (writeStamp), so
+// that two runs at once leave one count or the other, never a mix.
+func saveHintCounts(path string, c hintCounts) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	b, err := json.Marshal(c) // a map's keys come out sorted: the same counts, the same bytes
+	if err != nil {
+		return err
+	}
+	return writeStamp(path, string(b)+"\n")
+}
+
+// hintFor is the exercise --hint is about: the one named, or the first not
+// done. nil when there is none (every exercise done, or the one named is).
+func hintFor(results []*check.Result) *check.Result {
+	for _, r := range results {
+		if r.Status != check.Done {
+			return r
+		}
+	}
+	return nil
+}
+
+// renderHint prints the hint given, or why none was needed.
+func (o *checkOptions) renderHint(h *graduatedHint) {
+	g := o.g
+	r := &renderer{g: g, p: newPalette(g.colour())}
+	fmt.Fprintln(g.io.Out)
+	switch {
+	case h == nil && o.only != "":
+		o.para(g.t("check.hints.not-needed", o.only), r.p.good.Sprint)
+	case h == nil:
+		o.para(g.t("check.hints.all-done"), r.p.good.Sprint)
+	case h.Number == h.Of:
+		o.para(g.t("check.hints.last", h.Number, h.Of, h.Exercise, h.Text), fmt.Sprint)
+	default:
+		o.para(g.t("check.hints.line", h.Number, h.Of, h.Exercise, h.Text), fmt.Sprint)
+		again := "archlab"
+		for _, a := range g.args {
+			again += " " + shellWord(a)
+		}
+		o.para(g.t("check.hints.next", strings.TrimSpace(again)), r.p.dim.Sprint)
+	}
+}
