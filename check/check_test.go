@@ -201,18 +201,7 @@ func TestWideScope(t *testing.T) {
 func TestBooksRunnerIsNotDone(t *testing.T) {
 	booksRunner := &harness.Students{Shardjob: func(w *harness.Worker) error {
 		start := w.Load()
-		items, every := w.Items(), w.CommitEvery()
-		for i := start; i < len(items); i++ {
-			if _, err := w.Apply(items[i]); err != nil {
-				return err
-			}
-			if every > 0 && (i+1-start)%every == 0 {
-				if err := w.Commit(w.Epoch(), i+1); err != nil {
-					return err
-				}
-			}
-		}
-		return w.Commit(w.Epoch(), len(items))
+		return runFrom(w, start)
 	}}
 	e, err := Lookup("shard-loop")
 	if err != nil {

@@ -42,6 +42,13 @@ func bookLoop(w *harness.Worker) error {
 	if err != nil {
 		return err
 	}
+	return runFrom(w, start)
+}
+
+// runFrom is the book's loop from offset start: apply each item to the
+// idempotent sink, commit every N items counted from start, and at the
+// end.
+func runFrom(w *harness.Worker, start int) error {
 	items, every := w.Items(), w.CommitEvery()
 	for i := start; i < len(items); i++ {
 		if _, err := w.Apply(items[i]); err != nil {
@@ -180,18 +187,7 @@ var wrong = []variant{
 	// §11.2
 	{"no-epoch-fence", "shard-loop", &harness.Students{Shardjob: func(w *harness.Worker) error {
 		start := w.Load()
-		items, every := w.Items(), w.CommitEvery()
-		for i := start; i < len(items); i++ {
-			if _, err := w.Apply(items[i]); err != nil {
-				return err
-			}
-			if every > 0 && (i+1-start)%every == 0 {
-				if err := w.Commit(w.Epoch(), i+1); err != nil {
-					return err
-				}
-			}
-		}
-		return w.Commit(w.Epoch(), len(items))
+		return runFrom(w, start)
 	}}},
 	// The fence as two calls: a zombie's commit between the Load and the
 	// Commit is accepted, and the fence then moves it back.
@@ -200,18 +196,7 @@ var wrong = []variant{
 		if err := w.Commit(w.Epoch(), start); err != nil {
 			return err
 		}
-		items, every := w.Items(), w.CommitEvery()
-		for i := start; i < len(items); i++ {
-			if _, err := w.Apply(items[i]); err != nil {
-				return err
-			}
-			if every > 0 && (i+1-start)%every == 0 {
-				if err := w.Commit(w.Epoch(), i+1); err != nil {
-					return err
-				}
-			}
-		}
-		return w.Commit(w.Epoch(), len(items))
+		return runFrom(w, start)
 	}}},
 	{"commit-before-apply", "shard-loop", &harness.Students{Shardjob: func(w *harness.Worker) error {
 		start := w.Load()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -211,7 +212,7 @@ func (d *Drill) RunContext(ctx context.Context, v Values, o RunOptions) (*Result
 	for _, p := range d.Params {
 		res.Params = append(res.Params, ParamValue{Name: p.Name, Value: v[p.Name], Default: p.Default})
 	}
-	res.Compared = d.file.hasExpect && equalValues(v, d.Defaults()) && !o.NoCompare
+	res.Compared = d.file.hasExpect && maps.Equal(v, d.Defaults()) && !o.NoCompare
 	res.Pass = err == nil
 	for _, c := range rec.Counters {
 		cr := CounterResult{Name: c.Name, Value: c.Value}
@@ -244,6 +245,21 @@ type Executed struct {
 	Row  int
 }
 
+// CallSteps is the run's calls and how many steps each one recorded.
+func (r *Result) CallSteps() ([]harness.Call, []int) {
+	calls := make([]harness.Call, len(r.Calls))
+	rows := make([]int, len(r.Calls))
+	for i, c := range r.Calls {
+		calls[i] = c.Call
+		end := len(r.Steps)
+		if i+1 < len(r.Calls) {
+			end = r.Calls[i+1].Row
+		}
+		rows[i] = end - c.Row
+	}
+	return calls, rows
+}
+
 // WhatIf lists the parameters that differ from the book's.
 func (r *Result) WhatIf() []ParamValue {
 	var out []ParamValue
@@ -265,18 +281,6 @@ func (d *Drill) bookValue(name string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-func equalValues(a, b Values) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
 }
 
 // ErrUnknownDrill is wrapped by Lookup's error.

@@ -26,9 +26,8 @@ effects
 once: effects == 1
 `
 
-// FuzzParse: whatever the bytes, Parse returns a drill or a *drills.FileError,
-// never panics, and a file that parses runs or fails without panicking.
-func FuzzParse(f *testing.F) {
+// addBuiltins seeds the corpus with every built-in drill file and okFile.
+func addBuiltins(f *testing.F) {
 	for _, d := range drills.All() {
 		src, err := drills.Source(d)
 		if err != nil {
@@ -37,6 +36,12 @@ func FuzzParse(f *testing.F) {
 		f.Add(src)
 	}
 	f.Add([]byte(okFile))
+}
+
+// FuzzParse: whatever the bytes, Parse returns a drill or a *drills.FileError,
+// never panics, and a file that parses runs or fails without panicking.
+func FuzzParse(f *testing.F) {
+	addBuiltins(f)
 	f.Add([]byte("drill x\nsection 8.3\n-- steps --\nrepeat 3 as i publish e{i}\n-- counters --\ndlq\n-- checks --\na: dlq == 0 ? true : false\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		d, err := drills.Parse("fuzz.txtar", data)
@@ -70,14 +75,7 @@ const (
 // ARCHLAB_FUZZ_STATS=FILE each fuzzing process appends its longest run and
 // its peak memory to FILE whenever either grows (for TESTING.md).
 func FuzzRun(f *testing.F) {
-	for _, d := range drills.All() {
-		src, err := drills.Source(d)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(src)
-	}
-	f.Add([]byte(okFile))
+	addBuiltins(f)
 	f.Add([]byte("drill r\nsection 8.3\n-- steps --\nroute 1000 4\nrestart\n-- counters --\nused\nmoved\n-- checks --\nok: moved == 0\n"))
 	f.Add([]byte("drill c\nsection 8.3\n-- steps --\nevent e1 o-1 v3 fulfill\nconsumer max-attempts=100\npublish e1\ndispatch\n-- counters --\ndeliveries\n-- checks --\nok: deliveries >= 0\n"))
 	f.Add([]byte("drill s\nsection 11.2\n-- steps --\nsplit 1000 4\nrepeat 4 as i run shard-{i} every=10\ncount\n-- counters --\nk{i} = shard_keys(i) for i < 4\napplied\n-- checks --\nok: applied == 1000\n"))

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"maps"
 	"net"
 	"net/http"
 	"net/url"
@@ -370,7 +371,7 @@ func (s *Server) paramError(p *page, err error, params []param) string {
 func (s *Server) runDrill(ctx context.Context, d *drills.Drill, v drills.Values) (*drills.Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.deadline)
 	defer cancel()
-	if !d.Builtin || !equal(v, d.Defaults()) {
+	if !d.Builtin || !maps.Equal(v, d.Defaults()) {
 		select {
 		case s.slots <- struct{}{}:
 			defer func() { <-s.slots }()
@@ -379,18 +380,6 @@ func (s *Server) runDrill(ctx context.Context, d *drills.Drill, v drills.Values)
 		}
 	}
 	return d.RunContext(ctx, v, drills.RunOptions{Budget: s.budget})
-}
-
-func equal(a, b drills.Values) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
 }
 
 // runError is the page's answer to a run the request's deadline or its

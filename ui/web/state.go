@@ -200,28 +200,13 @@ func (s *Server) walkOrigin(o *origin, section, strategy string, res *drills.Res
 	if len(sec.Strategies) == 0 && strategy != "" && !slices.Contains(explore.Strategies(sec.Harness), strategy) {
 		strategy = ""
 	}
-	calls, rows := callsOf(res)
+	calls, rows := res.CallSteps()
 	w, err := explore.Branch(sec.Harness, strategy, calls, rows, nil)
 	if err != nil {
 		return nil, &problem{http.StatusInternalServerError, err.Error()}
 	}
 	o.start, o.path, o.walk = w.Start, w.Path, w
 	return o, nil
-}
-
-// callsOf is a run's calls and the steps each recorded.
-func callsOf(res *drills.Result) ([]harness.Call, []int) {
-	calls := make([]harness.Call, len(res.Calls))
-	rows := make([]int, len(res.Calls))
-	for i, c := range res.Calls {
-		calls[i] = c.Call
-		end := len(res.Steps)
-		if i+1 < len(res.Calls) {
-			end = res.Calls[i+1].Row
-		}
-		rows[i] = end - c.Row
-	}
-	return calls, rows
 }
 
 // stateURL is the page of the state path reaches.

@@ -209,7 +209,7 @@ func TestSavedBranchReplays(t *testing.T) {
 			t.Fatal(err)
 		}
 		sec, _ := harness.SectionByName(d.Section)
-		calls, rows := callsOf(res)
+		calls, rows := res.CallSteps()
 		wk, err := explore.Branch(sec.Harness, d.Strategy, calls, rows, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -287,21 +287,6 @@ func replaySaved(t *testing.T, st explore.Start, path []string) {
 }
 
 func sameStep(a, b harness.Step) bool { return fmt.Sprint(a) == fmt.Sprint(b) }
-
-// callsOf is a drill run's calls and the steps each recorded.
-func callsOf(res *drills.Result) ([]harness.Call, []int) {
-	calls := make([]harness.Call, len(res.Calls))
-	rows := make([]int, len(res.Calls))
-	for i, c := range res.Calls {
-		calls[i] = c.Call
-		end := len(res.Steps)
-		if i+1 < len(res.Calls) {
-			end = res.Calls[i+1].Row
-		}
-		rows[i] = end - c.Row
-	}
-	return calls, rows
-}
 
 // TestStateKeysListed: the keys a state page answers to (state.js) are
 // listed in its help, in the page's language, and in the README.
