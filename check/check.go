@@ -21,6 +21,13 @@ type Exercise struct {
 	Section string // "8.2"
 	File    string // the file the student edits, "exercises/consumer_handler.go"
 	Func    string // the function in it, "ConsumerHandler"
+	// Tier is TierProtocol (the student chooses which verbs to call around
+	// the book's mechanism) or TierMechanism (the student writes the
+	// mechanism itself, in the book's shape).
+	Tier string
+	// Units are the book's own test cases for the mechanism, run on the
+	// student's code before any drill (mechanism exercises only).
+	Units []Unit
 	// Drills are the section's built-in drills that run with the student's
 	// code. Only the drills whose scenario asks the student's code anything
 	// (and, in §8.2, whose handler is the book's safe one: the others show
@@ -33,6 +40,29 @@ type Exercise struct {
 	// which is enumerated schedule by schedule).
 	explore, wide func(ctx context.Context, s *harness.Students) (*explore.Report, error)
 }
+
+// The tiers.
+const (
+	TierProtocol  = "protocol"
+	TierMechanism = "mechanism"
+)
+
+// Unit is one of the book's own test cases, the `go test -v` line the book
+// prints, run on the student's mechanism. Run returns nil when it passes,
+// or a *UnitFailure saying what differs, in the catalogue's words.
+type Unit struct {
+	Name string // the book's test name, "TestApplyOnceSuppressesDuplicate"
+	Run  func(s *harness.Students) error
+}
+
+// UnitFailure is a unit check that failed: the catalogue key of what
+// differs and its arguments.
+type UnitFailure struct {
+	Key  string
+	Args []any
+}
+
+func (f *UnitFailure) Error() string { return i18n.T(i18n.EN, f.Key, f.Args...) }
 
 // TitleKey is the catalogue key of the exercise's one-line title.
 func (e *Exercise) TitleKey() string { return "check.title." + e.Name }
@@ -57,7 +87,7 @@ func (e *Exercise) Hints(lang i18n.Lang) []string {
 
 // Exercises lists the exercises in the book's order.
 var Exercises = []*Exercise{
-	{Name: "consumer-handler", Section: "8.2", File: "exercises/consumer_handler.go", Func: "ConsumerHandler",
+	{Name: "consumer-handler", Section: "8.2", File: "exercises/consumer_handler.go", Func: "ConsumerHandler", Tier: TierProtocol,
 		Drills:  []string{"ack-lost", "dedup-scope", "prune-window"},
 		plugged: func(s *harness.Students) bool { return s.Inbox != nil },
 		explore: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
@@ -66,7 +96,7 @@ var Exercises = []*Exercise{
 		wide: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
 			return explore.StudentInbox(ctx, explore.StudentInboxWide, s, explore.Options{})
 		}},
-	{Name: "projection-decision", Section: "8.3", File: "exercises/projection_decision.go", Func: "ProjectionDecision",
+	{Name: "projection-decision", Section: "8.3", File: "exercises/projection_decision.go", Func: "ProjectionDecision", Tier: TierProtocol,
 		Drills:  []string{"out-of-order", "poison", "retry-budget", "reconcile", "redelivered-event"},
 		plugged: func(s *harness.Students) bool { return s.Ordering != nil },
 		explore: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
@@ -75,7 +105,7 @@ var Exercises = []*Exercise{
 		wide: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
 			return explore.StudentOrdering(ctx, explore.StudentOrderingWide, s, explore.Options{})
 		}},
-	{Name: "shard-loop", Section: "11.2", File: "exercises/shard_loop.go", Func: "ShardLoop",
+	{Name: "shard-loop", Section: "11.2", File: "exercises/shard_loop.go", Func: "ShardLoop", Tier: TierProtocol,
 		Drills:  []string{"crash-resume", "stale-epoch"},
 		plugged: func(s *harness.Students) bool { return s.Shardjob != nil },
 		explore: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
@@ -123,6 +153,10 @@ type Lesson struct {
 	Drill string // the drill, or "" for the explorer
 	Check string // the check's name: "effects-once", or the explorer's "not-lost"
 	Key   string // the catalogue key of its text
+	// Unit, when set, is the book's test case that failed (Key and Args
+	// say how).
+	Unit string
+	Args []any
 	// Counter, when set, is a counter that differs from the book's value.
 	Counter          string
 	Value, BookValue string
@@ -180,6 +214,9 @@ func LessonText(lang i18n.Lang, l Lesson) string {
 	if l.Counter != "" {
 		return i18n.T(lang, "check.lesson.counter", l.Counter, l.Value, l.BookValue)
 	}
+	if l.Unit != "" {
+		return i18n.T(lang, "check.lesson.unit", l.Unit, i18n.T(lang, l.Key, l.Args...))
+	}
 	// A lesson's words are its drill's (drills.Drill.Text).
 	if d, err := drills.Lookup(l.Drill); err == nil {
 		return d.Text(lang, l.Key)
@@ -217,6 +254,17 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 	if s == nil || !e.plugged(s) {
 		r.Status, r.Err = NotStarted, exercises.ErrNotImplemented
 		return r
+	}
+	for _, u := range e.Units {
+		err := safely(func() error { return u.Run(s) })
+		var f *UnitFailure
+		if !errors.As(err, &f) {
+			if r.stopped(err) {
+				return r
+			}
+			continue
+		}
+		r.Lessons = append(r.Lessons, Lesson{Unit: u.Name, Key: f.Key, Args: f.Args})
 	}
 	env := harness.Env{Student: s}
 	for _, name := range e.Drills {

@@ -17,7 +17,7 @@ var ctx = context.Background()
 // TestBookLogicIsDone: the book's logic, plugged in, makes every exercise
 // done: every drill passes and no schedule of the scope breaks it.
 func TestBookLogicIsDone(t *testing.T) {
-	res, err := All(ctx, book(), "")
+	res, err := All(ctx, Book(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestBookLogicReplaysClean(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r := replay(t, string(src), book()); r.fails {
+			if r := replay(t, string(src), Book()); r.fails {
 				t.Errorf("%s with strategy student and the book's logic fails: %v", name, r.checks)
 			}
 		}
@@ -171,7 +171,7 @@ func TestWideScope(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := Run(ctx, e, book())
+	r := Run(ctx, e, Book())
 	if want := uint64(4_272 + 11_425_227_816_683_520); r.Status != Done || r.Schedules != want {
 		t.Fatalf("book: status %s, %d schedules, want done over %d", r.Status, r.Schedules, want)
 	}
@@ -256,7 +256,7 @@ window: first.crashed
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := d.RunIn(d.Defaults(), harness.Env{Student: book()})
+	got, err := d.RunIn(d.Defaults(), harness.Env{Student: Book()})
 	if err != nil {
 		t.Fatal(err)
 	}

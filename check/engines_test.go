@@ -21,7 +21,7 @@ func TestStudentEnginesAgree(t *testing.T) {
 	if testing.Short() || raceOn {
 		inboxGrid, orderingGrid = inboxGrid[:3], orderingGrid[:3]
 	}
-	all := append([]variant{{"book", "consumer-handler", book()}, {"book", "projection-decision", book()}}, wrong...)
+	all := append([]variant{{"book", "consumer-handler", Book()}, {"book", "projection-decision", Book()}}, wrong...)
 	for _, v := range all {
 		switch v.exercise {
 		case "consumer-handler":

@@ -54,6 +54,7 @@ archlab is older than exercises/ (run "go run ./cmd/archlab check").`,
 	"check.detail.file":      "The drill file that replays it (save it, then: archlab drill --file FILE):",
 	"check.progress":         "%d/%d exercises done",
 	"check.lesson.counter":   "%s is %s, the book says %s",
+	"check.lesson.unit":      "the book's test %s fails: %s",
 	"check.line.drill":       "drill %s: %s",
 	"check.hint.start":       "open %s and write %s: it still returns ErrNotImplemented",
 

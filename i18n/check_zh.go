@@ -49,6 +49,7 @@ exercises/ 旧（请运行“go run ./cmd/archlab check”）。`,
 	"check.detail.file":      "重放它的演练文件（保存后运行：archlab drill --file FILE）：",
 	"check.progress":         "已完成 %d/%d 个练习",
 	"check.lesson.counter":   "%s 为 %s，书中为 %s",
+	"check.lesson.unit":      "书中的测试 %s 未通过：%s",
 	"check.line.drill":       "演练 %s：%s",
 	"check.hint.start":       "打开 %s，编写 %s：它仍然返回 ErrNotImplemented",
 

@@ -1,0 +1,70 @@
+package check
+
+import (
+	"errors"
+
+	"archlab/harness"
+	"archlab/internal/ordering"
+)
+
+// bookHandler is §8.2's Consume: the key and the effect in one local
+// transaction, then the ack.
+func bookHandler(d *harness.Delivery) error {
+	if _, err := d.ApplyOnce(); err != nil {
+		return err
+	}
+	return d.Ack()
+}
+
+// bookDecision is §8.3's Consumer.Handle.
+func bookDecision(d *harness.EventDelivery) (ordering.Outcome, error) {
+	applied, err := d.Apply()
+	switch {
+	case err == nil && applied:
+		return ordering.OutcomeApplied, nil
+	case err == nil:
+		return ordering.OutcomeDuplicate, nil
+	case errors.Is(err, ordering.ErrConflict) && d.Attempt() < d.MaxAttempts():
+		return ordering.OutcomeRetry, nil
+	}
+	return ordering.OutcomeDead, nil
+}
+
+// bookLoop is §11.2's Runner.Run, with the takeover fence: resume from the
+// checkpoint, commit it under the lease's epoch before any work, apply
+// each item to the idempotent sink, commit every N items and at the end.
+func bookLoop(w *harness.Worker) error {
+	start, err := w.Fence() // the takeover fence, one step
+	if err != nil {
+		return err
+	}
+	return runFrom(w, start)
+}
+
+// runFrom is the book's loop from offset start: apply each item to the
+// idempotent sink, commit every N items counted from start, and at the
+// end.
+func runFrom(w *harness.Worker, start int) error {
+	items, every := w.Items(), w.CommitEvery()
+	for i := start; i < len(items); i++ {
+		if _, err := w.Apply(items[i]); err != nil {
+			return err
+		}
+		if every > 0 && (i+1-start)%every == 0 {
+			if err := w.Commit(w.Epoch(), i+1); err != nil {
+				return err
+			}
+		}
+	}
+	return w.Commit(w.Epoch(), len(items))
+}
+
+// Book is the book's logic for every exercise, in the shapes the student
+// writes. The checker runs it on a failing exercise's shortest schedule to
+// show where the student's run parts from the book's (the diagnosis), and
+// its tests hold it to done. It is the book's own code, which internal/
+// already holds for anyone to read: a student who opens this file reads the
+// answer, as one who opens the book does.
+func Book() *harness.Students {
+	return &harness.Students{Inbox: bookHandler, Ordering: bookDecision, Shardjob: bookLoop}
+}
