@@ -28,6 +28,9 @@ type Exercise struct {
 	// Units are the book's own test cases for the mechanism, run on the
 	// student's code before any drill (mechanism exercises only).
 	Units []Unit
+	// Mistakes are the known mistakes a failing run is matched against,
+	// the most telling first (diagnose.go).
+	Mistakes []Mistake
 	// Drills are the section's built-in drills that run with the student's
 	// code. Only the drills whose scenario asks the student's code anything
 	// (and, in §8.2, whose handler is the book's safe one: the others show
@@ -85,29 +88,38 @@ func (e *Exercise) Hints(lang i18n.Lang) []string {
 	}
 }
 
+// schedule walks a small scope schedule by schedule, so that a pass can
+// count the schedules each fault class struck (Result.Faults); the wide
+// scopes go through the states, which count schedules without running
+// them one by one.
+var schedule = explore.Options{Engine: explore.EngineEnumerate}
+
 // Exercises lists the exercises in the book's order.
 var Exercises = []*Exercise{
 	{Name: "consumer-handler", Section: "8.2", File: "exercises/consumer_handler.go", Func: "ConsumerHandler", Tier: TierProtocol,
-		Drills:  []string{"ack-lost", "dedup-scope", "prune-window"},
-		plugged: func(s *harness.Students) bool { return s.Inbox != nil },
+		Drills:   []string{"ack-lost", "dedup-scope", "prune-window"},
+		Mistakes: handlerMistakes,
+		plugged:  func(s *harness.Students) bool { return s.Inbox != nil },
 		explore: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
-			return explore.StudentInbox(ctx, explore.StudentInboxScope, s, explore.Options{})
+			return explore.StudentInbox(ctx, explore.StudentInboxScope, s, schedule)
 		},
 		wide: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
 			return explore.StudentInbox(ctx, explore.StudentInboxWide, s, explore.Options{})
 		}},
 	{Name: "projection-decision", Section: "8.3", File: "exercises/projection_decision.go", Func: "ProjectionDecision", Tier: TierProtocol,
-		Drills:  []string{"out-of-order", "poison", "retry-budget", "reconcile", "redelivered-event"},
-		plugged: func(s *harness.Students) bool { return s.Ordering != nil },
+		Drills:   []string{"out-of-order", "poison", "retry-budget", "reconcile", "redelivered-event"},
+		Mistakes: decisionMistakes,
+		plugged:  func(s *harness.Students) bool { return s.Ordering != nil },
 		explore: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
-			return explore.StudentOrdering(ctx, explore.StudentOrderingScope, s, explore.Options{})
+			return explore.StudentOrdering(ctx, explore.StudentOrderingScope, s, schedule)
 		},
 		wide: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
 			return explore.StudentOrdering(ctx, explore.StudentOrderingWide, s, explore.Options{})
 		}},
 	{Name: "shard-loop", Section: "11.2", File: "exercises/shard_loop.go", Func: "ShardLoop", Tier: TierProtocol,
-		Drills:  []string{"crash-resume", "stale-epoch"},
-		plugged: func(s *harness.Students) bool { return s.Shardjob != nil },
+		Drills:   []string{"crash-resume", "stale-epoch"},
+		Mistakes: loopMistakes,
+		plugged:  func(s *harness.Students) bool { return s.Shardjob != nil },
 		explore: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
 			return explore.StudentShardjob(ctx, explore.StudentShardjobScope, s)
 		}},
@@ -144,6 +156,7 @@ const (
 	NotDone    Status = "not-done"    // a lesson fails
 	NotStarted Status = "not-started" // the stub still returns exercises.ErrNotImplemented
 	Failed     Status = "error"       // the code returned an error of its own, or panicked
+	Hung       Status = "timeout"     // the code did not finish within its time limit
 )
 
 // Lesson is one lesson the student's code broke: a drill's check, a
@@ -160,6 +173,7 @@ type Lesson struct {
 	// Counter, when set, is a counter that differs from the book's value.
 	Counter          string
 	Value, BookValue string
+	text             string // its text, when it came from a child process
 }
 
 // Counterexample is the shortest run that breaks the student's code: a
@@ -169,10 +183,24 @@ type Counterexample struct {
 	Schedule *explore.Counterexample
 	Steps    []harness.Step
 	source   []byte
+	// sent, when set, is the run as a child process sent it, its texts
+	// in the child's language.
+	sent *wireRun
+}
+
+// Explored says whether the run is the explorer's schedule (else a drill).
+func (c *Counterexample) Explored() bool {
+	if c.sent != nil {
+		return c.sent.Explored
+	}
+	return c.Schedule != nil
 }
 
 // Line is the counterexample in one line, in lang.
 func (c *Counterexample) Line(lang i18n.Lang, first Lesson) string {
+	if c.sent != nil {
+		return c.sent.Line
+	}
 	if c.Schedule != nil {
 		return c.Schedule.Line(lang)
 	}
@@ -190,6 +218,9 @@ func (c *Counterexample) Trace() ([]harness.Step, error) {
 // File is the drill file that replays the counterexample with
 // `archlab drill --file` and strategy student.
 func (c *Counterexample) File(lang i18n.Lang) (string, error) {
+	if c.sent != nil {
+		return c.sent.File, nil
+	}
 	if c.Schedule != nil {
 		return c.Schedule.Emit(lang)
 	}
@@ -205,17 +236,29 @@ type Result struct {
 	Drills    int      // drills run
 	Passed    int      // drills passed
 	Schedules uint64   // the explorer's schedules run (0 when it did not get that far)
+	// Faults is how many of the schedules run hit each fault class of the
+	// scope (the small scope, walked schedule by schedule).
+	Faults    []explore.Count
+	Walked    uint64 // the schedules Faults counted in
 	Shortest  *Counterexample
+	Diagnosis *Diagnosis // where the shortest run parts from the book's
+	Hang      *Hang      // Hung: where the code was when its time ran out
 }
 
 // LessonText is a lesson in lang: its check's text, or the counter that
 // differs.
 func LessonText(lang i18n.Lang, l Lesson) string {
+	if l.text != "" {
+		return l.text
+	}
 	if l.Counter != "" {
 		return i18n.T(lang, "check.lesson.counter", l.Counter, l.Value, l.BookValue)
 	}
 	if l.Unit != "" {
 		return i18n.T(lang, "check.lesson.unit", l.Unit, i18n.T(lang, l.Key, l.Args...))
+	}
+	if l.Args != nil {
+		return i18n.T(lang, l.Key, l.Args...)
 	}
 	// A lesson's words are its drill's (drills.Drill.Text).
 	if d, err := drills.Lookup(l.Drill); err == nil {
@@ -274,6 +317,7 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 			return r
 		}
 		sd := drills.ForStudent(d)
+		s.Watch.At(harness.Name("drill " + name))
 		var res *drills.Result
 		err = safely(func() error {
 			var err error
@@ -329,6 +373,9 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 		}
 		st := rep.Strategies[0]
 		r.Schedules += st.Schedules
+		if st.Faults != nil {
+			r.Faults, r.Walked = st.Faults, st.Schedules
+		}
 		if ce = st.Shortest; ce != nil {
 			break
 		}
@@ -347,6 +394,17 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 		// The explorer's schedule is the shortest that breaks the code:
 		// it is the one to show, even when a drill failed too.
 		r.Shortest = &Counterexample{Schedule: ce}
+	}
+	if r.Shortest != nil {
+		if src, err := r.Shortest.File(i18n.EN); err == nil {
+			r.Diagnosis = diagnose(e, s, src)
+		}
+	}
+	// No lucky passes: a fault class that never struck was never tested.
+	for _, f := range r.Faults {
+		if f.N == 0 {
+			r.Lessons = append(r.Lessons, Lesson{Check: "unfired", Key: "check.lesson.unfired", Args: []any{f.Name}})
+		}
 	}
 	r.Status = Done
 	if len(r.Lessons) > 0 {
@@ -397,4 +455,13 @@ func All(ctx context.Context, s *harness.Students, only string) ([]*Result, erro
 		out = append(out, Run(ctx, e, s))
 	}
 	return out, nil
+}
+
+// Diagnosis is where a failing run parts from the book's on the same
+// schedule (diagnose.go).
+type Diagnosis struct {
+	Step        int            // the 1-based step of the student's run where the runs part
+	At          harness.Step   // the world's move there (a delivery, a crash, a takeover)
+	Book, Yours []harness.Step // what each run's code did in answer
+	Mistake     string         // the known mistake the run shows (MistakeText), "" for none
 }

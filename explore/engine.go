@@ -108,6 +108,11 @@ type Strategy struct {
 	Broken     uint64  // schedules that broke at least one invariant
 	Verdict    Verdict
 	Shortest   *Counterexample // nil when no schedule broke it
+	// Faults, when the scope was walked schedule by schedule on a
+	// student's code, is how many of the schedules that code ran hit each
+	// fault class of the section, in the section's order: a pass on a
+	// scope where some fault never struck proves nothing about it.
+	Faults []Count
 }
 
 // Report is one exploration.
@@ -443,6 +448,19 @@ type strategyTally[S any] struct {
 	violations [8]uint64
 	broken     uint64
 	shortest   best[S]
+	faults     []uint64 // per fault class, when counted (fired)
+}
+
+// fired counts one schedule's fault classes, a bit per class of classes.
+func (t *strategyTally[S]) fired(mask uint32, classes int) {
+	if t.faults == nil {
+		t.faults = make([]uint64, classes)
+	}
+	for i := range t.faults {
+		if mask&(1<<i) != 0 {
+			t.faults[i]++
+		}
+	}
 }
 
 func (t *strategyTally[S]) record(length int, index uint64, s *S, broken uint8) {
@@ -470,10 +488,12 @@ func (t *strategyTally[S]) merge(o *strategyTally[S]) {
 // shortest counterexample: how to name it, replay it and emit it.
 type section[S any] struct {
 	invariants []string
-	schedule   func(*S) string
-	outcome    func(*S) ([]harness.Msg, error)
-	replay     func(*S, *harness.Recorder, *tape) error
-	file       drillFile
+	// faults names the fault classes a tally's fired counted, bit by bit.
+	faults   []string
+	schedule func(*S) string
+	outcome  func(*S) ([]harness.Msg, error)
+	replay   func(*S, *harness.Recorder, *tape) error
+	file     drillFile
 }
 
 // strategyResult turns a tally into a Strategy with its verdict.
@@ -481,6 +501,11 @@ func strategyResult[S any](name string, safe bool, schedules uint64, sampled boo
 	st := Strategy{Name: name, Safe: safe, Schedules: schedules, Broken: t.broken}
 	for i, inv := range sec.invariants {
 		st.Violations = append(st.Violations, Count{Name: inv, N: t.violations[i]})
+	}
+	if t.faults != nil {
+		for i, f := range sec.faults {
+			st.Faults = append(st.Faults, Count{Name: f, N: t.faults[i]})
+		}
 	}
 	if b := t.shortest; b.found {
 		s := b.sched

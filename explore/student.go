@@ -92,6 +92,7 @@ func StudentInbox(ctx context.Context, sc InboxScope, s *harness.Students, o Opt
 				return false
 			}
 			t.record(int(sched.n), n, &sched, broken)
+			t.fired(sched.faults(), len(inboxFaultClasses))
 			n++
 			return true
 		}, &runErr)
@@ -110,6 +111,7 @@ func StudentInbox(ctx context.Context, sc InboxScope, s *harness.Students, o Opt
 			{"all-acked", strings.Join(acked, " && "), studentUnacked}}}
 	st, err := strategyResult(harness.Student, true, n, false, &t, section[inboxSchedule]{
 		invariants: []string{"lost", "doubled", studentUnacked},
+		faults:     inboxFaultClasses,
 		schedule:   (*inboxSchedule).String,
 		outcome:    sp.outcome,
 		replay: func(sched *inboxSchedule, rec *harness.Recorder, tp *tape) error {
@@ -142,6 +144,7 @@ func (sp *studentInbox) each(yield func(inboxSchedule, uint8) bool, errp *error)
 	var s inboxSchedule
 	var walk func(oks, faults int) bool
 	walk = func(oks, faults int) bool {
+		sp.s.Watch.At(&s)
 		acked, broken, err := sp.run(&s, nil, nil)
 		if err != nil {
 			*errp = err
@@ -257,10 +260,11 @@ func StudentOrdering(ctx context.Context, sc OrderingScope, s *harness.Students,
 			return nil, err
 		}
 		var err error
-		t, n, err = tallyEach(ctx, sp.each, func(sched *orderingSchedule) (uint8, int, error) {
+		t, n, err = tallyEach(ctx, sp.each, func(sched *orderingSchedule) (uint8, int, uint32, error) {
+			s.Watch.At(sched)
 			res, err := studentOrderingRun(sp, s, sched, nil, nil)
-			return res.broken, int(sched.n), err
-		})
+			return res.broken, int(sched.n), sched.faults(), err
+		}, len(orderingFaultClasses))
 		if err != nil {
 			return nil, err
 		}
@@ -275,6 +279,7 @@ func StudentOrdering(ctx context.Context, sc OrderingScope, s *harness.Students,
 	file.checks = append(file.checks, check{"within-budget", strings.Join(settled, " && "), studentStuck})
 	st, err := strategyResult(harness.Student, true, n, false, t, section[orderingSchedule]{
 		invariants: append(append([]string(nil), orderingInvariants...), studentStuck),
+		faults:     orderingFaultClasses,
 		schedule:   (*orderingSchedule).String,
 		outcome: func(sched *orderingSchedule) ([]harness.Msg, error) {
 			return sp.withStudents(s).outcome(retryThenReconcile, sched)
@@ -294,9 +299,10 @@ func StudentOrdering(ctx context.Context, sc OrderingScope, s *harness.Students,
 
 // tallyEach runs every schedule each yields, in order, on this goroutine
 // (the student's code may panic; the checker recovers it), and tallies
-// what each broke. run reports the invariants broken and the schedule's
-// length, by which the shortest counterexample is chosen.
-func tallyEach[S any](ctx context.Context, each func(func(S) bool), run func(*S) (uint8, int, error)) (*strategyTally[S], uint64, error) {
+// what each broke. run reports the invariants broken, the schedule's
+// length, by which the shortest counterexample is chosen, and the fault
+// classes (of classes) the schedule hit.
+func tallyEach[S any](ctx context.Context, each func(func(S) bool), run func(*S) (uint8, int, uint32, error), classes int) (*strategyTally[S], uint64, error) {
 	var t strategyTally[S]
 	var n uint64
 	var runErr error
@@ -304,12 +310,13 @@ func tallyEach[S any](ctx context.Context, each func(func(S) bool), run func(*S)
 		if runErr = ctx.Err(); runErr != nil {
 			return false
 		}
-		broken, length, err := run(&sched)
+		broken, length, faults, err := run(&sched)
 		if err != nil {
 			runErr = err
 			return false
 		}
 		t.record(length, n, &sched, broken)
+		t.fired(faults, classes)
 		n++
 		return true
 	})
@@ -340,10 +347,11 @@ func StudentShardjob(ctx context.Context, sc ShardjobScope, s *harness.Students)
 	if err := checkSize(Options{}, sp.size(), ShardjobEnumerateLimit); err != nil {
 		return nil, err
 	}
-	t, n, err := tallyEach(ctx, sp.each, func(sched *shardSchedule) (uint8, int, error) {
+	t, n, err := tallyEach(ctx, sp.each, func(sched *shardSchedule) (uint8, int, uint32, error) {
+		s.Watch.At(sched)
 		res, err := studentShardRun(sp, s, sched, nil, nil)
-		return res.broken, int(sched.k + sched.z), err
-	})
+		return res.broken, int(sched.k + sched.z), sched.faults(), err
+	}, len(shardjobFaultClasses))
 	if err != nil {
 		return nil, err
 	}
@@ -352,6 +360,7 @@ func StudentShardjob(ctx context.Context, sc ShardjobScope, s *harness.Students)
 	file.strategyLine = true
 	st, err := strategyResult(harness.Student, true, n, false, t, section[shardSchedule]{
 		invariants: shardjobInvariants,
+		faults:     shardjobFaultClasses,
 		schedule:   (*shardSchedule).String,
 		outcome: func(sched *shardSchedule) ([]harness.Msg, error) {
 			return sp.withStudents(s).outcome(fenceAtFirstCommit, sched)

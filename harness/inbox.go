@@ -322,7 +322,7 @@ func (h *Inbox) deliverCopy(i int, row, named InboxFault, last bool) (Delivered,
 	if h.strategy == Student {
 		// The student's handler reports nothing: what it was told it
 		// applied, and whether its ack was lost, stand for its report.
-		err = h.students.Inbox(&Delivery{env: d})
+		err = h.students.Inbox(&Delivery{env: d, watch: h.students.watch()})
 		reported, ackLost = d.applied, d.ackLost
 	} else {
 		reported, err = h.handler(d, m, d)

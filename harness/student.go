@@ -42,6 +42,9 @@ type Students struct {
 	Ordering func(*EventDelivery) (ordering.Outcome, error)
 	// Shardjob works through one §11.2 shard as the Worker's lease holder.
 	Shardjob func(*Worker) error
+	// Watch, when set, is told each verb the student's code calls (and,
+	// by the drivers, what they run), so a run that hangs can say where.
+	Watch *Watch
 }
 
 // --- §8.2 ----------------------------------------------------------------
@@ -52,20 +55,25 @@ type Students struct {
 // book's Consume is handed (deliveryEnv), so a fault strikes the student's
 // calls exactly where it strikes the book's.
 type Delivery struct {
-	env *deliveryEnv
+	env   *deliveryEnv
+	watch *Watch
 }
 
 // Message is the delivered message.
-func (d *Delivery) Message() inbox.Message { return d.env.m }
+func (d *Delivery) Message() inbox.Message { d.watch.Call("d.Message"); return d.env.m }
 
 // ApplyOnce writes the dedup key and the effect in one local transaction;
 // a duplicate returns false and changes nothing. A crash between the
 // writes falls inside the transaction: nothing commits.
-func (d *Delivery) ApplyOnce() (bool, error) { return d.env.ApplyOnce(d.env.m) }
+func (d *Delivery) ApplyOnce() (bool, error) {
+	d.watch.Call("d.ApplyOnce")
+	return d.env.ApplyOnce(d.env.m)
+}
 
 // NaiveApply applies the effect with no dedup key, duplicates included: one
 // write in its own transaction.
 func (d *Delivery) NaiveApply() error {
+	d.watch.Call("d.NaiveApply")
 	d.env.NaiveApply(d.env.m)
 	if d.env.dead {
 		return ErrCrashed
@@ -75,14 +83,14 @@ func (d *Delivery) NaiveApply() error {
 
 // Mark writes the dedup key alone, committed at once, and reports whether
 // it was new.
-func (d *Delivery) Mark() (bool, error) { return d.env.Mark(d.env.m) }
+func (d *Delivery) Mark() (bool, error) { d.watch.Call("d.Mark"); return d.env.Mark(d.env.m) }
 
 // Effect applies the effect alone, with no key, committed at once.
-func (d *Delivery) Effect() error { return d.env.Effect(d.env.m) }
+func (d *Delivery) Effect() error { d.watch.Call("d.Effect"); return d.env.Effect(d.env.m) }
 
 // Ack tells the broker the message is handled. The scenario may lose it
 // (inbox.ErrAckLost): the broker will deliver the message again.
-func (d *Delivery) Ack() error { return d.env.Ack(d.env.m) }
+func (d *Delivery) Ack() error { d.watch.Call("d.Ack"); return d.env.Ack(d.env.m) }
 
 // studentAllowed says whether this run can take the student's handler: it
 // runs in this process, on the model broker.
@@ -121,18 +129,22 @@ type EventDelivery struct {
 }
 
 // Event is the delivered event.
-func (d *EventDelivery) Event() ordering.Event { return d.e }
+func (d *EventDelivery) Event() ordering.Event { d.o.students.watch().Call("d.Event"); return d.e }
 
 // Attempt is the broker's 1-based delivery count of this event.
-func (d *EventDelivery) Attempt() int { return d.attempt }
+func (d *EventDelivery) Attempt() int { d.o.students.watch().Call("d.Attempt"); return d.attempt }
 
 // MaxAttempts is the retry budget, counted in deliveries.
-func (d *EventDelivery) MaxAttempts() int { return d.o.consumer.MaxAttempts }
+func (d *EventDelivery) MaxAttempts() int {
+	d.o.students.watch().Call("d.MaxAttempts")
+	return d.o.consumer.MaxAttempts
+}
 
 // Apply is Projection.Apply: it advances the order by one version, reports
 // a duplicate as false, nil, and fails with ordering.ErrConflict (a version
 // gap) or ordering.ErrPoison (an event that can never apply).
 func (d *EventDelivery) Apply() (bool, error) {
+	d.o.students.watch().Call("d.Apply")
 	applied, err := d.o.proj.Apply(d.e)
 	d.err = err
 	return applied, err
@@ -204,33 +216,38 @@ func (o *Ordering) OverBudget() int { return o.overBudget }
 type Worker struct {
 	env   *workerEnv
 	items []string
+	watch *Watch
 }
 
 // Shard names the shard, "shard-0".
-func (w *Worker) Shard() string { return w.env.r.Shard }
+func (w *Worker) Shard() string { w.watch.Call("w.Shard"); return w.env.r.Shard }
 
 // Epoch is the worker's lease epoch.
-func (w *Worker) Epoch() uint64 { return w.env.r.Epoch }
+func (w *Worker) Epoch() uint64 { w.watch.Call("w.Epoch"); return w.env.r.Epoch }
 
 // Items are the shard's keys, in order; an offset counts items done. They
 // are a copy: the shard is shared by every run that split the same keys.
-func (w *Worker) Items() []string { return slices.Clone(w.items) }
+func (w *Worker) Items() []string { w.watch.Call("w.Items"); return slices.Clone(w.items) }
 
 // CommitEvery is how many items the worker should apply between commits.
-func (w *Worker) CommitEvery() int { return w.env.r.Every }
+func (w *Worker) CommitEvery() int { w.watch.Call("w.CommitEvery"); return w.env.r.Every }
 
 // Load reads the shard's committed offset (0 when nothing is committed).
-func (w *Worker) Load() int { return w.env.Load(w.Shard()) }
+func (w *Worker) Load() int { w.watch.Call("w.Load"); return w.env.Load(w.env.r.Shard) }
 
 // Fence takes the shard over: it commits the checkpoint's offset under
 // the worker's epoch in one step, so that from then on every commit of an
 // older epoch is refused, and returns the offset to resume from.
-func (w *Worker) Fence() (int, error) { return w.env.Fence(w.Shard(), w.Epoch()) }
+func (w *Worker) Fence() (int, error) {
+	w.watch.Call("w.Fence")
+	return w.env.Fence(w.env.r.Shard, w.env.r.Epoch)
+}
 
 // Apply is Sink.Apply: the effect for one business key, once; a key the
 // sink has seen is suppressed and reports false. The scenario's crash or
 // stall strikes right after an Apply: every call after it fails.
 func (w *Worker) Apply(key string) (bool, error) {
+	w.watch.Call("w.Apply")
 	if w.env.dead {
 		return false, ErrCrashed
 	}
@@ -241,13 +258,14 @@ func (w *Worker) Apply(key string) (bool, error) {
 // epoch than the last commit's is shardjob.ErrStaleEpoch, a lower offset in
 // the same epoch shardjob.ErrStaleOffset.
 func (w *Worker) Commit(epoch uint64, offset int) error {
-	return w.env.Commit(w.Shard(), epoch, offset)
+	w.watch.Call("w.Commit")
+	return w.env.Commit(w.env.r.Shard, epoch, offset)
 }
 
 // runStudent runs the student's loop in e: it reports what Runner.Run
 // would, counted by the environment.
 func (s *Shardjob) runStudent(e *workerEnv, items []string) (shardjob.Result, error) {
-	w := &Worker{env: e, items: items}
+	w := &Worker{env: e, items: items, watch: s.students.watch()}
 	a0, s0 := s.sink.Counts()
 	runErr := s.students.Shardjob(w)
 	a, sup := s.sink.Counts()

@@ -1,17 +1,23 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"archlab/check"
 	"archlab/drills"
 	"archlab/exercises"
+	"archlab/explore"
 	"archlab/harness"
+	"archlab/ui/view"
 )
 
 // checkOptions are the flags of `archlab check`.
@@ -24,7 +30,18 @@ type checkOptions struct {
 	// format is text or exercism (exercism.go); outputDir is where
 	// exercism's results.json files go.
 	format, outputDir string
+	// timeout is each exercise's time limit, as typed ("" for the
+	// default); limit is it parsed.
+	timeout string
+	limit   time.Duration
+	// child is the hidden --child: check the one exercise named here, in
+	// this process, and hand the result to the archlab that started it.
+	child bool
 }
+
+// maxTimeout bounds --timeout: an hour is longer than any scope takes, and
+// a typo such as 10000h should not leave a hung loop running for a year.
+const maxTimeout = time.Hour
 
 // defaultOutputDir is where --format exercism writes without --output-dir.
 const defaultOutputDir = "archlab-results"
@@ -62,6 +79,9 @@ func newCheckCmd(g *globalOptions) *cobra.Command {
 	cmd.Flags().BoolVar(&o.hint, "hint", false, g.t("check.flag.hint"))
 	cmd.Flags().StringVar(&o.format, "format", "text", g.t("check.flag.format"))
 	cmd.Flags().StringVar(&o.outputDir, "output-dir", "", g.t("check.flag.output-dir", defaultOutputDir))
+	cmd.Flags().StringVar(&o.timeout, "timeout", "", g.t("check.flag.timeout", g.duration(check.DefaultTimeout)))
+	cmd.Flags().BoolVar(&o.child, "child", false, "")
+	cmd.Flags().MarkHidden("child")
 	return cmd
 }
 
@@ -161,19 +181,40 @@ func shellWord(a string) string {
 	return "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 }
 
+// parseTimeout reads --timeout: a Go duration between a tenth of a
+// second and maxTimeout.
+func (o *checkOptions) parseTimeout() error {
+	o.limit = check.DefaultTimeout
+	if o.timeout == "" {
+		return nil
+	}
+	d, err := time.ParseDuration(o.timeout)
+	if err != nil || d < 100*time.Millisecond || d > maxTimeout {
+		return &usageError{msg: o.g.t("check.err.timeout", o.timeout)}
+	}
+	o.limit = d
+	return nil
+}
+
 // run checks the exercises and renders the results; some not done is exit 1.
 func (o *checkOptions) run(ctx context.Context) error {
 	g := o.g
+	if o.child {
+		return o.serveChild(ctx)
+	}
 	if o.json && o.show {
 		return &usageError{msg: g.t("check.err.show-json")}
 	}
 	if err := o.checkFormat(); err != nil {
 		return err
 	}
+	if err := o.parseTimeout(); err != nil {
+		return err
+	}
 	if err := o.fresh(); err != nil {
 		return err
 	}
-	results, err := check.All(ctx, g.students(), o.only)
+	results, err := o.results(ctx)
 	if err != nil {
 		return err
 	}
@@ -219,6 +260,49 @@ func (o *checkOptions) run(ctx context.Context) error {
 	return nil
 }
 
+// results checks the exercises asked for, each in a child process when
+// this archlab can start one (each under its time limit; the others are
+// still checked when one hangs), else in this process.
+func (o *checkOptions) results(ctx context.Context) ([]*check.Result, error) {
+	g := o.g
+	if g.io.Exe == nil {
+		return check.All(ctx, g.students(), o.only)
+	}
+	exe, err := g.io.Exe()
+	if err != nil {
+		return nil, &couldNotRunError{msg: g.t("check.err.exe", err)}
+	}
+	var out []*check.Result
+	for _, e := range check.Exercises {
+		if o.only != "" && e.Name != o.only {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		argv := []string{exe, "--lang", string(g.lang), "check", "--child", e.Name}
+		env := append(os.Environ(), check.ChildEnv+"=1")
+		out = append(out, check.RunChild(ctx, argv, env, e, o.limit))
+	}
+	return out, ctx.Err()
+}
+
+// serveChild is `check --child NAME`: the one exercise, checked in this
+// process for the archlab that started it (check.RunChild).
+func (o *checkOptions) serveChild(ctx context.Context) error {
+	g := o.g
+	if o.only == "" {
+		return &usageError{msg: g.t("check.err.args", 0)}
+	}
+	if err := check.Serve(ctx, o.only, g.lang, g.students(), g.io.In, g.io.Out); err != nil {
+		if errors.Is(err, check.ErrHung) {
+			return &mismatchError{msg: err.Error()}
+		}
+		return err
+	}
+	return nil
+}
+
 // render prints one line per exercise, with the shortest run, the hint and
 // (with --show) the timeline and drill file under an exercise not done,
 // then the progress.
@@ -237,11 +321,24 @@ func (o *checkOptions) render(results []*check.Result, done int) error {
 			tone = r.p.bad.Sprint
 		}
 		para(o.line(res), tone)
-		if res.Status != check.NotDone {
+		switch res.Status {
+		case check.Done:
+			if len(res.Faults) > 0 {
+				para(g.t("check.detail.faults", groupDigits(res.Walked), o.faults(res.Faults)), r.p.dim.Sprint)
+			}
+			continue
+		case check.Hung:
+			para(o.hang(res.Hang), fmt.Sprint)
+			continue
+		case check.NotDone:
+		default:
 			continue
 		}
 		if res.Shortest != nil {
 			para(g.t("check.detail.shortest", res.Shortest.Line(g.lang, res.Lessons[0])), fmt.Sprint)
+		}
+		for _, l := range o.diagnosis(res.Diagnosis) {
+			para(l, fmt.Sprint)
 		}
 		para(g.t("check.detail.hint", res.Hint(g.lang)), fmt.Sprint)
 		if !o.show {
@@ -271,6 +368,62 @@ func (o *checkOptions) render(results []*check.Result, done int) error {
 	return nil
 }
 
+// diagnosis is where a failing run parts from the book's, in lines: the
+// step, the book's answer, the student's, and the known mistake.
+func (o *checkOptions) diagnosis(d *check.Diagnosis) []string {
+	if d == nil {
+		return nil
+	}
+	g := o.g
+	at, book, yours := o.diagnosisTexts(d)
+	out := []string{g.t("check.diag.at", d.Step, at), g.t("check.diag.book", book), g.t("check.diag.yours", yours)}
+	if d.Mistake != "" {
+		out = append(out, g.t("check.diag.mistake", check.MistakeText(g.lang, d.Mistake)))
+	}
+	return out
+}
+
+// diagnosisTexts is the parting step and each run's answer in words: each
+// step as its action and result ("marks the key: marked"), "; " between.
+func (o *checkOptions) diagnosisTexts(d *check.Diagnosis) (at, book, yours string) {
+	g := o.g
+	answer := func(steps []harness.Step) string {
+		if len(steps) == 0 {
+			return g.t("check.diag.nothing")
+		}
+		var parts []string
+		for _, r := range view.Rows(g.lang, steps) {
+			parts = append(parts, g.t("check.diag.step", r.Action, r.Result))
+		}
+		return strings.Join(parts, g.t("check.diag.sep"))
+	}
+	return view.Rows(g.lang, []harness.Step{d.At})[0].Action, answer(d.Book), answer(d.Yours)
+}
+
+// faults is a pass's fault counts in one line: "crash-before 1,434 ·
+// lost-ack 1,434 · …", in the section's order.
+func (o *checkOptions) faults(fs []explore.Count) string {
+	var parts []string
+	for _, f := range fs {
+		parts = append(parts, f.Name+" "+groupDigits(f.N))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// hang says where a hung exercise's code was: the drill or schedule, and
+// its last call.
+func (o *checkOptions) hang(h *check.Hang) string {
+	g := o.g
+	where, verb := h.Where, h.Verb
+	if where == "" {
+		where = g.t("check.hung.unknown")
+	}
+	if verb == "" {
+		verb = g.t("check.hung.no-call")
+	}
+	return g.t("check.detail.hung", where, verb)
+}
+
 // para prints text wrapped to the width, its continuation lines indented
 // under the text, coloured line by line.
 func (o *checkOptions) para(text string, tone func(...any) string) {
@@ -294,6 +447,8 @@ func (o *checkOptions) line(res *check.Result) string {
 		return g.t("check.line.not-started", e.Name, e.Section, e.Func, e.File)
 	case check.Failed:
 		return g.t("check.line.error", e.Name, e.Section, res.Err)
+	case check.Hung:
+		return g.t("check.line.hung", e.Name, e.Section, g.duration(res.Hang.Limit))
 	}
 	return g.t("check.line.not-done", e.Name, e.Section, check.LessonText(g.lang, res.Lessons[0]))
 }
@@ -321,6 +476,51 @@ type jsonExercise struct {
 	DrillFile      string   `json:"drill_file,omitempty"`
 	Hint           string   `json:"hint,omitempty"`
 	Error          string   `json:"error,omitempty"`
+	// Faults is how many schedules each fault class struck, in the
+	// section's order (a pass requires every one above 0).
+	Faults jsonFaults `json:"faults,omitempty"`
+	// Timeout is where the code was when its time ran out.
+	Timeout *jsonHang `json:"timeout,omitempty"`
+	// Diagnosis is where the shortest run parts from the book's.
+	Diagnosis *jsonDiagnosis `json:"diagnosis,omitempty"`
+}
+
+// jsonDiagnosis is check.Diagnosis in --json, in words.
+type jsonDiagnosis struct {
+	Step        int    `json:"step"`
+	At          string `json:"at"`
+	Book        string `json:"the_book"`
+	Yours       string `json:"yours"`
+	Mistake     string `json:"mistake,omitempty"`
+	MistakeText string `json:"mistake_text,omitempty"`
+}
+
+// jsonHang is a hung exercise in --json.
+type jsonHang struct {
+	Seconds  float64 `json:"limit_seconds"`
+	Where    string  `json:"where"`
+	LastCall string  `json:"last_call"`
+}
+
+// jsonFaults is an object whose keys keep the section's order, which a Go
+// map would sort.
+type jsonFaults []explore.Count
+
+func (f jsonFaults) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, c := range f {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, err := json.Marshal(c.Name)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(&b, "%s:%d", k, c.N)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }
 
 func (o *checkOptions) jsonResults(results []*check.Result, done int) jsonCheckAll {
@@ -334,6 +534,17 @@ func (o *checkOptions) jsonResults(results []*check.Result, done int) jsonCheckA
 		}
 		if r.Err != nil {
 			j.Error = r.Err.Error()
+		}
+		j.Faults = jsonFaults(r.Faults)
+		if d := r.Diagnosis; d != nil {
+			at, book, yours := o.diagnosisTexts(d)
+			j.Diagnosis = &jsonDiagnosis{Step: d.Step, At: at, Book: book, Yours: yours, Mistake: d.Mistake}
+			if d.Mistake != "" {
+				j.Diagnosis.MistakeText = check.MistakeText(g.lang, d.Mistake)
+			}
+		}
+		if h := r.Hang; h != nil {
+			j.Timeout = &jsonHang{Seconds: h.Limit.Seconds(), Where: h.Where, LastCall: h.Verb}
 		}
 		if r.Shortest != nil {
 			j.Counterexample = r.Shortest.Line(g.lang, r.Lessons[0])

@@ -61,8 +61,12 @@ func (o *checkOptions) exercism(res *check.Result) (exercismResults, error) {
 	// panicked: the drills before it ran, the one at it errored, the
 	// tests after it did not run.
 	stoppedAt := -1
-	if res.Status == check.Failed {
-		stoppedAt = res.Drills
+	stopped := ""
+	switch res.Status {
+	case check.Failed:
+		stoppedAt, stopped = res.Drills, g.t("check.exercism.error", res.Err)
+	case check.Hung:
+		stoppedAt, stopped = res.Drills, o.line(res)+"\n"+strings.TrimSpace(o.hang(res.Hang))
 	}
 	firstFail := true
 	test := func(i int, name, code string, lessons []string, shortest bool) exercismTest {
@@ -71,7 +75,7 @@ func (o *checkOptions) exercism(res *check.Result) (exercismResults, error) {
 		case res.Status == check.NotStarted:
 			t.Status, t.Message = exFail, g.t("check.hint.start", e.File, e.Func)
 		case stoppedAt >= 0 && i == stoppedAt:
-			t.Status, t.Message = exError, g.t("check.exercism.error", res.Err)
+			t.Status, t.Message = exError, stopped
 		case stoppedAt >= 0 && i > stoppedAt:
 			t.Status, t.Message = exError, g.t("check.exercism.not-run", e.Name)
 		case len(lessons) > 0:
@@ -79,6 +83,9 @@ func (o *checkOptions) exercism(res *check.Result) (exercismResults, error) {
 			msg := lessons
 			if shortest {
 				msg = append(msg, strings.TrimSpace(g.t("check.detail.shortest", res.Shortest.Line(g.lang, res.Lessons[0]))))
+				for _, l := range o.diagnosis(res.Diagnosis) {
+					msg = append(msg, strings.TrimSpace(l))
+				}
 			}
 			if firstFail {
 				msg = append(msg, strings.TrimSpace(g.t("check.detail.hint", res.Hint(g.lang))))
@@ -87,6 +94,16 @@ func (o *checkOptions) exercism(res *check.Result) (exercismResults, error) {
 			t.Message = strings.Join(msg, "\n")
 		}
 		return t
+	}
+	// The book's own test cases come first, as the check runs them.
+	for _, u := range e.Units {
+		var lessons []string
+		for _, l := range res.Lessons {
+			if l.Unit == u.Name {
+				lessons = append(lessons, check.LessonText(g.lang, l))
+			}
+		}
+		out.Tests = append(out.Tests, test(-1, g.t("check.exercism.unit", u.Name), "go run ./cmd/archlab check "+e.Name, lessons, false))
 	}
 	for i, name := range e.Drills {
 		code, err := o.drillCode(name)
@@ -99,16 +116,16 @@ func (o *checkOptions) exercism(res *check.Result) (exercismResults, error) {
 				lessons = append(lessons, check.LessonText(g.lang, l))
 			}
 		}
-		shortest := res.Shortest != nil && res.Shortest.Drill == name && res.Shortest.Schedule == nil
+		shortest := res.Shortest != nil && res.Shortest.Drill == name && !res.Shortest.Explored()
 		out.Tests = append(out.Tests, test(i, g.t("check.exercism.drill", name), code, lessons, shortest))
 	}
 	var lessons []string
 	for _, l := range res.Lessons {
-		if l.Drill == "" {
+		if l.Drill == "" && l.Unit == "" {
 			lessons = append(lessons, check.LessonText(g.lang, l))
 		}
 	}
-	shortest := res.Shortest != nil && res.Shortest.Schedule != nil
+	shortest := res.Shortest != nil && res.Shortest.Explored()
 	t := test(len(e.Drills), g.t("check.exercism.explore"), "go run ./cmd/archlab check "+e.Name+" --show", lessons, shortest)
 	if shortest && t.Status == exFail {
 		file, err := res.Shortest.File(g.lang)
@@ -128,7 +145,7 @@ func (o *checkOptions) exercism(res *check.Result) (exercismResults, error) {
 		allError = allError && t.Status == exError
 	}
 	if allError {
-		out.Status, out.Message = exError, g.t("check.exercism.error", res.Err)
+		out.Status, out.Message = exError, stopped
 	}
 	return out, nil
 }

@@ -41,6 +41,12 @@ type IO struct {
 	// when IO is not the process's own (the tests): that archlab runs as
 	// a child on these streams instead.
 	Replace func(path string, argv, env []string) error
+	// Exe is the program check starts each exercise in, as a child it
+	// can stop when the exercise's time runs out (os.Executable: this
+	// archlab, with `check --child`). nil runs the exercises in this
+	// process, with no time limit: the tests' IOs, whose Students are
+	// values no child could see.
+	Exe func() (string, error)
 	// SourceRoot finds the clone this archlab was built from; nil is
 	// sourceRoot (ondemand.go). Tests point check at a copy, or at none.
 	SourceRoot func() (string, error)

@@ -44,6 +44,7 @@ func newIO() *IO {
 		Width:         terminalWidth(os.Getenv),
 		ErrWidth:      stderrWidth(),
 		Replace:       syscall.Exec,
+		Exe:           os.Executable,
 	}
 	// A run handed over by a test's archlab (ondemand.go) sees the
 	// terminal that test's IO said it had.

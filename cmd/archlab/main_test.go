@@ -12,6 +12,8 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"archlab/adapters/consumerproc"
+	"archlab/check"
+	"archlab/harness"
 	"archlab/i18n"
 )
 
@@ -26,17 +28,72 @@ func TestMain(m *testing.M) {
 	// A Go test that needs archlab as a real process (its stdout on
 	// /dev/full, a signal, a second run on one database) starts this
 	// binary with asArchlab=1 (exitstatus_test.go).
-	if os.Getenv(asArchlab) == "1" {
-		os.Exit(run(newIO(), os.Args[1:]))
+	if os.Getenv(asArchlab) == "1" || os.Getenv(check.ChildEnv) == "1" {
+		os.Exit(run(scriptIO(), os.Args[1:]))
 	}
 	if os.Getenv(asScreens) == "1" {
 		os.Stdout.WriteString(printScreens())
 		os.Exit(0)
 	}
 	testscript.Main(m, map[string]func(){
-		"archlab": func() { os.Exit(run(newIO(), os.Args[1:])) },
+		"archlab": func() { os.Exit(run(scriptIO(), os.Args[1:])) },
 		"sqlexec": sqlexecMain, // scripts make and read SQLite files (store_test.go)
 	})
+}
+
+// testStudentsEnv names the student's code a script's archlab (and the
+// children its check starts) runs instead of package exercises: "book" is
+// the book's logic, "stuck-shard-loop" the book's but for a shard loop
+// that never advances its offset, "mark-then-effect" the book's but for a
+// §8.2 handler that marks the key before the effect. Unset, it is package exercises.
+const testStudentsEnv = "ARCHLAB_TEST_STUDENTS"
+
+// scriptIO is the real process's IO with the student's code the script
+// asked for.
+func scriptIO() *IO {
+	io := newIO()
+	switch os.Getenv(testStudentsEnv) {
+	case "book":
+		io.Students = check.Book()
+	case "stuck-shard-loop":
+		io.Students = check.Book()
+		io.Students.Shardjob = stuckShardLoop
+	case "mark-then-effect":
+		io.Students = check.Book()
+		io.Students.Inbox = markThenEffect
+	}
+	return io
+}
+
+// markThenEffect is the §8.2 handler that marks the key, then applies the
+// effect with no key: two writes where the book has one transaction.
+func markThenEffect(d *harness.Delivery) error {
+	fresh, err := d.Mark()
+	if err != nil {
+		return err
+	}
+	if fresh {
+		if err := d.Effect(); err != nil {
+			return err
+		}
+	}
+	return d.Ack()
+}
+
+// stuckShardLoop applies its first item forever: its offset never moves,
+// and once the scenario's crash is spent nothing stops it.
+func stuckShardLoop(w *harness.Worker) error {
+	start, err := w.Fence()
+	if err != nil {
+		return err
+	}
+	items := w.Items()
+	for off := start; off < len(items); {
+		if _, err := w.Apply(items[off]); err != nil {
+			return err
+		}
+	}
+	return w.Commit(w.Epoch(), len(items))
 }
 
 // TestScripts runs testdata/script/*.txtar: exit codes, --json shape,

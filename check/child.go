@@ -1,0 +1,254 @@
+package check
+
+import (
+	"bytes"
+	"context"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"reflect"
+	"strings"
+	"sync"
+	"time"
+
+	"archlab/exercises"
+	"archlab/explore"
+	"archlab/harness"
+	"archlab/i18n"
+)
+
+// Go cannot stop a goroutine: a student's loop that never returns would
+// hang the checker, and every exercise after it, in silence. So archlab
+// check runs each exercise in a child process (Serve, in `archlab check
+// --child`, or in the small checker --watch builds) and ends it when its
+// time runs out (RunChild). The child hands its Result back whole, its
+// texts already in the user's language, as a gob on stdout; when told its
+// time is up (its stdin closes) it hands back where the code hung instead.
+
+// ChildEnv, set to "1", tells a program started as a check's child that
+// it is one (a test binary acts as archlab then).
+const ChildEnv = "ARCHLAB_CHECK_CHILD"
+
+// DefaultTimeout is each exercise's time limit when --timeout is not given.
+const DefaultTimeout = 10 * time.Second
+
+// Hang is where a student's code was when its time ran out.
+type Hang struct {
+	Limit time.Duration
+	Where string // the drill or the schedule running ("" if not known)
+	Verb  string // the last verb the code called ("" for none)
+}
+
+// wire is a Result as the child sends it.
+type wire struct {
+	Exercise  string
+	Status    Status
+	Err       string
+	Lessons   []Lesson
+	Texts     []string // each lesson's text, in the child's language
+	Drills    int
+	Passed    int
+	Schedules uint64
+	Faults    []explore.Count
+	Walked    uint64
+	Shortest  *wireRun
+	Diagnosis *Diagnosis
+	Hang      *Hang
+}
+
+// Serve is the child's side: it checks exercise name on s, in lang, and
+// writes the result to out. If in closes before it is done, it writes
+// where the code is (s's Watch) instead and returns ErrHung at once; the
+// caller exits, which ends the student's goroutine with the process.
+func Serve(ctx context.Context, name string, lang i18n.Lang, s *harness.Students, in io.Reader, out io.Writer) error {
+	e, err := Lookup(name)
+	if err != nil {
+		return err
+	}
+	with := *s
+	with.Watch = &harness.Watch{}
+	var once sync.Once
+	send := func(w *wire) (err error) {
+		sent := false
+		once.Do(func() { sent, err = true, gob.NewEncoder(out).Encode(w) })
+		if !sent {
+			return ErrHung
+		}
+		return err
+	}
+	timeUp := make(chan struct{})
+	go func() {
+		io.Copy(io.Discard, in)
+		close(timeUp)
+	}()
+	done := make(chan error, 1)
+	go func() {
+		r := Run(ctx, e, &with)
+		done <- send(toWire(r, lang))
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-timeUp:
+		where, verb := with.Watch.Last()
+		if err := send(&wire{Exercise: name, Status: Hung, Hang: &Hang{Where: where, Verb: verb}}); err != nil && !errors.Is(err, ErrHung) {
+			return err
+		}
+		return ErrHung
+	}
+}
+
+// ErrHung is Serve's error when the time ran out first.
+var ErrHung = errors.New("check: the exercise's time ran out")
+
+// wireRun is a Counterexample as the child sends it.
+type wireRun struct {
+	Drill      string
+	Explored   bool
+	Line, File string
+	Steps      []harness.Step
+}
+
+// toWire is r as the child sends it, its texts in lang.
+func toWire(r *Result, lang i18n.Lang) *wire {
+	w := &wire{Exercise: r.Exercise.Name, Status: r.Status, Drills: r.Drills, Passed: r.Passed,
+		Schedules: r.Schedules, Faults: r.Faults, Walked: r.Walked, Diagnosis: r.Diagnosis, Hang: r.Hang}
+	if r.Err != nil {
+		w.Err = r.Err.Error()
+	}
+	for _, l := range r.Lessons {
+		w.Texts = append(w.Texts, LessonText(lang, l))
+		l.Args = plain(l.Args)
+		w.Lessons = append(w.Lessons, l)
+	}
+	if c := r.Shortest; c != nil {
+		sent := &wireRun{Drill: c.Drill, Explored: c.Explored()}
+		if len(r.Lessons) > 0 {
+			sent.Line = c.Line(lang, r.Lessons[0])
+		}
+		steps, err := c.Trace()
+		if err == nil {
+			for _, st := range steps {
+				st.Action.Args, st.Result.Args = plain(st.Action.Args), plain(st.Result.Args)
+				sent.Steps = append(sent.Steps, st)
+			}
+		}
+		if f, err := c.File(lang); err == nil {
+			sent.File = f
+		}
+		w.Shortest = sent
+	}
+	return w
+}
+
+// plain is args with every value a basic Go value a gob carries: a named
+// type keeps its kind (a count stays a number for %d), anything else
+// becomes its text.
+func plain(args []any) []any {
+	out := make([]any, len(args))
+	for i, a := range args {
+		v := reflect.ValueOf(a)
+		switch {
+		case a == nil:
+			out[i] = ""
+		case v.Kind() >= reflect.Int && v.Kind() <= reflect.Int64:
+			out[i] = v.Int()
+		case v.Kind() >= reflect.Uint && v.Kind() <= reflect.Uintptr:
+			out[i] = v.Uint()
+		case v.Kind() == reflect.Bool:
+			out[i] = v.Bool()
+		case v.Kind() == reflect.Float32 || v.Kind() == reflect.Float64:
+			out[i] = v.Float()
+		case v.Kind() == reflect.String && !isStringer(a):
+			out[i] = v.String()
+		default:
+			out[i] = fmt.Sprint(a)
+		}
+	}
+	return out
+}
+
+func isStringer(a any) bool { _, ok := a.(fmt.Stringer); return ok }
+
+// fromWire is the Result the parent renders.
+func fromWire(e *Exercise, w *wire) *Result {
+	r := &Result{Exercise: e, Status: w.Status, Drills: w.Drills, Passed: w.Passed, Schedules: w.Schedules,
+		Faults: w.Faults, Walked: w.Walked, Diagnosis: w.Diagnosis, Hang: w.Hang}
+	switch {
+	case w.Status == NotStarted:
+		r.Err = exercises.ErrNotImplemented
+	case w.Err != "":
+		r.Err = errors.New(w.Err)
+	}
+	for i, l := range w.Lessons {
+		l.text = w.Texts[i]
+		r.Lessons = append(r.Lessons, l)
+	}
+	if c := w.Shortest; c != nil {
+		r.Shortest = &Counterexample{Drill: c.Drill, Steps: c.Steps, sent: c}
+	}
+	return r
+}
+
+// RunChild checks e in a child process started as argv, with limit as its
+// time limit: when the time runs out the child is told so, given a moment
+// to say where the code is, then killed. The exercise comes back Hung; a
+// child that dies without a result (os.Exit, a fatal error, a stack
+// overflow in the student's code) comes back Failed with what it printed.
+func RunChild(ctx context.Context, argv, env []string, e *Exercise, limit time.Duration) *Result {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = env
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return &Result{Exercise: e, Status: Failed, Err: err}
+	}
+	if err := cmd.Start(); err != nil {
+		return &Result{Exercise: e, Status: Failed, Err: err}
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	var waitErr error
+	timedOut := false
+	select {
+	case waitErr = <-exited:
+	case <-ctx.Done():
+		cmd.Process.Kill()
+		<-exited
+		return &Result{Exercise: e, Status: Failed, Err: ctx.Err()}
+	case <-timer.C:
+		timedOut = true
+		stdin.Close()
+		select {
+		case waitErr = <-exited:
+		case <-time.After(2 * time.Second):
+			cmd.Process.Kill()
+			waitErr = <-exited
+		}
+	}
+	stdin.Close()
+	var w wire
+	if err := gob.NewDecoder(&out).Decode(&w); err != nil {
+		if timedOut {
+			return &Result{Exercise: e, Status: Hung, Hang: &Hang{Limit: limit}}
+		}
+		msg := strings.TrimSpace(errOut.String())
+		if msg == "" && waitErr != nil {
+			msg = waitErr.Error()
+		}
+		if i := strings.IndexByte(msg, '\n'); i > 0 {
+			msg = msg[:i]
+		}
+		return &Result{Exercise: e, Status: Failed, Err: fmt.Errorf("the check's process ended without a result: %s", msg)}
+	}
+	r := fromWire(e, &w)
+	if r.Hang != nil {
+		r.Hang.Limit = limit
+	}
+	return r
+}

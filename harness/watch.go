@@ -1,0 +1,63 @@
+package harness
+
+import (
+	"fmt"
+	"sync"
+)
+
+// Watch follows a student's run from outside: what the checker is running
+// (a drill, a schedule) and the last verb the student's code called. Go
+// cannot stop a goroutine, so a student's loop that never returns is ended
+// by killing its process (archlab check runs each exercise in a child);
+// before it dies, the child reads its Watch to say where the code hung.
+// A nil *Watch records nothing, so runs that need none pay nothing.
+type Watch struct {
+	mu    sync.Mutex
+	where fmt.Stringer
+	verb  string
+}
+
+// At records what runs now: a drill's name or a schedule. A schedule is
+// kept as a Stringer, not a string, and read only if the run hangs.
+func (w *Watch) At(where fmt.Stringer) {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	w.where, w.verb = where, ""
+	w.mu.Unlock()
+}
+
+// Call records a verb the student's code calls, as the code writes it
+// ("w.Apply").
+func (w *Watch) Call(verb string) {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	w.verb = verb
+	w.mu.Unlock()
+}
+
+// Last is what ran and the last verb called ("" when none yet).
+func (w *Watch) Last() (where, verb string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.where != nil {
+		where = w.where.String()
+	}
+	return where, w.verb
+}
+
+// Name is a fixed place, such as a drill, as a Stringer for At.
+type Name string
+
+func (n Name) String() string { return string(n) }
+
+// watch is the Students' Watch, nil-safe on nil Students.
+func (s *Students) watch() *Watch {
+	if s == nil {
+		return nil
+	}
+	return s.Watch
+}
