@@ -252,3 +252,31 @@ func RunChild(ctx context.Context, argv, env []string, e *Exercise, limit time.D
 	}
 	return r
 }
+
+// ChildMain is a small checker's main (cmd/archlab-check): args are
+// [--lang LANG] EXERCISE. It returns the exit status: 0 with a result
+// written, 1 when the time ran out, 2 for bad arguments.
+func ChildMain(args []string, s *harness.Students, in io.Reader, out, errOut io.Writer) int {
+	lang := i18n.EN
+	if len(args) == 3 && args[0] == "--lang" {
+		l, ok := i18n.Parse(args[1])
+		if !ok {
+			fmt.Fprintf(errOut, "archlab-check: --lang must be zh or en, got %q\n", args[1])
+			return 2
+		}
+		lang, args = l, args[2:]
+	}
+	if len(args) != 1 {
+		fmt.Fprintln(errOut, "archlab-check: usage: archlab-check [--lang zh|en] EXERCISE (archlab check --watch runs it)")
+		return 2
+	}
+	err := Serve(context.Background(), args[0], lang, s, in, out)
+	switch {
+	case errors.Is(err, ErrHung):
+		return 1
+	case err != nil:
+		fmt.Fprintln(errOut, "archlab-check: "+err.Error())
+		return 2
+	}
+	return 0
+}

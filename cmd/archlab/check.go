@@ -34,6 +34,8 @@ type checkOptions struct {
 	// default); limit is it parsed.
 	timeout string
 	limit   time.Duration
+	// watch is --watch: check again after every save (watch.go).
+	watch bool
 	// child is the hidden --child: check the one exercise named here, in
 	// this process, and hand the result to the archlab that started it.
 	child bool
@@ -80,6 +82,7 @@ func newCheckCmd(g *globalOptions) *cobra.Command {
 	cmd.Flags().StringVar(&o.format, "format", "text", g.t("check.flag.format"))
 	cmd.Flags().StringVar(&o.outputDir, "output-dir", "", g.t("check.flag.output-dir", defaultOutputDir))
 	cmd.Flags().StringVar(&o.timeout, "timeout", "", g.t("check.flag.timeout", g.duration(check.DefaultTimeout)))
+	cmd.Flags().BoolVar(&o.watch, "watch", false, g.t("check.flag.watch"))
 	cmd.Flags().BoolVar(&o.child, "child", false, "")
 	cmd.Flags().MarkHidden("child")
 	return cmd
@@ -210,6 +213,12 @@ func (o *checkOptions) run(ctx context.Context) error {
 	}
 	if err := o.parseTimeout(); err != nil {
 		return err
+	}
+	if o.watch {
+		if o.json || o.format != "text" || o.hint {
+			return &usageError{msg: g.t("check.err.watch-with")}
+		}
+		return o.runWatch(ctx)
 	}
 	if err := o.fresh(); err != nil {
 		return err
@@ -521,6 +530,28 @@ func (f jsonFaults) MarshalJSON() ([]byte, error) {
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
+}
+
+// UnmarshalJSON reads the object back in its order (a tool reading
+// --json in Go, and the tests).
+func (f *jsonFaults) UnmarshalJSON(data []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if _, err := dec.Token(); err != nil { // {
+		return err
+	}
+	*f = nil
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		var n uint64
+		if err := dec.Decode(&n); err != nil {
+			return err
+		}
+		*f = append(*f, explore.Count{Name: k.(string), N: n})
+	}
+	return nil
 }
 
 func (o *checkOptions) jsonResults(results []*check.Result, done int) jsonCheckAll {

@@ -94,6 +94,7 @@ var freeFlags = map[string]cobra.ShellCompDirective{
 	"nats-url":      cobra.ShellCompDirectiveNoFileComp,
 	"kafka-brokers": cobra.ShellCompDirectiveNoFileComp,
 	"output-dir":    cobra.ShellCompDirectiveFilterDirs,
+	"timeout":       cobra.ShellCompDirectiveNoFileComp,
 }
 
 // registerCompletions walks the command tree once it is built: every flag

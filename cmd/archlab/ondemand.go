@@ -167,7 +167,7 @@ func (g *globalOptions) variant(ctx context.Context, ne *needsError) (string, er
 		t := time.AfterFunc(time.Second, func() { fmt.Fprintln(g.io.Err, g.t("ondemand.rebuilding", bin)) })
 		defer t.Stop()
 	}
-	if err := build(ctx, goTool, root, bin, ne.parts, race); err != nil {
+	if err := build(ctx, goTool, root, bin, "./cmd/archlab", ne.parts, race); err != nil {
 		if stoppedBySignal(ctx) {
 			return "", &interruptedError{msg: g.t("err.interrupted.build", bin), code: signalStatus(ctx)}
 		}
@@ -191,12 +191,12 @@ func cloneCache(root string) (string, error) {
 	return filepath.Join(cache, "archlab", fmt.Sprintf("%016x", h.Sum64())), nil
 }
 
-// build runs go build in a temporary directory beside bin and renames the
+// build runs go build of pkg in a temporary directory beside bin and renames the
 // result into place, so bin is whole or absent: Ctrl-C (which cancels
 // ctx) kills go and its compilers and leaves nothing behind. The old
 // binary is linked in first, so that go build sees it is up to date when
 // it is and does not link it again.
-func build(ctx context.Context, goTool, root, bin string, tags []string, race bool) error {
+func build(ctx context.Context, goTool, root, bin, pkg string, tags []string, race bool) error {
 	tmp, err := os.MkdirTemp(filepath.Dir(bin), ".build-")
 	if err != nil {
 		return err
@@ -208,7 +208,7 @@ func build(ctx context.Context, goTool, root, bin string, tags []string, race bo
 	if race {
 		args = append(args, "-race")
 	}
-	cmd := exec.CommandContext(ctx, goTool, append(args, "./cmd/archlab")...)
+	cmd := exec.CommandContext(ctx, goTool, append(args, pkg)...)
 	cmd.Dir = root
 	// go's own work files go in tmp too, removed with it.
 	cmd.Env = append(os.Environ(), "GOTMPDIR="+tmp)

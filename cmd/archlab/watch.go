@@ -1,0 +1,296 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"archlab/check"
+)
+
+// check --watch checks again each time an exercise is saved. The archlab
+// running is built from the files as they were when it started, so it
+// cannot run the code just saved: it rebuilds the small checker
+// (cmd/archlab-check: the checker and the exercises, no command line)
+// from the clone into the user's cache and runs each exercise in it, under
+// the time limit, as a plain check runs each in itself. Go's build cache
+// recompiles only the exercises and links a binary a tenth of archlab's
+// size, so a verdict follows a save in about a second (BENCHMARKS.md).
+//
+// Saves are seen two ways at once: fsnotify, which is immediate where the
+// file system reports changes, and a poll of the exercises' sizes and
+// times twice a second, which also sees the saves that file systems such
+// as WSL's /mnt/c or a network disk never report. Either wakes the loop;
+// an editor's burst of writes (a temporary file, a rename) is one save.
+
+// pollEvery is how often the exercises are polled.
+const pollEvery = 500 * time.Millisecond
+
+// settle is how long a burst of writes has to go quiet to count as one save.
+const settle = 80 * time.Millisecond
+
+// runWatch is `check --watch`: a first check, then one after every save, until
+// Ctrl-C.
+func (o *checkOptions) runWatch(ctx context.Context) error {
+	g := o.g
+	root, err := workRoot()
+	if err != nil {
+		return &couldNotRunError{msg: g.t("check.watch.no-source", err)}
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		return &couldNotRunError{msg: g.t("check.watch.no-go")}
+	}
+	cache, err := cloneCache(root)
+	if err == nil {
+		err = os.MkdirAll(cache, 0o700)
+	}
+	if err != nil {
+		return &couldNotRunError{msg: g.t("err.ondemand.no-cache", "archlab-check", err)}
+	}
+	dir := filepath.Join(root, "exercises")
+	saves, stop, err := watchDir(ctx, dir)
+	if err != nil {
+		return &couldNotRunError{msg: g.t("check.watch.no-dir", dir, err)}
+	}
+	defer stop()
+	bin := filepath.Join(cache, "archlab-check")
+	names := o.watched(nil)
+	for {
+		if err := o.watchRound(ctx, goTool, root, bin, names); err != nil {
+			return err
+		}
+		o.para(g.t("check.watch.waiting", filepath.Join(root, "exercises")), fmt.Sprint)
+		select {
+		case <-ctx.Done():
+			return &interruptedError{msg: g.t("check.watch.stopped"), code: signalStatus(ctx)}
+		case files := <-saves:
+			names = o.watched(files)
+			fmt.Fprintln(g.io.Out)
+			o.para(g.t("check.watch.saved", strings.Join(files, ", "), strings.Join(names, ", ")), fmt.Sprint)
+		}
+	}
+}
+
+// watched is the exercises to check after files were saved: the one named
+// on the command line; else those whose files were saved; else, for a
+// file that is no exercise's (doc.go, a helper of the student's) or at the
+// start, every exercise.
+func (o *checkOptions) watched(files []string) []string {
+	if o.only != "" {
+		return []string{o.only}
+	}
+	var out []string
+	for _, e := range check.Exercises {
+		if slices.Contains(files, filepath.Base(e.File)) {
+			out = append(out, e.Name)
+		}
+	}
+	if len(out) == 0 || len(out) < len(files) {
+		return check.Names()
+	}
+	return out
+}
+
+// watchRound rebuilds the small checker and checks names in it. Code that
+// does not compile is said as go says it, and the loop waits for the next
+// save.
+func (o *checkOptions) watchRound(ctx context.Context, goTool, root, bin string, names []string) error {
+	g := o.g
+	if err := build(ctx, goTool, root, bin, "./cmd/archlab-check", nil, builtWithRace()); err != nil {
+		if ctx.Err() != nil {
+			return &interruptedError{msg: g.t("check.watch.stopped"), code: signalStatus(ctx)}
+		}
+		fmt.Fprintln(g.io.Out, g.t("check.watch.compile"))
+		fmt.Fprintln(g.io.Out, compileErrors(err.Error()))
+		return nil
+	}
+	var results []*check.Result
+	done := 0
+	for _, name := range names {
+		e, _ := check.Lookup(name)
+		r := check.RunChild(ctx, []string{bin, "--lang", string(g.lang), name}, os.Environ(), e, o.limit)
+		if ctx.Err() != nil {
+			return &interruptedError{msg: g.t("check.watch.stopped"), code: signalStatus(ctx)}
+		}
+		if r.Status == check.Done {
+			done++
+		}
+		results = append(results, r)
+	}
+	return o.render(results, done)
+}
+
+// compileErrors is go build's complaint without its first line (the
+// command that failed), the compiler's lines as they are.
+func compileErrors(msg string) string {
+	if _, rest, ok := strings.Cut(msg, "\n"); ok {
+		msg = rest
+	}
+	return strings.TrimSpace(msg)
+}
+
+// workRoot is the archlab clone the student works in: the module of the
+// working directory, else the one this archlab was built from.
+func workRoot() (string, error) {
+	if dir, err := os.Getwd(); err == nil {
+		for {
+			if isArchlabRoot(dir) {
+				return dir, nil
+			}
+			parent := filepath.Dir(dir)
+			if parent == dir {
+				break
+			}
+			dir = parent
+		}
+	}
+	return sourceRoot()
+}
+
+// watchDir reports each save in dir: the names of the Go files that
+// changed, once a burst of writes has settled. fsnotify and a poll feed
+// it; stop ends both.
+func watchDir(ctx context.Context, dir string) (<-chan []string, func(), error) {
+	before, err := snapshot(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	wake := make(chan struct{}, 1)
+	poke := func() {
+		select {
+		case wake <- struct{}{}:
+		default:
+		}
+	}
+	// fsnotify where it works; where it does not (or is not told of the
+	// change), the poll below still is.
+	if w, err := fsnotify.NewWatcher(); err == nil {
+		if w.Add(dir) != nil {
+			w.Close()
+		} else {
+			go func() {
+				defer w.Close()
+				for {
+					select {
+					case <-ctx.Done():
+						return
+					case ev, ok := <-w.Events:
+						if !ok {
+							return
+						}
+						if strings.HasSuffix(ev.Name, ".go") {
+							poke()
+						}
+					case _, ok := <-w.Errors:
+						if !ok {
+							return
+						}
+					}
+				}
+			}()
+		}
+	}
+	go func() {
+		t := time.NewTicker(pollEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				poke()
+			}
+		}
+	}()
+	saves := make(chan []string)
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-wake:
+			}
+			// Let the burst settle, then compare with what was there.
+			for quiet := false; !quiet; {
+				select {
+				case <-ctx.Done():
+					return
+				case <-wake:
+				case <-time.After(settle):
+					quiet = true
+				}
+			}
+			now, err := snapshot(dir)
+			if err != nil {
+				continue
+			}
+			if changed := changedFiles(before, now); len(changed) > 0 {
+				select {
+				case saves <- changed:
+					before = now
+				case <-ctx.Done():
+					return
+				}
+			}
+		}
+	}()
+	return saves, cancel, nil
+}
+
+// fileState is what a save changes: the size and the modification time.
+type fileState struct {
+	size int64
+	mod  time.Time
+}
+
+// snapshot is the Go files of dir (not the tests) and their states.
+func snapshot(dir string) (map[string]fileState, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]fileState{}
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasPrefix(name, ".") {
+			continue
+		}
+		info, err := e.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // removed between the listing and now
+		}
+		if err != nil {
+			return nil, err
+		}
+		out[name] = fileState{info.Size(), info.ModTime()}
+	}
+	return out, nil
+}
+
+// changedFiles is the files added, removed or changed, sorted.
+func changedFiles(before, now map[string]fileState) []string {
+	var out []string
+	for name, st := range now {
+		if old, ok := before[name]; !ok || old != st {
+			out = append(out, name)
+		}
+	}
+	for name := range before {
+		if _, ok := now[name]; !ok {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
