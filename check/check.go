@@ -64,6 +64,16 @@ type UnitFailure struct {
 
 func (f *UnitFailure) Error() string { return i18n.T(i18n.EN, f.Key, f.Args...) }
 
+// drillExercise is what a drill file of strategy student names on its
+// "exercise" line to run this exercise: a mechanism exercise's name, ""
+// for a protocol exercise (the section's student run).
+func (e *Exercise) drillExercise() string {
+	if e.Tier == TierMechanism {
+		return e.Name
+	}
+	return ""
+}
+
 // TitleKey is the catalogue key of the exercise's one-line title.
 func (e *Exercise) TitleKey() string { return "check.title." + e.Name }
 
@@ -95,6 +105,14 @@ var Exercises = []*Exercise{
 		},
 		wide: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
 			return explore.StudentInbox(ctx, explore.StudentInboxWide, s, explore.Options{})
+		}},
+	// The mechanism itself: the student's Ledger, under the book's Consume.
+	{Name: "ledger", Section: "8.2", File: "exercises/ledger.go", Func: "Ledger", Tier: TierMechanism,
+		Units:   ledgerUnits,
+		Drills:  []string{"ack-lost", "dedup-scope", "prune-window", "prune-keeps-newer", "exactly-once-boundary", "duplicate-delivery"},
+		plugged: func(s *harness.Students) bool { return s.Ledger != nil },
+		explore: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
+			return explore.StudentLedger(ctx, explore.StudentInboxScope, s)
 		}},
 	{Name: "projection-decision", Section: "8.3", File: "exercises/projection_decision.go", Func: "ProjectionDecision", Tier: TierProtocol,
 		Drills:  []string{"out-of-order", "poison", "retry-budget", "reconcile", "redelivered-event"},
@@ -266,14 +284,14 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 		}
 		r.Lessons = append(r.Lessons, Lesson{Unit: u.Name, Key: f.Key, Args: f.Args})
 	}
-	env := harness.Env{Student: s}
+	env := harness.Env{Student: s, Exercise: e.drillExercise()}
 	for _, name := range e.Drills {
 		d, err := drills.Lookup(name)
 		if err != nil {
 			r.Status, r.Err = Failed, err
 			return r
 		}
-		sd := drills.ForStudent(d)
+		sd := drills.ForExercise(d, e.drillExercise())
 		var res *drills.Result
 		err = safely(func() error {
 			var err error
@@ -303,7 +321,7 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 			continue
 		}
 		if r.Shortest == nil {
-			src, err := drills.StudentSource(d)
+			src, err := drills.ExerciseSource(d, e.drillExercise())
 			if err != nil {
 				r.Status, r.Err = Failed, err
 				return r
