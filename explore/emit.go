@@ -57,11 +57,12 @@ type drillFile struct {
 	// strategyLine says whether the harness takes a "strategy" line (§8.2)
 	// or the strategy is in the steps (§8.3's reconcile, §11.2's fence).
 	strategyLine bool
+	counters     []string
+	checks       []check
+
 	// exercise, for strategy student, is the mechanism exercise the run
 	// plugged in ("ledger"), written as the header's "exercise" line.
 	exercise string
-	counters     []string
-	checks       []check
 }
 
 // Name is the emitted drill's name: explore-inbox-naive.
