@@ -64,10 +64,10 @@ type UnitFailure struct {
 
 func (f *UnitFailure) Error() string { return i18n.T(i18n.EN, f.Key, f.Args...) }
 
-// drillExercise is what a drill file of strategy student names on its
+// DrillExercise is what a drill file of strategy student names on its
 // "exercise" line to run this exercise: a mechanism exercise's name, ""
 // for a protocol exercise (the section's student run).
-func (e *Exercise) drillExercise() string {
+func (e *Exercise) DrillExercise() string {
 	if e.Tier == TierMechanism {
 		return e.Name
 	}
@@ -284,14 +284,14 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 		}
 		r.Lessons = append(r.Lessons, Lesson{Unit: u.Name, Key: f.Key, Args: f.Args})
 	}
-	env := harness.Env{Student: s, Exercise: e.drillExercise()}
+	env := harness.Env{Student: s, Exercise: e.DrillExercise()}
 	for _, name := range e.Drills {
 		d, err := drills.Lookup(name)
 		if err != nil {
 			r.Status, r.Err = Failed, err
 			return r
 		}
-		sd := drills.ForExercise(d, e.drillExercise())
+		sd := drills.ForExercise(d, e.DrillExercise())
 		var res *drills.Result
 		err = safely(func() error {
 			var err error
@@ -321,7 +321,7 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 			continue
 		}
 		if r.Shortest == nil {
-			src, err := drills.ExerciseSource(d, e.drillExercise())
+			src, err := drills.ExerciseSource(d, e.DrillExercise())
 			if err != nil {
 				r.Status, r.Err = Failed, err
 				return r
