@@ -168,21 +168,21 @@ archlab explain zombie-window 与 stale-epoch。
 	"check.hint.ledger":                     "§8.2：去重键与效果是同一个本地事务，去重键是消息的身份：它的生产者加上它的事件 ID。",
 	"check.hint.ledger.not-lost":            "有消息丢失了：一次投递找到了它的去重键，但它的付款从未生效。§8.2：去重键只能与效果一起写入，绝不能单独写。",
 	"check.hint.ledger.not-doubled":         "一笔付款生效了两次：重投没有被认出来。§8.2：ApplyOnce 在与效果相同的事务里记下去重键，找到已有去重键时什么都不改，余额也不改。",
-	"check.hint.ledger.all-acked":           "有消息从未被确认。书中的 Consume 在 ApplyOnce 没有返回错误时才确认：重复的消息返回 false, nil，而不是错误。",
+	"check.hint.ledger.all-acked":           "有消息从未被确认。书中的 Consume 在 ApplyOnce 没有返回错误时才确认：重复的消息返回 false 且没有错误，而不是返回错误。",
 	"check.hint.ledger.dedup-scope":         "两个生产者 ID 相同的事件被当成了同一个。§8.2：事件 ID 是生产者自己的编号，所以去重键要按生产者区分：inbox.DedupKey。",
 	"check.hint.ledger.prune-window":        "§8.2：Prune(maxSeq) 遗忘 Seq <= maxSeq 的去重键（包括等于的），并返回遗忘了多少个。",
 	"check.hint.ledger.prune-keeps-newer":   "一次清理遗忘了仍在保留窗口内的去重键，或者数错了。§8.2：Prune(maxSeq) 只遗忘 Seq <= maxSeq 的键；较新的键都要留下，继续拦下它们的重放。",
 	"check.unit.ledger.first-delivery":      "确认丢失的第一次投递报告 applied=%v；书中：applied=true，并返回 ErrAckLost",
-	"check.unit.ledger.redelivery-applied":  "%s 的重投再次生效；书中：这是重复消息，返回 false, nil",
+	"check.unit.ledger.redelivery-applied":  "%s 的重投再次生效；书中：这是重复消息，返回 false 且没有错误",
 	"check.unit.ledger.ack-lost":            "effects=%d balance=%d acks=%d；书中：effects=1 balance=2599 acks=2",
-	"check.unit.ledger.taken-for-duplicate": "%s 的去重键是新的，却被当成了重复消息；书中：返回 true, nil",
+	"check.unit.ledger.taken-for-duplicate": "%s 的去重键是新的，却被当成了重复消息；书中：返回 true 且没有错误",
 	"check.unit.ledger.dedup-scope":         "effects=%d balance=%d；书中：effects=2 balance=600",
 	"check.unit.ledger.prune-window":        "pruned=%d replay_applied=%v balance=%d；书中：pruned=1 replay_applied=true balance=2400",
 	"check.explain.ledger": `任务：
 在 exercises/ledger.go 中写出书中的 Ledger：消费端的本地存储及其去重表。
 NewLedger 返回一个空账本。ApplyOnce(m) 在同一个本地事务里（这里是同一把锁下）
 记下去重键 inbox.DedupKey(m)（producer:ID）并让付款生效：去重键已存在时返回
-false, nil，什么都不改。Prune(maxSeq) 是保留窗口：遗忘消息 Seq <= maxSeq 的
+false 且没有错误，什么都不改。Prune(maxSeq) 是保留窗口：遗忘消息 Seq <= maxSeq 的
 去重键，保留其余的键，并返回遗忘了多少个。Balance 和 Applies 是演练的计数器读
 取的数据。书中的错误设计（NaiveApply、MarkBeforeEffect）不需要写。
 
