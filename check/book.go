@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"archlab/harness"
+	"archlab/internal/inbox"
 	"archlab/internal/ordering"
 )
 
@@ -15,6 +16,10 @@ func bookHandler(d *harness.Delivery) error {
 	}
 	return d.Ack()
 }
+
+// bookLedger is §8.2's Ledger: the book's own, which already has the
+// exercise's shape.
+func bookLedger() harness.Ledger { return inbox.NewLedger() }
 
 // bookDecision is §8.3's Consumer.Handle.
 func bookDecision(d *harness.EventDelivery) (ordering.Outcome, error) {
@@ -66,5 +71,5 @@ func runFrom(w *harness.Worker, start int) error {
 // already holds for anyone to read: a student who opens this file reads the
 // answer, as one who opens the book does.
 func Book() *harness.Students {
-	return &harness.Students{Inbox: bookHandler, Ordering: bookDecision, Shardjob: bookLoop}
+	return &harness.Students{Inbox: bookHandler, Ledger: bookLedger, Ordering: bookDecision, Shardjob: bookLoop}
 }

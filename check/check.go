@@ -67,6 +67,16 @@ type UnitFailure struct {
 
 func (f *UnitFailure) Error() string { return i18n.T(i18n.EN, f.Key, f.Args...) }
 
+// DrillExercise is what a drill file of strategy student names on its
+// "exercise" line to run this exercise: a mechanism exercise's name, ""
+// for a protocol exercise (the section's student run).
+func (e *Exercise) DrillExercise() string {
+	if e.Tier == TierMechanism {
+		return e.Name
+	}
+	return ""
+}
+
 // TitleKey is the catalogue key of the exercise's one-line title.
 func (e *Exercise) TitleKey() string { return "check.title." + e.Name }
 
@@ -105,6 +115,14 @@ var Exercises = []*Exercise{
 		},
 		wide: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
 			return explore.StudentInbox(ctx, explore.StudentInboxWide, s, explore.Options{})
+		}},
+	// The mechanism itself: the student's Ledger, under the book's Consume.
+	{Name: "ledger", Section: "8.2", File: "exercises/ledger.go", Func: "Ledger", Tier: TierMechanism,
+		Units:   ledgerUnits,
+		Drills:  []string{"ack-lost", "dedup-scope", "prune-window", "prune-keeps-newer", "exactly-once-boundary", "duplicate-delivery"},
+		plugged: func(s *harness.Students) bool { return s.Ledger != nil },
+		explore: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
+			return explore.StudentLedger(ctx, explore.StudentInboxScope, s)
 		}},
 	{Name: "projection-decision", Section: "8.3", File: "exercises/projection_decision.go", Func: "ProjectionDecision", Tier: TierProtocol,
 		Drills:   []string{"out-of-order", "poison", "retry-budget", "reconcile", "redelivered-event"},
@@ -309,14 +327,14 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 		}
 		r.Lessons = append(r.Lessons, Lesson{Unit: u.Name, Key: f.Key, Args: f.Args})
 	}
-	env := harness.Env{Student: s}
+	env := harness.Env{Student: s, Exercise: e.DrillExercise()}
 	for _, name := range e.Drills {
 		d, err := drills.Lookup(name)
 		if err != nil {
 			r.Status, r.Err = Failed, err
 			return r
 		}
-		sd := drills.ForStudent(d)
+		sd := drills.ForExercise(d, e.DrillExercise())
 		s.Watch.At(harness.Name("drill " + name))
 		var res *drills.Result
 		err = safely(func() error {
@@ -347,7 +365,7 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 			continue
 		}
 		if r.Shortest == nil {
-			src, err := drills.StudentSource(d)
+			src, err := drills.ExerciseSource(d, e.DrillExercise())
 			if err != nil {
 				r.Status, r.Err = Failed, err
 				return r

@@ -272,3 +272,35 @@ window: first.crashed
 		t.Fatalf("student: checkpoint=%s replay=%s; the book's loop: checkpoint=%s replay=%s; want 30 and 10", g["checkpoint"], g["replay"], w["checkpoint"], w["replay"])
 	}
 }
+
+// TestEveryUnitCanFail: each of the book's unit cases an exercise runs
+// fails for at least one of its wrong variants, with a UnitFailure (what
+// differs, in the catalogue's words): a unit check that cannot fail checks
+// nothing. It passes for the book's logic.
+func TestEveryUnitCanFail(t *testing.T) {
+	for _, e := range Exercises {
+		for _, u := range e.Units {
+			t.Run(e.Name+"/"+u.Name, func(t *testing.T) {
+				if err := u.Run(Book()); err != nil {
+					t.Fatalf("the book's logic fails it: %v", err)
+				}
+				var caught []string
+				for _, v := range wrong {
+					var f *UnitFailure
+					if v.exercise == e.Name && errors.As(u.Run(v.students), &f) {
+						caught = append(caught, v.name)
+						for _, lang := range i18n.Langs {
+							if !i18n.Has(lang, f.Key) {
+								t.Errorf("%s: %s has no %s text", v.name, f.Key, lang)
+							}
+						}
+					}
+				}
+				if len(caught) == 0 {
+					t.Fatal("no wrong variant fails it")
+				}
+				t.Logf("failed by %s", strings.Join(caught, ", "))
+			})
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 func TestHintsGraduated(t *testing.T) {
 	answer := map[string][]string{
 		"consumer-handler":    {"ApplyOnce"},
+		"ledger":              {"DedupKey", "sync.Mutex", "map["},
 		"projection-decision": {"OutcomeRetry", "OutcomeDead", "OutcomeDuplicate", "OutcomeApplied"},
 		"shard-loop":          {"Fence"},
 	}

@@ -15,6 +15,7 @@ import (
 func TestPanicIsAFailureNotACrash(t *testing.T) {
 	boom := &harness.Students{
 		Inbox:    func(*harness.Delivery) error { panic("student inbox") },
+		Ledger:   func() harness.Ledger { panic("student ledger") },
 		Ordering: func(*harness.EventDelivery) (ordering.Outcome, error) { panic("student ordering") },
 		Shardjob: func(*harness.Worker) error { panic("student shard loop") },
 	}

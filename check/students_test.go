@@ -2,8 +2,10 @@ package check
 
 import (
 	"errors"
+	"sync"
 
 	"archlab/harness"
+	"archlab/internal/inbox"
 	"archlab/internal/ordering"
 )
 
@@ -57,6 +59,14 @@ var wrong = []variant{
 		_, err := d.ApplyOnce()
 		return err
 	}}},
+	// §8.2, the mechanism: the book's Ledger with one classic mistake each
+	// (wrongLedger, below).
+	{"ledger-no-key", "ledger", ledgerWith(noKey)},
+	{"ledger-event-id-key", "ledger", ledgerWith(eventIDKey)},
+	{"ledger-duplicate-applies", "ledger", ledgerWith(duplicateApplies)},
+	{"ledger-prune-all", "ledger", ledgerWith(pruneAll)},
+	{"ledger-prune-exclusive", "ledger", ledgerWith(pruneExclusive)},
+	{"ledger-counts-duplicates", "ledger", ledgerWith(countsDuplicates)},
 	// §8.3
 	{"retry-forever", "projection-decision", &harness.Students{Ordering: func(d *harness.EventDelivery) (ordering.Outcome, error) {
 		applied, err := d.Apply()
@@ -189,4 +199,81 @@ var wrong = []variant{
 		}
 		return w.Commit(w.Epoch(), len(items))
 	}}},
+}
+
+// mistake is one of §8.2's classic mistakes in a ledger.
+type mistake int
+
+const (
+	noKey            mistake = iota // ApplyOnce applies the effect and forgets to record the key
+	eventIDKey                      // the key is the event ID alone: dedup-scope's mistake
+	duplicateApplies                // a duplicate is reported false, yet its effect still lands
+	pruneAll                        // Prune forgets every key, the window's newer ones too
+	pruneExclusive                  // Prune keeps the key at maxSeq: Seq < maxSeq, not <=
+	countsDuplicates                // Applies counts calls, duplicates included
+)
+
+// wrongLedger is the book's Ledger, written the plain way (a scan for
+// Prune), with one mistake.
+type wrongLedger struct {
+	mistake  mistake
+	mu       sync.Mutex
+	balances map[string]int64
+	keys     map[string]int64 // dedup key -> Seq
+	applies  int
+}
+
+func ledgerWith(m mistake) *harness.Students {
+	return &harness.Students{Ledger: func() harness.Ledger {
+		return &wrongLedger{mistake: m, balances: map[string]int64{}, keys: map[string]int64{}}
+	}}
+}
+
+func (l *wrongLedger) ApplyOnce(m inbox.Message) (bool, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	key := inbox.DedupKey(m)
+	if l.mistake == eventIDKey {
+		key = m.ID
+	}
+	if _, dup := l.keys[key]; dup {
+		switch l.mistake {
+		case duplicateApplies:
+			l.balances[m.OrderID] += m.AmountCents
+		case countsDuplicates:
+			l.applies++
+		}
+		return false, nil
+	}
+	if l.mistake != noKey {
+		l.keys[key] = m.Seq
+	}
+	l.balances[m.OrderID] += m.AmountCents
+	l.applies++
+	return true, nil
+}
+
+func (l *wrongLedger) Prune(maxSeq int64) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	removed := 0
+	for key, seq := range l.keys {
+		if l.mistake == pruneAll || seq < maxSeq || seq == maxSeq && l.mistake != pruneExclusive {
+			delete(l.keys, key)
+			removed++
+		}
+	}
+	return removed
+}
+
+func (l *wrongLedger) Balance(orderID string) int64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.balances[orderID]
+}
+
+func (l *wrongLedger) Applies() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.applies
 }

@@ -56,6 +56,9 @@ type Drill struct {
 	LabOnly bool
 	// Strategy is the §8.2 handler the file picks.
 	Strategy string
+	// Exercise is the mechanism exercise a file of strategy student plugs
+	// in ("exercise ledger"), "" for the section's protocol exercise.
+	Exercise string
 	// Builtin is a drill shipped in the binary; any other file's expect
 	// part is the file's expectation, not the book's.
 	Builtin bool

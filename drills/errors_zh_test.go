@@ -44,6 +44,9 @@ var badFiles = []struct {
 	{"no section line", ok("section 8.2\n", ""), Budget{}},
 	{"no strategies", strings.Replace(file83("dispatch", "dlq", "ok: true"), "section 8.3", "section 8.3\nstrategy fast", 1), Budget{}},
 	{"unknown strategy", ok("section 8.2", "section 8.2\nstrategy yolo"), Budget{}},
+	{"exercise without student", ok("section 8.2", "section 8.2\nexercise ledger"), Budget{}},
+	{"unknown exercise", ok("section 8.2", "section 8.2\nstrategy student\nexercise ledgr"), Budget{}},
+	{"no exercises", strings.Replace(file83("dispatch", "dlq", "ok: true"), "section 8.3", "section 8.3\nstrategy student\nexercise ledger", 1), Budget{}},
 	{"param twice", ok("section 8.2", "section 8.2\nparam n 1 1..2\nparam n 1 1..2"), Budget{}},
 	{"param form", ok("section 8.2", "section 8.2\nparam n 1"), Budget{}},
 	{"param name", ok("section 8.2", "section 8.2\nparam N 1 1..2"), Budget{}},
@@ -250,7 +253,7 @@ func TestEveryErrorHasAFile(t *testing.T) {
 // and the syntax's placeholders.
 func identifiers() map[string]bool {
 	ids := map[string]bool{}
-	for _, w := range strings.Fields(`drill section harness strategy param lab steps counters checks expect
+	for _, w := range strings.Fields(`drill section harness strategy exercise param lab steps counters checks expect
 		en zh title why check explain repeat as when for shows true false setup fault recovery zombie
 		verdict archlab verbs max deliveries keys time steps student crash real broker producer event
 		id ORDER vN TYPE STATUS N O M V label field yes no go first`) { // first: the label of when's example
@@ -260,6 +263,9 @@ func identifiers() map[string]bool {
 		ids[s.Harness] = true
 		for _, st := range s.Strategies {
 			ids[st] = true
+		}
+		for _, ex := range s.Exercises {
+			ids[ex] = true
 		}
 		for _, o := range s.Observables {
 			ids[o.Name] = true

@@ -96,6 +96,7 @@ type file struct {
 	doc       string
 	section   *harness.Section
 	strategy  string
+	exercise  string // strategy student: the mechanism exercise plugged in, "" for the protocol one
 	params    []Param
 	lab       bool
 	steps     []stmt
@@ -232,12 +233,12 @@ func badTextLine(b []byte) int {
 func lines(data []byte) []string { return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") }
 
 // headerKeys are the header's lines, in the order the help names them.
-var headerKeys = []string{"drill", "section", "harness", "strategy", "param", "lab"}
+var headerKeys = []string{"drill", "section", "harness", "strategy", "exercise", "param", "lab"}
 
 func (f *file) parseHeader(fail failer) error {
 	var doc []string
 	name, section := "", ""
-	strategyLine := 1
+	strategyLine, exerciseLine := 1, 1
 	seen := map[string]int{} // header key -> the line that gave it
 	for i, raw := range lines(f.arc.Comment) {
 		n := i + 1
@@ -280,6 +281,11 @@ func (f *file) parseHeader(fail failer) error {
 				return fail(n, bad("file.err.header.strategy-one"))
 			}
 			f.strategy, strategyLine = rest[0], n
+		case "exercise":
+			if len(rest) != 1 {
+				return fail(n, bad("file.err.header.one-value", key))
+			}
+			f.exercise, exerciseLine = rest[0], n
 		case "param":
 			p, err := parseParam(rest)
 			if err != nil {
@@ -312,6 +318,19 @@ func (f *file) parseHeader(fail failer) error {
 			return fail(strategyLine, bad("file.err.strategy.none", f.section.ID))
 		}
 		return fail(strategyLine, didYouMean(bad("file.err.strategy.unknown", f.strategy, f.section.ID, names(f.section.Strategies)), f.strategy, f.section.Strategies))
+	}
+	// "exercise NAME" names which of the student's code a student run
+	// plugs in: a mechanism exercise, under the book's own functions.
+	if f.exercise != "" {
+		if f.strategy != harness.Student {
+			return fail(exerciseLine, bad("file.err.exercise.student"))
+		}
+		if len(f.section.Exercises) == 0 {
+			return fail(exerciseLine, bad("file.err.exercise.none", f.section.ID))
+		}
+		if !slices.Contains(f.section.Exercises, f.exercise) {
+			return fail(exerciseLine, didYouMean(bad("file.err.exercise.unknown", f.exercise, f.section.ID, names(f.section.Exercises)), f.exercise, f.section.Exercises))
+		}
 	}
 	if f.strategy == "" && len(f.section.Strategies) > 0 {
 		f.strategy = f.section.Strategies[0]

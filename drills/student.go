@@ -14,18 +14,27 @@ import (
 // ForStudent returns a copy of d that runs the student's code: the same
 // steps, counters, checks and expected counters, under strategy student.
 // RunIn's Env carries the code.
-func ForStudent(d *Drill) *Drill {
+func ForStudent(d *Drill) *Drill { return ForExercise(d, "") }
+
+// ForExercise is ForStudent for one of the section's mechanism exercises
+// ("ledger"): the student's mechanism under the book's own functions; ""
+// is the section's protocol exercise, as ForStudent.
+func ForExercise(d *Drill, exercise string) *Drill {
 	f := *d.file
-	f.strategy = harness.Student
+	f.strategy, f.exercise = harness.Student, exercise
 	c := *d
-	c.Strategy, c.file = harness.Student, &f
+	c.Strategy, c.Exercise, c.file = harness.Student, exercise, &f
 	return &c
 }
 
 // StudentSource is d's file with its header naming strategy student: the
 // drill file that replays, with `archlab drill --file`, what ForStudent(d)
 // runs.
-func StudentSource(d *Drill) ([]byte, error) {
+func StudentSource(d *Drill) ([]byte, error) { return ExerciseSource(d, "") }
+
+// ExerciseSource is StudentSource for a mechanism exercise: the header
+// also names it ("exercise ledger").
+func ExerciseSource(d *Drill, exercise string) ([]byte, error) {
 	src, err := Source(d)
 	if err != nil {
 		return nil, err
@@ -36,11 +45,14 @@ func StudentSource(d *Drill) ([]byte, error) {
 		switch {
 		case header && strings.HasPrefix(line, "-- "):
 			header = false
-		case header && strings.HasPrefix(line, "strategy "):
+		case header && (strings.HasPrefix(line, "strategy ") || strings.HasPrefix(line, "exercise ")):
 			continue // replaced below, after the section line
 		case header && strings.HasPrefix(line, "section "):
 			out.WriteString(line)
 			out.WriteString("strategy " + harness.Student + "\n")
+			if exercise != "" {
+				out.WriteString("exercise " + exercise + "\n")
+			}
 			continue
 		}
 		out.WriteString(line)

@@ -59,6 +59,10 @@ type drillFile struct {
 	strategyLine bool
 	counters     []string
 	checks       []check
+
+	// exercise, for strategy student, is the mechanism exercise the run
+	// plugged in ("ledger"), written as the header's "exercise" line.
+	exercise string
 }
 
 // Name is the emitted drill's name: explore-inbox-naive.
@@ -89,6 +93,9 @@ func (c *Counterexample) Emit(lang i18n.Lang) (string, error) {
 	fmt.Fprintf(&b, "drill %s\nsection %s\nharness %s\n", c.Name(), f.section, f.mechanism)
 	if f.strategyLine {
 		fmt.Fprintf(&b, "strategy %s\n", f.strategy)
+		if f.exercise != "" {
+			fmt.Fprintf(&b, "exercise %s\n", f.exercise)
+		}
 	}
 	b.WriteString("-- steps --\n")
 	for _, s := range tp.steps {

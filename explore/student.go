@@ -58,6 +58,30 @@ const (
 // handler, s.Inbox, through the states by default (o.Engine). The student's
 // code runs on this goroutine whatever o.Workers says.
 func StudentInbox(ctx context.Context, sc InboxScope, s *harness.Students, o Options) (*Report, error) {
+	return studentInboxReport(ctx, sc, &studentInbox{s: s}, o)
+}
+
+// StudentLedger runs every schedule of the scope with the book's Consume
+// over the student's §8.2 ledger, s.Ledger (exercise ledger), in place of
+// the book's Ledger.
+//
+// It enumerates, whatever o.Engine says. The state engine keys a state on
+// what the harness sees of each message (acked, applied, its dedup key
+// held), reading the key off the book's Ledger, and reuses a delivery's
+// move in every state with the same key. A student's ledger keeps state
+// the key cannot see (a table that forgets on the third key, a counter
+// that drifts): two states the key calls equal may behave differently, and
+// the engine would count a schedule it never ran as passing. Enumeration
+// runs each schedule from the start on a fresh ledger, so it only reports
+// what it ran.
+func StudentLedger(ctx context.Context, sc InboxScope, s *harness.Students) (*Report, error) {
+	return studentInboxReport(ctx, sc, &studentInbox{s: s, ledger: true}, Options{Engine: EngineEnumerate})
+}
+
+// studentInboxReport is StudentInbox and StudentLedger: sp says which of
+// the student's code runs.
+func studentInboxReport(ctx context.Context, sc InboxScope, sp *studentInbox, o Options) (*Report, error) {
+	s := sp.s
 	if err := checkParam("messages", sc.Messages, 1, MaxInboxMessages); err != nil {
 		return nil, err
 	}
@@ -69,7 +93,7 @@ func StudentInbox(ctx context.Context, sc InboxScope, s *harness.Students, o Opt
 	for i, m := range msgs {
 		rep.Legend = append(rep.Legend, fmt.Sprintf("m%d=%s", i+1, m))
 	}
-	sp := &studentInbox{inboxBounds: inboxBounds{sc.Messages, sc.Faults}, msgs: msgs, s: s}
+	sp.inboxBounds, sp.msgs = inboxBounds{sc.Messages, sc.Faults}, msgs
 	var t strategyTally[inboxSchedule]
 	var n uint64
 	rep.Engine = o.engine()
@@ -105,7 +129,7 @@ func StudentInbox(ctx context.Context, sc InboxScope, s *harness.Students, o Opt
 	for _, m := range msgs {
 		acked = append(acked, fmt.Sprintf("acked(%q)", m.String()))
 	}
-	file := drillFile{mechanism: "inbox", section: "8.2", scope: scopeLine(rep.Scope), strategyLine: true,
+	file := drillFile{mechanism: "inbox", section: "8.2", scope: scopeLine(rep.Scope), strategyLine: true, exercise: sp.exercise(),
 		counters: []string{"deliveries", "effects", "lost", "doubled"},
 		checks: []check{{"not-lost", "lost == 0", "lost"}, {"not-doubled", "doubled == 0", "doubled"},
 			{"all-acked", strings.Join(acked, " && "), studentUnacked}}}
@@ -132,6 +156,25 @@ type studentInbox struct {
 	inboxBounds
 	msgs []inbox.Message
 	s    *harness.Students
+	// ledger: the student's code is its Ledger, under the book's Consume
+	// (exercise ledger); else its handler, over the book's Ledger.
+	ledger bool
+}
+
+// exercise is the mechanism exercise the runs plug in, "" for the handler.
+func (sp *studentInbox) exercise() string {
+	if sp.ledger {
+		return harness.LedgerExercise
+	}
+	return ""
+}
+
+// open starts one run of the student's code.
+func (sp *studentInbox) open(rec *harness.Recorder) (*harness.Inbox, error) {
+	if sp.ledger {
+		return harness.NewStudentLedgerInbox(sp.s, harness.InboxEnv{}, rec)
+	}
+	return harness.NewStudentInbox(sp.s, harness.InboxEnv{}, rec)
 }
 
 // each walks the schedules depth first in Inbox's canonical order, asking
@@ -179,7 +222,7 @@ func (sp *studentInbox) each(yield func(inboxSchedule, uint8) bool, errp *error)
 // which messages the broker holds acked and the invariants broken so far
 // (lost, doubled); with a recorder or a tape it adds the reader's verdict.
 func (sp *studentInbox) run(s *inboxSchedule, rec *harness.Recorder, tp *tape) ([]bool, uint8, error) {
-	h, err := harness.NewStudentInbox(sp.s, harness.InboxEnv{}, rec)
+	h, err := sp.open(rec)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -204,7 +247,7 @@ func (sp *studentInbox) run(s *inboxSchedule, rec *harness.Recorder, tp *tape) (
 // outcome names what the schedule broke: "m1 lost", "m1 applied 2×", "m2
 // never acked".
 func (sp *studentInbox) outcome(s *inboxSchedule) ([]harness.Msg, error) {
-	h, err := harness.NewStudentInbox(sp.s, harness.InboxEnv{}, nil)
+	h, err := sp.open(nil)
 	if err != nil {
 		return nil, err
 	}

@@ -699,8 +699,14 @@ var InboxSection = Section{
 		{"messages", 0}, {"shared_id", 0}, {"amounts", 0}, {"pruned", 0}, {"applied", 1}, {"lost", 0}, {"doubled", 0},
 		{"calls", 0}, {"called", 1}, {"key", 1}, {"dropped", 1},
 	},
+	Exercises: []string{LedgerExercise},
 	New: func(strategy string, env Env, rec *Recorder) (Harness, error) {
-		if strategy == Student {
+		switch {
+		case strategy == Student && env.Exercise == LedgerExercise:
+			return NewStudentLedgerInbox(env.Student, env.Inbox, rec)
+		case strategy == Student && env.Exercise != "":
+			return nil, fmt.Errorf("section 8.2 has no exercise %q", env.Exercise)
+		case strategy == Student:
 			return NewStudentInbox(env.Student, env.Inbox, rec)
 		}
 		return NewInbox(Strategy(strategy), env.Inbox, rec)

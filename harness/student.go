@@ -38,6 +38,10 @@ var ErrNoStudent = errors.New("no student code is plugged in for this section")
 type Students struct {
 	// Inbox handles one §8.2 delivery with the Delivery's verbs.
 	Inbox func(*Delivery) error
+	// Ledger opens an empty §8.2 ledger of the student's (exercise
+	// ledger): the book's Ledger in its shape, which the book's Consume
+	// runs over (student_ledger.go).
+	Ledger func() Ledger
 	// Ordering decides what one §8.3 delivery of an event comes to.
 	Ordering func(*EventDelivery) (ordering.Outcome, error)
 	// Shardjob works through one §11.2 shard as the Worker's lease holder.

@@ -141,6 +141,11 @@ type Section struct {
 	// Strategies are the designs a file may pick with "strategy"; the
 	// first is the default. Empty when the section has none.
 	Strategies []string
+	// Exercises are the section's mechanism exercises, which a file of
+	// strategy student may name with "exercise NAME": the run then plugs in
+	// the student's mechanism under the book's own functions. With no
+	// exercise line it runs the section's protocol exercise.
+	Exercises []string
 	// New starts a run of strategy ("" for the section's default).
 	New func(strategy string, env Env, rec *Recorder) (Harness, error)
 }
@@ -152,6 +157,9 @@ type Env struct {
 	Ordering OrderingEnv // §8.3's broker
 	// Student is the student's code, for a run of strategy student.
 	Student *Students
+	// Exercise is the mechanism exercise a run of strategy student plugs
+	// in (one of its Section's Exercises), "" for the protocol exercise.
+	Exercise string
 	// Meter, when set, is called before every delivery the §8.3 broker
 	// makes on its own (dispatch redelivers until its queue is empty); an
 	// error it returns stops the run with that error. A drill file's run

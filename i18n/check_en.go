@@ -180,6 +180,56 @@ Try:
 	"check.hints.consumer-handler.2": "A redelivery is harmless only when the consumer can recognise it: that is what a dedup key is for. But a key committed without its effect says \"done\" for a payment that never happened, and an effect committed without its key is applied again. Look through the verbs for the one that commits both together.",
 	"check.hints.consumer-handler.3": "The broker may forget a message as soon as it is acked, so the ack comes only once the effect is committed. A delivery that finds its key already there has nothing left to do, but it must still ack, or it comes back forever. After a crash every verb returns harness.ErrCrashed: return it, do not swallow it.",
 
+	// exercise ledger (§8.2, the mechanism)
+	"check.title.ledger":                    "the ledger: the dedup table and its retention window, under the book's Consume",
+	"check.hint.ledger":                     "§8.2: the dedup key and the effect are one local transaction, and the key is the message's identity: its producer and its event ID.",
+	"check.hint.ledger.not-lost":            "A message was lost: a delivery found its key, but its payment never landed. §8.2: a key is written only together with its effect, never on its own.",
+	"check.hint.ledger.not-doubled":         "A payment landed twice: a redelivery was not recognised as one. §8.2: ApplyOnce records the key in the same transaction as the effect, and a key it finds changes nothing, the balance included.",
+	"check.hint.ledger.all-acked":           "A message was never acked. The book's Consume acks after ApplyOnce returns with no error: a duplicate is false, nil, not an error.",
+	"check.hint.ledger.dedup-scope":         "Two producers' events with the same ID were taken for one. §8.2: the ID is the producer's own numbering, so the key is scoped by producer: inbox.DedupKey.",
+	"check.hint.ledger.prune-window":        "§8.2: Prune(maxSeq) forgets the keys whose Seq is <= maxSeq, the bound included, and reports how many it forgot.",
+	"check.hint.ledger.prune-keeps-newer":   "A prune forgot a key still inside the retention window, or miscounted. §8.2: Prune(maxSeq) forgets only the keys with Seq <= maxSeq; every newer key stays and still stops its replay.",
+	"check.unit.ledger.first-delivery":      "the first delivery, whose ack is lost, reports applied=%v; the book's: applied=true with ErrAckLost",
+	"check.unit.ledger.redelivery-applied":  "the redelivery of %s was applied again; the book's: a duplicate, false, nil",
+	"check.unit.ledger.ack-lost":            "effects=%d balance=%d acks=%d; the book's: effects=1 balance=2599 acks=2",
+	"check.unit.ledger.taken-for-duplicate": "%s was taken for a duplicate though its key was new; the book's: true, nil",
+	"check.unit.ledger.dedup-scope":         "effects=%d balance=%d; the book's: effects=2 balance=600",
+	"check.unit.ledger.prune-window":        "pruned=%d replay_applied=%v balance=%d; the book's: pruned=1 replay_applied=true balance=2400",
+	"check.explain.ledger": `The task:
+Write the book's Ledger in exercises/ledger.go: the consumer's local store,
+with its dedup table. NewLedger returns an empty ledger. ApplyOnce(m)
+records the dedup key inbox.DedupKey(m) (producer:ID) and applies the
+payment in one local transaction, here one lock: a key already there returns
+false, nil and changes nothing. Prune(maxSeq) is the retention window: it
+forgets the keys whose message has Seq <= maxSeq, keeps the others, and
+reports how many it forgot. Balance and Applies are what the drills'
+counters read. The book's wrong designs (NaiveApply, MarkBeforeEffect) are
+not asked for.
+
+What runs over it:
+The book's inbox.Consume, unchanged: ApplyOnce, then the ack. The broker,
+the crashes, the lost acks, the duplicates and the replays are the lab's,
+as in every §8.2 drill.
+
+What is checked:
+The book's own tests on your Ledger (TestSideEffectThenAckLost,
+TestDedupKeyIncludesProducer, TestPruneOpensReplayWindow); the drills
+ack-lost, dedup-scope, prune-window, prune-keeps-newer,
+exactly-once-boundary and duplicate-delivery with your Ledger in the book's
+place (strategy student, exercise ledger); then every schedule of explore
+inbox (3 messages, 2 faults), enumerated one by one on a fresh ledger: no
+message lost, none applied twice, every message acked.
+
+Where to read:
+§8.2 and internal/inbox: Ledger, DedupKey, Consume; window.go for a Prune
+that does not scan the whole table.
+
+Try:
+  go run ./cmd/archlab check ledger --show`,
+	"check.hints.ledger.1": "Start from what the broker promises: at least once. The same message may reach ApplyOnce again; what must your ledger remember so that the second call can tell, and what may that second call change?",
+	"check.hints.ledger.2": "What identifies a message? Two producers number their events independently, so the same event ID may come from both. The key and the effect must both happen or neither: in this in-memory ledger, under one lock, with the check for the key inside it too.",
+	"check.hints.ledger.3": "The retention window is counted in the producer's outbox sequence, not in time: each key needs the Seq of its message, so that Prune(maxSeq) can forget exactly those with Seq <= maxSeq and leave the newer ones alone. Prune reports what it forgot; Applies counts effects, not calls.",
+
 	"check.hints.projection-decision.1": "Apply can end in four ways: applied; a version already reached (no error); a gap before this version (ErrConflict); an event that can never apply (ErrPoison). Write down what each one means for this delivery before you write any code.",
 	"check.hints.projection-decision.2": "Only one of those can be mended by waiting: a gap closes when the missing event arrives. Tell the errors apart with errors.Is, not by their text. And a version already reached is not an error at all: there is nothing to retry.",
 	"check.hints.projection-decision.3": "Waiting has a budget. d.Attempt() counts this event's deliveries from 1 and d.MaxAttempts() is the budget: a retry asked for on the last allowed delivery would go past it. What waiting cannot mend, or may no longer wait for, goes where reconciliation will find it.",

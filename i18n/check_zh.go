@@ -164,6 +164,52 @@ archlab explain zombie-window 与 stale-epoch。
 	"check.hints.consumer-handler.2": "只有消费端能认出重投，重投才是无害的：这就是去重键的用处。但没有效果的去重键会为一笔从未发生的付款说“已处理”，没有去重键的效果会再生效一次。在动词里找那个把两者一起提交的。",
 	"check.hints.consumer-handler.3": "消息一旦被确认，消息代理就可能忘掉它，所以确认只能在效果提交之后。发现自己的去重键已经存在的投递无事可做，但仍然要确认，否则它会一直回来。崩溃之后每个动词都返回 harness.ErrCrashed：把它返回，不要吞掉。",
 
+	// 练习 ledger（§8.2，机制）
+	"check.title.ledger":                    "账本：去重表与保留窗口，运行在书中的 Consume 之下",
+	"check.hint.ledger":                     "§8.2：去重键与效果是同一个本地事务，去重键是消息的身份：它的生产者加上它的事件 ID。",
+	"check.hint.ledger.not-lost":            "有消息丢失了：一次投递找到了它的去重键，但它的付款从未生效。§8.2：去重键只能与效果一起写入，绝不能单独写。",
+	"check.hint.ledger.not-doubled":         "一笔付款生效了两次：重投没有被认出来。§8.2：ApplyOnce 在与效果相同的事务里记下去重键，找到已有去重键时什么都不改，余额也不改。",
+	"check.hint.ledger.all-acked":           "有消息从未被确认。书中的 Consume 在 ApplyOnce 没有返回错误时才确认：重复的消息返回 false 且没有错误，而不是返回错误。",
+	"check.hint.ledger.dedup-scope":         "两个生产者 ID 相同的事件被当成了同一个。§8.2：事件 ID 是生产者自己的编号，所以去重键要按生产者区分：inbox.DedupKey。",
+	"check.hint.ledger.prune-window":        "§8.2：Prune(maxSeq) 遗忘 Seq <= maxSeq 的去重键（包括等于的），并返回遗忘了多少个。",
+	"check.hint.ledger.prune-keeps-newer":   "一次清理遗忘了仍在保留窗口内的去重键，或者数错了。§8.2：Prune(maxSeq) 只遗忘 Seq <= maxSeq 的键；较新的键都要留下，继续拦下它们的重放。",
+	"check.unit.ledger.first-delivery":      "确认丢失的第一次投递报告 applied=%v；书中：applied=true，并返回 ErrAckLost",
+	"check.unit.ledger.redelivery-applied":  "%s 的重投再次生效；书中：这是重复消息，返回 false 且没有错误",
+	"check.unit.ledger.ack-lost":            "effects=%d balance=%d acks=%d；书中：effects=1 balance=2599 acks=2",
+	"check.unit.ledger.taken-for-duplicate": "%s 的去重键是新的，却被当成了重复消息；书中：返回 true 且没有错误",
+	"check.unit.ledger.dedup-scope":         "effects=%d balance=%d；书中：effects=2 balance=600",
+	"check.unit.ledger.prune-window":        "pruned=%d replay_applied=%v balance=%d；书中：pruned=1 replay_applied=true balance=2400",
+	"check.explain.ledger": `任务：
+在 exercises/ledger.go 中写出书中的 Ledger：消费端的本地存储及其去重表。
+NewLedger 返回一个空账本。ApplyOnce(m) 在同一个本地事务里（这里是同一把锁下）
+记下去重键 inbox.DedupKey(m)（producer:ID）并让付款生效：去重键已存在时返回
+false 且没有错误，什么都不改。Prune(maxSeq) 是保留窗口：遗忘消息 Seq <= maxSeq 的
+去重键，保留其余的键，并返回遗忘了多少个。Balance 和 Applies 是演练的计数器读
+取的数据。书中的错误设计（NaiveApply、MarkBeforeEffect）不需要写。
+
+在它上面运行什么：
+书中的 inbox.Consume，原样不动：先 ApplyOnce，再确认。消息代理、崩溃、确认丢
+失、重复投递和重放都由实验注入，与每个 §8.2 演练相同。
+
+检查什么：
+先在你的 Ledger 上运行书中自己的测试（TestSideEffectThenAckLost、
+TestDedupKeyIncludesProducer、TestPruneOpensReplayWindow）；再用你的 Ledger
+代替书中的，运行演练 ack-lost、dedup-scope、prune-window、prune-keeps-newer、
+exactly-once-boundary 和 duplicate-delivery（strategy student，exercise
+ledger）；最后逐一枚举 explore inbox 的每一种故障序列（3 条消息、2 次故障），
+每一种都在新的账本上运行：没有消息丢失，没有消息生效两次，每条消息最终都被确
+认。
+
+去哪里读：
+§8.2 与 internal/inbox：Ledger、DedupKey、Consume；window.go 展示了不必扫描整
+张表的 Prune。
+
+试试：
+  go run ./cmd/archlab check ledger --show`,
+	"check.hints.ledger.1": "从消息代理的承诺开始：至少一次。同一条消息可能再次来到 ApplyOnce；你的账本要记住什么，第二次调用才能认出它？第二次调用又可以改动什么？",
+	"check.hints.ledger.2": "什么标识一条消息？两个生产者各自给事件编号，所以同一个事件 ID 可能来自两边。去重键与效果要么都发生，要么都不发生：在这个内存账本里，就是在同一把锁下，检查去重键也要在锁内。",
+	"check.hints.ledger.3": "保留窗口按生产者的发件箱序号计量，而不是按时间：每个去重键都要带上它的消息的 Seq，这样 Prune(maxSeq) 才能恰好遗忘 Seq <= maxSeq 的那些键，不碰较新的键。Prune 报告它遗忘了多少；Applies 统计效果，而不是调用次数。",
+
 	"check.hints.projection-decision.1": "Apply 有四种结局：已应用；版本已经达到（没有错误）；这个版本之前有缺口（ErrConflict）；永远无法应用的事件（ErrPoison）。写代码之前，先写下每一种对这次投递意味着什么。",
 	"check.hints.projection-decision.2": "其中只有一种能靠等待解决：缺失的事件到达，缺口就补上了。用 errors.Is 区分错误，不要比较错误的文字。版本已经达到根本不是错误：没有什么可重试的。",
 	"check.hints.projection-decision.3": "等待有预算。d.Attempt() 从 1 开始数这个事件的投递次数，d.MaxAttempts() 是预算：在最后一次允许的投递上要求重试，就超出了预算。等待解决不了的，或者不能再等的，放到对账能找到的地方。",

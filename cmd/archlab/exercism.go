@@ -106,7 +106,7 @@ func (o *checkOptions) exercism(res *check.Result) (exercismResults, error) {
 		out.Tests = append(out.Tests, test(-1, g.t("check.exercism.unit", u.Name), "go run ./cmd/archlab check "+e.Name, lessons, false))
 	}
 	for i, name := range e.Drills {
-		code, err := o.drillCode(name)
+		code, err := o.drillCode(name, e.DrillExercise())
 		if err != nil {
 			return out, err
 		}
@@ -151,15 +151,16 @@ func (o *checkOptions) exercism(res *check.Result) (exercismResults, error) {
 }
 
 // drillCode is the drill file a drill test runs, as the student's code
-// runs it (strategy student): the test's code. Its words (the -- en --
+// runs it (strategy student, and the mechanism exercise it plugs in): the
+// test's code. Its words (the -- en --
 // and -- zh -- sections) are left out: they explain the drill, the
 // student reads them with archlab explain.
-func (o *checkOptions) drillCode(name string) (string, error) {
+func (o *checkOptions) drillCode(name, exercise string) (string, error) {
 	d, err := drills.Lookup(name)
 	if err != nil {
 		return "", err
 	}
-	src, err := drills.StudentSource(d)
+	src, err := drills.ExerciseSource(d, exercise)
 	code := string(src)
 	for _, words := range []string{"\n-- en --\n", "\n-- zh --\n"} {
 		if i := strings.Index(code, words); i >= 0 {
