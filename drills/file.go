@@ -21,6 +21,8 @@ import (
 //	section 8.2                     the book's section; it picks the harness
 //	harness inbox                   optional: must agree with the section
 //	strategy effect-then-ack        optional: the §8.2 handler
+//	exercise runner                 optional, with strategy student: run only
+//	                                that exercise's code, the book's elsewhere
 //	param NAME DEFAULT MIN..MAX     a knob; MAX may be an expression or empty
 //	lab                             the counters are the lab's, not the book's
 //
@@ -96,6 +98,7 @@ type file struct {
 	doc       string
 	section   *harness.Section
 	strategy  string
+	exercise  string // with strategy student: the one exercise whose code runs
 	params    []Param
 	lab       bool
 	steps     []stmt
@@ -232,7 +235,7 @@ func badTextLine(b []byte) int {
 func lines(data []byte) []string { return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") }
 
 // headerKeys are the header's lines, in the order the help names them.
-var headerKeys = []string{"drill", "section", "harness", "strategy", "param", "lab"}
+var headerKeys = []string{"drill", "section", "harness", "strategy", "exercise", "param", "lab"}
 
 func (f *file) parseHeader(fail failer) error {
 	var doc []string
@@ -280,6 +283,16 @@ func (f *file) parseHeader(fail failer) error {
 				return fail(n, bad("file.err.header.strategy-one"))
 			}
 			f.strategy, strategyLine = rest[0], n
+		case "exercise":
+			names := make([]string, len(harness.StudentExercises))
+			for i, e := range harness.StudentExercises {
+				names[i] = e.Name
+			}
+			if len(rest) != 1 || !slices.Contains(names, rest[0]) {
+				got := strings.Join(rest, " ")
+				return fail(n, didYouMean(bad("file.err.header.exercise", got, namesAnd(names)), got, names))
+			}
+			f.exercise = rest[0]
 		case "param":
 			p, err := parseParam(rest)
 			if err != nil {
@@ -312,6 +325,9 @@ func (f *file) parseHeader(fail failer) error {
 			return fail(strategyLine, bad("file.err.strategy.none", f.section.ID))
 		}
 		return fail(strategyLine, didYouMean(bad("file.err.strategy.unknown", f.strategy, f.section.ID, names(f.section.Strategies)), f.strategy, f.section.Strategies))
+	}
+	if f.exercise != "" && f.strategy != harness.Student {
+		return fail(seen["exercise"], bad("file.err.header.exercise-strategy", f.exercise))
 	}
 	if f.strategy == "" && len(f.section.Strategies) > 0 {
 		f.strategy = f.section.Strategies[0]

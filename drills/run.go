@@ -33,6 +33,9 @@ func (f *file) run(ctx context.Context, v Values, hEnv harness.Env, rec *harness
 	r := &runner{f: f, e: e, rec: rec, b: b, ctx: ctx}
 	// The §8.3 broker's own loop asks before every delivery.
 	hEnv.Meter = r.meter
+	if f.exercise != "" { // one exercise's code; the book's everywhere else
+		hEnv.Student = hEnv.Student.Only(f.exercise)
+	}
 	h, err := f.section.New(f.strategy, hEnv, rec)
 	if err != nil {
 		return err
