@@ -25,7 +25,13 @@ func ForStudent(d *Drill) *Drill {
 // StudentSource is d's file with its header naming strategy student: the
 // drill file that replays, with `archlab drill --file`, what ForStudent(d)
 // runs.
-func StudentSource(d *Drill) ([]byte, error) {
+func StudentSource(d *Drill) ([]byte, error) { return ExerciseSource(d, "") }
+
+// ExerciseSource is StudentSource naming one exercise too, when exercise
+// is not "": the header line "exercise NAME" runs that exercise's code
+// alone, and the book's everywhere else in the section (§11.2's shard-loop
+// and runner both take Runner.Run's place).
+func ExerciseSource(d *Drill, exercise string) ([]byte, error) {
 	src, err := Source(d)
 	if err != nil {
 		return nil, err
@@ -36,11 +42,14 @@ func StudentSource(d *Drill) ([]byte, error) {
 		switch {
 		case header && strings.HasPrefix(line, "-- "):
 			header = false
-		case header && strings.HasPrefix(line, "strategy "):
+		case header && (strings.HasPrefix(line, "strategy ") || strings.HasPrefix(line, "exercise ")):
 			continue // replaced below, after the section line
 		case header && strings.HasPrefix(line, "section "):
 			out.WriteString(line)
 			out.WriteString("strategy " + harness.Student + "\n")
+			if exercise != "" {
+				out.WriteString("exercise " + exercise + "\n")
+			}
 			continue
 		}
 		out.WriteString(line)

@@ -32,5 +32,5 @@ var ErrNotImplemented = errors.New("not implemented yet")
 // exercise. archlab check and `archlab drill --file` with "strategy
 // student" run these.
 func Students() *harness.Students {
-	return &harness.Students{Inbox: ConsumerHandler, Ordering: ProjectionDecision, Shardjob: ShardLoop}
+	return &harness.Students{Inbox: ConsumerHandler, Ordering: ProjectionDecision, Shardjob: ShardLoop, Runner: runner()}
 }

@@ -57,8 +57,11 @@ type drillFile struct {
 	// strategyLine says whether the harness takes a "strategy" line (§8.2)
 	// or the strategy is in the steps (§8.3's reconcile, §11.2's fence).
 	strategyLine bool
-	counters     []string
-	checks       []check
+	// exercise, with strategy student, names the one exercise whose code
+	// the file runs (a drill file's "exercise" line); "" runs all of it.
+	exercise string
+	counters []string
+	checks   []check
 }
 
 // Name is the emitted drill's name: explore-inbox-naive.
@@ -89,6 +92,9 @@ func (c *Counterexample) Emit(lang i18n.Lang) (string, error) {
 	fmt.Fprintf(&b, "drill %s\nsection %s\nharness %s\n", c.Name(), f.section, f.mechanism)
 	if f.strategyLine {
 		fmt.Fprintf(&b, "strategy %s\n", f.strategy)
+	}
+	if f.exercise != "" {
+		fmt.Fprintf(&b, "exercise %s\n", f.exercise)
 	}
 	b.WriteString("-- steps --\n")
 	for _, s := range tp.steps {

@@ -89,7 +89,7 @@ func (o *checkOptions) exercism(res *check.Result) (exercismResults, error) {
 		return t
 	}
 	for i, name := range e.Drills {
-		code, err := o.drillCode(name)
+		code, err := o.drillCode(e, name)
 		if err != nil {
 			return out, err
 		}
@@ -137,12 +137,12 @@ func (o *checkOptions) exercism(res *check.Result) (exercismResults, error) {
 // runs it (strategy student): the test's code. Its words (the -- en --
 // and -- zh -- sections) are left out: they explain the drill, the
 // student reads them with archlab explain.
-func (o *checkOptions) drillCode(name string) (string, error) {
+func (o *checkOptions) drillCode(e *check.Exercise, name string) (string, error) {
 	d, err := drills.Lookup(name)
 	if err != nil {
 		return "", err
 	}
-	src, err := drills.StudentSource(d)
+	src, err := e.Source(d)
 	code := string(src)
 	for _, words := range []string{"\n-- en --\n", "\n-- zh --\n"} {
 		if i := strings.Index(code, words); i >= 0 {
