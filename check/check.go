@@ -118,7 +118,7 @@ var Exercises = []*Exercise{
 	// fence around the runner. Without the fence the book's Runner.Run lets
 	// a zombie move the checkpoint: shard-loop's lesson, not a fault of the
 	// mechanism the student copies from the book.
-	{Name: "runner", Section: "11.2", File: "exercises/runner.go", Func: "Runner.Run, Checkpoint.Commit", Tier: TierMechanism,
+	{Name: "runner", Section: "11.2", File: "exercises/runner.go", Func: "Runner.Run/Checkpoint.Commit", Tier: TierMechanism,
 		Units:   runnerUnits,
 		Drills:  []string{"crash-resume", "rerun-commit", "zombie-window", "stale-epoch", "commit-cadence"},
 		plugged: func(s *harness.Students) bool { return s.Runner != nil },

@@ -255,3 +255,28 @@ func TestRunnerChecksAreTheBooks(t *testing.T) {
 		t.Errorf("the book's mechanism as the student's: %d schedules of %d, shortest %v", st.Schedules, rep.Schedules, st.Shortest)
 	}
 }
+
+// TestStudentExercisesAreTheCheckers: a drill file's "exercise NAME" line
+// knows the exercises archlab check lists, by the same names, and each one's
+// part of the student's code is the one its exercise plugs in.
+func TestStudentExercisesAreTheCheckers(t *testing.T) {
+	var names []string
+	for _, e := range harness.StudentExercises {
+		names = append(names, e.Name)
+	}
+	if !slices.Equal(names, Names()) {
+		t.Fatalf("harness.StudentExercises %v, check.Exercises %v", names, Names())
+	}
+	all := Book()
+	for _, e := range Exercises {
+		only := all.Only(e.Name)
+		if only == nil || !e.plugged(only) {
+			t.Errorf("%s: Only leaves its code out", e.Name)
+		}
+		for _, other := range Exercises {
+			if other != e && other.plugged(only) {
+				t.Errorf("%s: Only keeps %s's code too", e.Name, other.Name)
+			}
+		}
+	}
+}
