@@ -64,7 +64,7 @@ func wantTests(t *testing.T, lang i18n.Lang, e *check.Exercise, r exercismResult
 		if i < len(e.Drills) {
 			name = i18n.T(lang, "check.exercism.drill", e.Drills[i])
 			d, _ := drills.Lookup(e.Drills[i])
-			src, _ := drills.StudentSource(d)
+			src, _ := e.Source(d)
 			if !strings.HasPrefix(string(src), tc.TestCode) || !strings.Contains(tc.TestCode, "strategy student\n") || !strings.Contains(tc.TestCode, "-- checks --\n") || strings.Contains(tc.TestCode, "-- en --") {
 				t.Errorf("%s, test %d: test_code is not the drill file's run (strategy student, up to its words):\n%s", e.Name, i, tc.TestCode)
 			}
