@@ -6,6 +6,7 @@ import (
 	"archlab/harness"
 	"archlab/internal/inbox"
 	"archlab/internal/ordering"
+	"archlab/internal/shardjob"
 )
 
 // bookHandler is §8.2's Consume: the key and the effect in one local
@@ -71,5 +72,16 @@ func runFrom(w *harness.Worker, start int) error {
 // already holds for anyone to read: a student who opens this file reads the
 // answer, as one who opens the book does.
 func Book() *harness.Students {
-	return &harness.Students{Inbox: bookHandler, Ledger: bookLedger, Ordering: bookDecision, Shardjob: bookLoop}
+	return &harness.Students{Inbox: bookHandler, Ledger: bookLedger, Ordering: bookDecision, Shardjob: bookLoop, Runner: bookRunner()}
+}
+
+// bookRunner is §11.2's mechanism: the book's own NewCheckpoint and
+// Runner, as internal/shardjob holds them.
+func bookRunner() *harness.ShardMechanism {
+	return &harness.ShardMechanism{
+		NewCheckpoint: func() harness.Checkpoint { return shardjob.NewCheckpoint() },
+		NewRunner: func(sink shardjob.Effects, cp shardjob.Progress, epoch uint64, every int) harness.ShardRunner {
+			return &shardjob.Runner{Sink: sink, CP: cp, Epoch: epoch, CommitEvery: every}
+		},
+	}
 }

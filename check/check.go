@@ -141,6 +141,28 @@ var Exercises = []*Exercise{
 		explore: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
 			return explore.StudentShardjob(ctx, explore.StudentShardjobScope, s)
 		}},
+	// The mechanism: the student's Runner.Run and Checkpoint where the
+	// book's sit. Its drills and schedules are those the book's own
+	// Runner.Run and Checkpoint pass (TestRunnerChecksAreTheBooks): every
+	// §11.2 drill that runs them, and the scope with the lab's takeover
+	// fence around the runner. Without the fence the book's Runner.Run lets
+	// a zombie move the checkpoint: shard-loop's lesson, not a fault of the
+	// mechanism the student copies from the book.
+	{Name: "runner", Section: "11.2", File: "exercises/runner.go", Func: "Runner.Run/Checkpoint.Commit", Tier: TierMechanism,
+		Units:   runnerUnits,
+		Drills:  []string{"crash-resume", "rerun-commit", "zombie-window", "stale-epoch", "commit-cadence"},
+		plugged: func(s *harness.Students) bool { return s.Runner != nil },
+		explore: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
+			return explore.StudentRunner(ctx, explore.StudentShardjobScope, s)
+		}},
+}
+
+// Source is the drill file that runs d with the exercise's code, as
+// `archlab drill --file` replays it: strategy student, and for a mechanism
+// exercise the line "exercise NAME", which plugs in that exercise's code
+// alone (the book's protocol runs around it).
+func (e *Exercise) Source(d *drills.Drill) ([]byte, error) {
+	return drills.ExerciseSource(d, e.DrillExercise())
 }
 
 // ErrUnknownExercise is wrapped by Lookup's error.
@@ -204,6 +226,9 @@ type Counterexample struct {
 	// sent, when set, is the run as a child process sent it, its texts
 	// in the child's language.
 	sent *wireRun
+	// lesson is the drill's first broken lesson: the one its line names,
+	// even when a unit of the book's broke before any drill ran.
+	lesson *Lesson
 }
 
 // Explored says whether the run is the explorer's schedule (else a drill).
@@ -221,6 +246,9 @@ func (c *Counterexample) Line(lang i18n.Lang, first Lesson) string {
 	}
 	if c.Schedule != nil {
 		return c.Schedule.Line(lang)
+	}
+	if c.lesson != nil {
+		first = *c.lesson
 	}
 	return i18n.T(lang, "check.line.drill", c.Drill, LessonText(lang, first))
 }
@@ -312,6 +340,12 @@ func (r *Result) Hint(lang i18n.Lang) string {
 // exercises.ErrNotImplemented stops at the first drill.
 func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 	r := &Result{Exercise: e}
+	// The exercise's part of the student's code alone: the book's runs
+	// around it (§11.2's shard loop and runner both take Runner.Run's
+	// place).
+	if only := s.Only(e.Name); only != nil {
+		s = only
+	}
 	if s == nil || !e.plugged(s) {
 		r.Status, r.Err = NotStarted, exercises.ErrNotImplemented
 		return r
@@ -370,7 +404,8 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 				r.Status, r.Err = Failed, err
 				return r
 			}
-			r.Shortest = &Counterexample{Drill: name, Steps: res.Steps, source: src}
+			first := r.Lessons[before]
+			r.Shortest = &Counterexample{Drill: name, Steps: res.Steps, source: src, lesson: &first}
 		}
 	}
 	// The small scope first: its counterexample is the one to read. Only

@@ -150,7 +150,7 @@ func TestBookLogicReplaysClean(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			src, err := drills.StudentSource(d)
+			src, err := e.Source(d)
 			if err != nil {
 				t.Fatal(err)
 			}

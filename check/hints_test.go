@@ -16,6 +16,7 @@ func TestHintsGraduated(t *testing.T) {
 		"ledger":              {"DedupKey", "sync.Mutex", "map["},
 		"projection-decision": {"OutcomeRetry", "OutcomeDead", "OutcomeDuplicate", "OutcomeApplied"},
 		"shard-loop":          {"Fence"},
+		"runner":              {"i+1-start", "epoch <", "offset <", "r.CP.Load"},
 	}
 	for _, e := range Exercises {
 		for _, lang := range i18n.Langs {

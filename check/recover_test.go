@@ -6,7 +6,13 @@ import (
 
 	"archlab/harness"
 	"archlab/internal/ordering"
+	"archlab/internal/shardjob"
 )
+
+// panicRunner is a student's Runner.Run that panics.
+type panicRunner struct{}
+
+func (panicRunner) Run(string, []string, int) (shardjob.Result, error) { panic("student runner") }
 
 // TestPanicIsAFailureNotACrash pins what check must never stop doing: a
 // student's code that panics, in any section, is an exercise that failed
@@ -18,6 +24,12 @@ func TestPanicIsAFailureNotACrash(t *testing.T) {
 		Ledger:   func() harness.Ledger { panic("student ledger") },
 		Ordering: func(*harness.EventDelivery) (ordering.Outcome, error) { panic("student ordering") },
 		Shardjob: func(*harness.Worker) error { panic("student shard loop") },
+		Runner: &harness.ShardMechanism{
+			NewCheckpoint: func() harness.Checkpoint { return shardjob.NewCheckpoint() },
+			NewRunner: func(shardjob.Effects, shardjob.Progress, uint64, int) harness.ShardRunner {
+				return panicRunner{}
+			},
+		},
 	}
 	for _, e := range Exercises {
 		t.Run(e.Name, func(t *testing.T) {

@@ -22,6 +22,8 @@ var badFiles = []struct {
 	budget     Budget
 }{
 	{"did you mean", ok("effects == 1", "effect == 1"), Budget{}},
+	{"exercise", strings.Replace(file112("split 10 1", "applied", "ok: true"), "section 11.2", "section 11.2\nstrategy student\nexercise runer", 1), Budget{}},
+	{"exercise without student", strings.Replace(file112("split 10 1", "applied", "ok: true"), "section 11.2", "section 11.2\nexercise runner", 1), Budget{}},
 	{"too large", okFile + "# " + strings.Repeat("x", MaxFileBytes), Budget{}},
 	{"not text", okFile + "\x00", Budget{}},
 	{"nameless part", ok("-- counters --", "-- --\n-- counters --"), Budget{}},
@@ -255,9 +257,12 @@ func identifiers() map[string]bool {
 	ids := map[string]bool{}
 	for _, w := range strings.Fields(`drill section harness strategy exercise param lab steps counters checks expect
 		en zh title why check explain repeat as when for shows true false setup fault recovery zombie
-		verdict archlab verbs max deliveries keys time steps student crash real broker producer event
+		verdict archlab verbs max deliveries keys time steps student exercise crash real broker producer event
 		id ORDER vN TYPE STATUS N O M V label field yes no go first`) { // first: the label of when's example
 		ids[w] = true
+	}
+	for _, e := range harness.StudentExercises {
+		ids[e.Name] = true
 	}
 	for _, s := range harness.Sections {
 		ids[s.Harness] = true

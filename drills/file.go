@@ -21,6 +21,8 @@ import (
 //	section 8.2                     the book's section; it picks the harness
 //	harness inbox                   optional: must agree with the section
 //	strategy effect-then-ack        optional: the §8.2 handler
+//	exercise runner                 optional, with strategy student: run only
+//	                                that exercise's code, the book's elsewhere
 //	param NAME DEFAULT MIN..MAX     a knob; MAX may be an expression or empty
 //	lab                             the counters are the lab's, not the book's
 //

@@ -34,6 +34,9 @@ func (f *file) run(ctx context.Context, v Values, hEnv harness.Env, rec *harness
 	// The §8.3 broker's own loop asks before every delivery.
 	hEnv.Meter = r.meter
 	hEnv.Exercise = f.exercise
+	if f.exercise != "" { // one exercise's code; the book's everywhere else
+		hEnv.Student = hEnv.Student.Only(f.exercise)
+	}
 	h, err := f.section.New(f.strategy, hEnv, rec)
 	if err != nil {
 		return err

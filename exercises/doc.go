@@ -32,7 +32,7 @@ var ErrNotImplemented = errors.New("not implemented yet")
 // exercise. archlab check and `archlab drill --file` with "strategy
 // student" run these.
 func Students() *harness.Students {
-	return &harness.Students{Inbox: ConsumerHandler, Ledger: newLedger, Ordering: ProjectionDecision, Shardjob: ShardLoop}
+	return &harness.Students{Inbox: ConsumerHandler, Ledger: newLedger, Ordering: ProjectionDecision, Shardjob: ShardLoop, Runner: runner()}
 }
 
 // newLedger is NewLedger as the harness takes it: a fresh ledger of yours

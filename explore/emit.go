@@ -93,9 +93,9 @@ func (c *Counterexample) Emit(lang i18n.Lang) (string, error) {
 	fmt.Fprintf(&b, "drill %s\nsection %s\nharness %s\n", c.Name(), f.section, f.mechanism)
 	if f.strategyLine {
 		fmt.Fprintf(&b, "strategy %s\n", f.strategy)
-		if f.exercise != "" {
-			fmt.Fprintf(&b, "exercise %s\n", f.exercise)
-		}
+	}
+	if f.exercise != "" {
+		fmt.Fprintf(&b, "exercise %s\n", f.exercise)
 	}
 	b.WriteString("-- steps --\n")
 	for _, s := range tp.steps {

@@ -383,16 +383,35 @@ func (sp *orderingSpace) withStudents(s *harness.Students) *orderingSpace {
 // the scope against the student's §11.2 shard loop, s.Shardjob, which
 // takes the shard over on its own.
 func StudentShardjob(ctx context.Context, sc ShardjobScope, s *harness.Students) (*Report, error) {
+	return studentShardjob(ctx, sc, s, fenceAtFirstCommit, "")
+}
+
+// StudentRunner runs every schedule of the scope against the student's
+// §11.2 mechanism, s.Runner: the student's Runner.Run and Checkpoint where
+// the book's sit, with the lab's takeover fence raised around them
+// (fence-at-takeover). The book's Runner.Run and Checkpoint hold every
+// invariant there; without the fence (fence-at-first-commit) they let a
+// zombie move the checkpoint, which is the book's loop's window, not a
+// fault of the mechanism the student copies, so those schedules are not
+// asked of it.
+func StudentRunner(ctx context.Context, sc ShardjobScope, s *harness.Students) (*Report, error) {
+	return studentShardjob(ctx, sc, s.Only("runner"), fenceAtTakeover, "runner")
+}
+
+// studentShardjob runs the scope on the student's code with one way to
+// take over; exercise, when set, is the exercise whose code the emitted
+// drill file plugs in alone.
+func studentShardjob(ctx context.Context, sc ShardjobScope, s *harness.Students, strategy int, exercise string) (*Report, error) {
 	if err := checkParam("keys", sc.Keys, 1, MaxShardjobKeys); err != nil {
 		return nil, err
 	}
-	sp := newShardSpace(sc)
+	sp := newShardSpace(sc).withStudents(s)
 	if err := checkSize(Options{}, sp.size(), ShardjobEnumerateLimit); err != nil {
 		return nil, err
 	}
 	t, n, err := tallyEach(ctx, sp.each, func(sched *shardSchedule) (uint8, int, uint32, error) {
 		s.Watch.At(sched)
-		res, err := studentShardRun(sp, s, sched, nil, nil)
+		res, err := sp.run(strategy, sched, nil, nil)
 		return res.broken, int(sched.k + sched.z), sched.faults(), err
 	}, len(shardjobFaultClasses))
 	if err != nil {
@@ -400,16 +419,16 @@ func StudentShardjob(ctx context.Context, sc ShardjobScope, s *harness.Students)
 	}
 	rep := &Report{Mechanism: "shardjob", Section: "11.2", Scope: []Param{{"keys", sc.Keys}}, Space: n, Schedules: n, Engine: EngineEnumerate}
 	file := shardjobFile(rep.Scope)
-	file.strategyLine = true
+	file.strategyLine, file.exercise = true, exercise
 	st, err := strategyResult(harness.Student, true, n, false, t, section[shardSchedule]{
 		invariants: shardjobInvariants,
 		faults:     shardjobFaultClasses,
 		schedule:   (*shardSchedule).String,
 		outcome: func(sched *shardSchedule) ([]harness.Msg, error) {
-			return sp.withStudents(s).outcome(fenceAtFirstCommit, sched)
+			return sp.outcome(strategy, sched)
 		},
 		replay: func(sched *shardSchedule, rec *harness.Recorder, tp *tape) error {
-			_, err := studentShardRun(sp, s, sched, rec, tp)
+			_, err := sp.run(strategy, sched, rec, tp)
 			return err
 		},
 		file: file,
@@ -419,14 +438,6 @@ func StudentShardjob(ctx context.Context, sc ShardjobScope, s *harness.Students)
 	}
 	rep.Strategies = append(rep.Strategies, st)
 	return rep, nil
-}
-
-// studentShardRun is the shardjob scope's run with the student's loop as
-// both workers and no harness fence: split, run under epoch 1 with the
-// schedule's crash, then, after a crash, the rerun under epoch 2 while the
-// epoch-1 zombie commits at the schedule's step.
-func studentShardRun(sp *shardSpace, s *harness.Students, sched *shardSchedule, rec *harness.Recorder, tp *tape) (shardResult, error) {
-	return sp.withStudents(s).run(fenceAtFirstCommit, sched, rec, tp)
 }
 
 // withStudents is the same scope run on the student's code.

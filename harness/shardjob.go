@@ -3,6 +3,7 @@ package harness
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,7 +23,7 @@ type Shardjob struct {
 	keys   int
 	shards [][]string
 	sink   *shardjob.Sink
-	cp     *shardjob.Checkpoint
+	cp     Checkpoint // the book's *shardjob.Checkpoint, or the student's (exercise runner)
 
 	maxEpoch uint64         // the highest epoch that ran or fenced: older ones are zombies
 	reached  map[uint64]int // the offset each epoch's worker reached, which its zombie commits
@@ -39,6 +40,9 @@ type Shardjob struct {
 	// shardjob.Runner, and fences its own takeover (student.go)
 	student  bool
 	students *Students
+	// mechanism: the student's Runner and Checkpoint (exercise runner)
+	// sit where the book's do; everything around them is the harness's.
+	mechanism *ShardMechanism
 }
 
 // NewShardjob starts a §11.2 run. rec may be nil.
@@ -151,10 +155,19 @@ func (s *Shardjob) Run(r Run) (Ran, error) {
 		stop = r.StallAfter
 	}
 	var res shardjob.Result
-	if s.student {
+	switch {
+	case s.mechanism != nil:
+		// The student's Runner.Run, handed the sink and the checkpoint as
+		// the book's is, and stopping itself at crashAfter as the book's
+		// does: that is part of what the student writes.
+		res, err = s.mechanism.NewRunner(e, e, r.Epoch, r.Every).Run(r.Shard, slices.Clone(items), stop)
+		if err != nil && !errors.Is(err, shardjob.ErrInjectedCrash) && rejectedName(err) == "" {
+			return Ran{}, fmt.Errorf("the student's Runner.Run: %w", err)
+		}
+	case s.student:
 		e.stop = stop // the environment stops the student's loop where Run stops itself
 		res, err = s.runStudent(e, items)
-	} else {
+	default:
 		runner := &shardjob.Runner{Sink: e, CP: e, Epoch: r.Epoch, CommitEvery: r.Every}
 		res, err = runner.Run(r.Shard, items, stop)
 	}
@@ -163,7 +176,7 @@ func (s *Shardjob) Run(r Run) (Ran, error) {
 	if err != nil && !stopped && rejected == "" {
 		return Ran{}, err
 	}
-	if e.zombie != nil && s.student {
+	if e.zombie != nil && (s.student || s.mechanism != nil) {
 		e.fireZombie() // the student's loop made fewer commits than the zombie waited for
 	}
 	s.observe(r.Shard)
@@ -268,11 +281,21 @@ func (s *Shardjob) Fence(shard string, epoch uint64) error {
 }
 
 // fence is the takeover's conditional commit; it returns the offset the
-// new epoch resumes from.
+// new epoch resumes from. A student's checkpoint (exercise runner) has no
+// conditional commit, the lab's addition: there the fence is a read and a
+// commit, which nothing can come between, since a run of the harness is
+// one goroutine and a zombie commits only where the scenario says.
 func (s *Shardjob) fence(shard string, epoch uint64) (int, error) {
+	cas, ok := s.cp.(interface {
+		CompareAndCommit(shard string, fromEpoch uint64, fromOffset int, epoch uint64, offset int) error
+	})
+	if !ok {
+		at := s.cp.Load(shard)
+		return at, s.cp.Commit(shard, epoch, at)
+	}
 	for {
 		at, was := s.cp.Load(shard), s.cp.Epoch(shard)
-		err := s.cp.CompareAndCommit(shard, was, at, epoch, at)
+		err := cas.CompareAndCommit(shard, was, at, epoch, at)
 		if !errors.Is(err, shardjob.ErrCheckpointMoved) {
 			return at, err
 		}
@@ -398,6 +421,7 @@ func (s *Shardjob) ZombieMove() (from, to int, moved bool) {
 // ShardjobSection is §11.2 as a drill file speaks it.
 var ShardjobSection = Section{
 	ID: "11.2", Harness: "shardjob",
+	Exercises: []string{RunnerExercise},
 	Verbs: []Verb{
 		{Name: "split", Args: []Arg{{Name: "keys", Kind: Number, Size: true}, {Name: "shards", Kind: Number, Size: true}}, Binds: []string{"error"}},
 		{Name: "run", Args: []Arg{{Name: "shard", Kind: Word}, {Name: "epoch", Kind: Number, Optional: true},

@@ -49,6 +49,74 @@ type Students struct {
 	// Watch, when set, is told each verb the student's code calls (and,
 	// by the drivers, what they run), so a run that hangs can say where.
 	Watch *Watch
+	// Runner is the §11.2 mechanism (exercise runner): the student's
+	// Checkpoint and Runner.Run in place of the book's. It runs when
+	// Shardjob, the protocol exercise that also takes Runner.Run's place,
+	// is not plugged in; a drill file's "exercise runner" line plugs in
+	// this one alone (Only).
+	Runner *ShardMechanism
+}
+
+// RunnerExercise is the §11.2 mechanism exercise's name, as a drill file
+// of strategy student names it: "exercise runner".
+const RunnerExercise = "runner"
+
+// ShardMechanism is a §11.2 mechanism in the book's shapes: the book's
+// NewCheckpoint, and a Runner built as the book's is, over the sink and
+// the checkpoint the harness hands it (with the scenario's faults around
+// them: a zombie's commit between two of the runner's calls).
+type ShardMechanism struct {
+	NewCheckpoint func() Checkpoint
+	NewRunner     func(sink shardjob.Effects, cp shardjob.Progress, epoch uint64, commitEvery int) ShardRunner
+}
+
+// Checkpoint is what the harness asks of a §11.2 checkpoint store: the
+// book's Load and Commit, and the epoch of the last commit (Epoch) that the
+// drills read. *shardjob.Checkpoint is one.
+type Checkpoint interface {
+	shardjob.Progress
+	Epoch(shard string) uint64
+}
+
+// ShardRunner is the book's Runner.Run: work through a shard's items from
+// its committed offset, stopping right after the crashAfter-th item when
+// crashAfter > 0.
+type ShardRunner interface {
+	Run(shard string, items []string, crashAfter int) (shardjob.Result, error)
+}
+
+var _ Checkpoint = (*shardjob.Checkpoint)(nil)
+
+// StudentExercises name the exercises in Students, each with its part:
+// a drill file's "exercise NAME" line runs that part of the student's
+// code alone, and the rest of the section the book's (Only). The names are
+// archlab check's (check.Exercises; a test holds the two lists equal).
+var StudentExercises = []struct {
+	Name string
+	Part func(from, to *Students)
+}{
+	{"consumer-handler", func(f, t *Students) { t.Inbox = f.Inbox }},
+	{LedgerExercise, func(f, t *Students) { t.Ledger = f.Ledger }},
+	{"projection-decision", func(f, t *Students) { t.Ordering = f.Ordering }},
+	{"shard-loop", func(f, t *Students) { t.Shardjob = f.Shardjob }},
+	{RunnerExercise, func(f, t *Students) { t.Runner = f.Runner }},
+}
+
+// Only is the part of s that exercise checks, alone: the other parts are
+// not plugged in, so the book's code runs there. A name that is not an
+// exercise gives nil.
+func (s *Students) Only(exercise string) *Students {
+	for _, e := range StudentExercises {
+		if e.Name == exercise {
+			out := &Students{}
+			if s != nil {
+				e.Part(s, out)
+				out.Watch = s.Watch
+			}
+			return out
+		}
+	}
+	return nil
 }
 
 // --- §8.2 ----------------------------------------------------------------
@@ -283,9 +351,15 @@ func (s *Shardjob) runStudent(e *workerEnv, items []string) (shardjob.Result, er
 	return res, fmt.Errorf("the student's shard loop: %w", runErr)
 }
 
-// NewStudentShardjob starts a §11.2 run whose worker is the student's loop.
+// NewStudentShardjob starts a §11.2 run whose worker is the student's
+// loop, or, when only the student's mechanism is plugged in (exercise
+// runner), the student's Runner.Run over the student's Checkpoint.
 func NewStudentShardjob(st *Students, rec *Recorder) *Shardjob {
 	s := NewShardjob(rec)
+	if st != nil && st.Shardjob == nil && st.Runner != nil {
+		s.mechanism, s.cp = st.Runner, st.Runner.NewCheckpoint()
+		return s
+	}
 	s.student, s.students = true, st
 	return s
 }

@@ -62,6 +62,7 @@ archlab is older than exercises/ (run "go run ./cmd/archlab check").`,
 	"check.title.consumer-handler":    "the consumer's handler: each payment applied once behind an at-least-once broker",
 	"check.title.projection-decision": "the projection's decision on one delivery: apply, ignore, retry or dead-letter",
 	"check.title.shard-loop":          "the shard loop: resume, apply idempotently, commit with the epoch, fence the takeover",
+	"check.title.runner":              "the mechanism: the book's Runner.Run and Checkpoint, resuming, counting, committing and fencing by epoch",
 
 	"check.hint.consumer-handler":                          "§8.2: at-least-once delivery means any message may come again. What makes a redelivery harmless, and what must be committed before the broker may forget the message?",
 	"check.hint.consumer-handler.not-lost":                 "A message was lost: the broker forgot it, or a key said \"done\", before its effect was committed. §8.2: the effect comes before the ack, and a dedup key must never commit without its effect.",
@@ -80,6 +81,24 @@ archlab is older than exercises/ (run "go run ./cmd/archlab check").`,
 	"check.hint.shard-loop.replay-matches":                 "The rerun replayed something other than the items between where it resumed and the crash. §11.2: a rerun resumes from the committed offset.",
 	"check.hint.shard-loop.never-back":                     "The checkpoint moved back. §11.2: progress only moves forward within an epoch.",
 	"check.hint.shard-loop.crash-resume":                   "The checkpoint or the replay differs from the book's. §11.2: commit every N items counted from where you resumed, and once more at the end.",
+	"check.hint.runner":                                    "§11.2: the checkpoint says how far a shard certainly got. Runner.Run resumes there, commits every N items counted from there and at the end; Checkpoint.Commit keeps the newest epoch's offset and never lets it go back within an epoch.",
+	"check.hint.runner.equal-is-noop":                      "A commit of the offset already stored, in the same epoch, was refused or changed something. §11.2, in the book's words: \"Equal offset is idempotent\": a rerun of a finished shard commits the end again, and that must be accepted as it is.",
+	"check.hint.runner.lower-is-stale":                     "A commit behind the checkpoint, in the same epoch, was accepted. §11.2: \"a lower offset inside the same epoch is rejected\", with shardjob.ErrStaleOffset, so a slow duplicate of the worker cannot undo progress.",
+	"check.hint.runner.never-back":                         "The checkpoint moved back. §11.2: within one epoch a commit may only keep or raise the offset; only a newer epoch may set it lower.",
+	"check.hint.runner.fenced-after-first-commit":          "A worker of an older epoch committed after the new owner had committed. §11.2: \"a lower epoch … is rejected\", with shardjob.ErrStaleEpoch, whatever the offset.",
+	"check.hint.runner.zombie-fenced":                      "A zombie's commit was accepted once the new epoch was in the checkpoint. §11.2: the epoch is compared before the offset: an older epoch is refused whatever offset it carries.",
+	"check.hint.runner.fence-refuses-the-zombie":           "A zombie's commit got past the takeover fence. §11.2: once a commit of a newer epoch is stored, every commit of an older one is refused with shardjob.ErrStaleEpoch.",
+	"check.hint.runner.zombie-never-moves":                 "A zombie moved the checkpoint after the takeover. §11.2: Checkpoint.Commit stores the epoch with the offset and refuses a lower epoch, whatever the offset.",
+	"check.hint.runner.stale-loop-stops-at-refused-commit": "A run went on after its commit was refused. §11.2: Runner.Run returns the checkpoint's error at once: a refused commit means the shard is no longer this worker's.",
+	"check.hint.runner.exactly-once":                       "A key was never applied: the checkpoint claimed an item before its effect. §11.2: an offset is committed only after the items before it were applied, and the crash falls after an item's effect, before its commit.",
+	"check.hint.runner.each-key-once":                      "A key was never applied, or the run did not reach the end. §11.2: resume at the committed offset, apply every item from there, and commit the end.",
+	"check.hint.runner.replay-matches":                     "The rerun replayed something other than the items between where it resumed and the crash. §11.2: Runner.Run starts at the committed offset (Load), not at 0.",
+	"check.hint.runner.replay-since-checkpoint":            "The replay is not the items between the checkpoint and the crash. §11.2: resume at the committed offset, and stop right after the crashAfter-th item, before its commit.",
+	"check.hint.runner.suppressed-is-replay":               "The sink suppressed more or less than the rerun replayed. §11.2: a rerun resumes at the checkpoint, so it replays exactly what the crashed run did past it.",
+	"check.hint.runner.counted-from-resume":                "The rerun's first commit is not CommitEvery items after where it resumed. §11.2: the commit interval is counted from the resume offset, and nothing is committed before the first interval ends.",
+	"check.hint.runner.window-open":                        "The zombie moved the checkpoint other than the book's Runner and Checkpoint let it: once, inside the window before the owner's first commit, and never after. §11.2: the book's Runner.Run writes its epoch at its first commit, not before (the takeover fence is the lab's, raised around your Runner), and from that commit on Checkpoint.Commit refuses the older epoch.",
+	"check.hint.runner.crash-resume":                       "The checkpoint or the replay differs from the book's. §11.2: commit every N items counted from where the run resumed, and once more at the end; a crash after the Nth item comes before that item's commit.",
+	"check.hint.runner.commit-cadence":                     "The commits differ from the book's. §11.2: the interval is counted from where the run resumed, and the end is always committed.",
 
 	"check.explain.consumer-handler": `The task:
 Write ConsumerHandler in exercises/consumer_handler.go: the consumer's
@@ -164,6 +183,40 @@ archlab explain zombie-window and stale-epoch.
 
 Try:
   go run ./cmd/archlab check shard-loop --show`,
+
+	"check.explain.runner": `The task:
+Write the book's Runner.Run and Checkpoint in exercises/runner.go, with the
+book's names: the mechanism itself, where the harness puts it in place of
+internal/shardjob's.
+
+Checkpoint keeps each shard's committed offset and the lease epoch that
+committed it. Load and Epoch read them (0 when none). Commit refuses an
+epoch lower than the stored one (shardjob.ErrStaleEpoch), and in the same
+epoch a lower offset (shardjob.ErrStaleOffset); an equal offset is accepted
+and changes nothing; a higher epoch may set any offset. Runner.Run resumes
+at the committed offset, applies each item to the idempotent sink, commits
+every CommitEvery items counted from where it resumed and at the end, stops
+right after its crashAfter-th item, before that item's commit
+(shardjob.ErrInjectedCrash), and returns a refused commit's error.
+
+What is checked:
+The book's test TestRunCrashResume (shard0=250 crash_attempts=37
+checkpoint=30 replay=7 applied=1000 suppressed=7) on your Runner and
+Checkpoint; the drills crash-resume, rerun-commit, zombie-window,
+stale-epoch and commit-cadence with yours where the book's sit; then every
+schedule of explore shardjob (30 keys) with the lab's takeover fence around
+your Runner (fence-at-takeover): every key applied once, the rerun replays
+exactly the items between where it resumed and the crash, the checkpoint
+never moves back, no zombie moves it. These are exactly the drills and
+schedules the book's own Runner and Checkpoint pass: without the fence the
+book's loop lets a zombie in, which is shard-loop's lesson.
+
+Where to read:
+§11.2 and internal/shardjob: Runner.Run, Checkpoint.Commit, Sink.Apply;
+archlab explain rerun-commit and commit-cadence.
+
+Try:
+  go run ./cmd/archlab check runner --show`,
 
 	"check.flag.hint":         "give the next of a few graduated hints for the first exercise not done, or the one named (the count is kept per exercise in the user's cache directory)",
 	"check.hints.line":        "hint %d/%d for %s: %s",
@@ -282,6 +335,16 @@ Try:
 	"check.exercism.not-run":              "not run: the check of %s stopped at an earlier test",
 	"check.exercism.wrote":                "%s: %s",
 	"check.exercism.err.write":            "cannot write %s: %s",
+	"check.hints.runner.1":                "Start with the checkpoint: it answers three questions about a commit, in order. Is it from an older lease term? Within the same term, would it take the shard backwards? Does it change anything at all? Only the book's sentinels may say no, and a refusal leaves everything as it was.",
+	"check.hints.runner.2":                "A rerun starts where the checkpoint says, never at zero, and counts its commit interval from there: the first commit comes CommitEvery items after the resume offset, not at the next round number. The end of the shard is always committed, even when it falls on a boundary.",
+	"check.hints.runner.3":                "The crash the caller asks for falls right after an item's effect and before its commit: that is the window a rerun replays, and the sink makes harmless. So an offset is committed only after the item before it was applied, and a commit the checkpoint refuses ends the run with its error.",
+
+	"check.unit.runner.crash-err": "the run of shard-0 with crashAfter %d returned %s; the book's returns an error wrapping shardjob.ErrInjectedCrash",
+	"check.unit.runner.crash":     "the crashed run: %d attempts, checkpoint %d (stored %d); the book's: %d attempts, checkpoint %d",
+	"check.unit.runner.rerun-err": "the rerun of shard-0 returned %s; the book's returns nil",
+	"check.unit.runner.rerun":     "the rerun: %d attempts, %d suppressed, checkpoint %d (stored %d); the book's: %d attempts from %d, %d suppressed, checkpoint %d",
+	"check.unit.runner.shard":     "%s: %d applied, %d suppressed, checkpoint %d, error %s; the book's: %[6]d applied, 0 suppressed, checkpoint %[6]d, error <nil>",
+	"check.unit.runner.totals":    "the sink: applied=%d suppressed=%d; the book's: applied=%d suppressed=%d",
 
 	"student.step.effect":              "Effect %v",
 	"student.step.crash-between":       "crashes between its writes",

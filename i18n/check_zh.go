@@ -57,6 +57,7 @@ exercises/ 旧（请运行“go run ./cmd/archlab check”）。`,
 	"check.title.consumer-handler":    "消费端的处理函数：在至少一次投递的消息代理后面，每笔付款只生效一次",
 	"check.title.projection-decision": "投影对一次投递的决策：应用、忽略、重试或转入死信",
 	"check.title.shard-loop":          "分片循环：恢复、幂等应用、带纪元提交、接管时设置围栏",
+	"check.title.runner":              "机制本身：书中的 Runner.Run 与 Checkpoint，负责恢复、计数、提交与按纪元设围栏",
 
 	"check.hint.consumer-handler":                          "§8.2：至少一次投递意味着任何消息都可能再来一次。什么让重复投递变得无害？在消息代理可以忘掉这条消息之前，什么必须已经提交？",
 	"check.hint.consumer-handler.not-lost":                 "有消息丢失了：在它的效果提交之前，消息代理已经忘掉了它，或者去重键已经说了“做过了”。§8.2：效果在确认之前，去重键绝不能脱离效果单独提交。",
@@ -75,6 +76,24 @@ exercises/ 旧（请运行“go run ./cmd/archlab check”）。`,
 	"check.hint.shard-loop.replay-matches":                 "重跑重放的不是恢复处与崩溃点之间的那些项。§11.2：重跑从已提交的偏移量继续。",
 	"check.hint.shard-loop.never-back":                     "检查点回退了。§11.2：在同一纪元内，进度只能向前。",
 	"check.hint.shard-loop.crash-resume":                   "检查点或重放与书中不同。§11.2：从恢复的位置开始，每 N 项提交一次，结束时再提交一次。",
+	"check.hint.runner":                                    "§11.2：检查点说明分片确定做到了哪里。Runner.Run 从那里恢复，从那里算起每 N 项提交一次，结束时再提交一次；Checkpoint.Commit 保存最新纪元的偏移量，在同一纪元内绝不让它回退。",
+	"check.hint.runner.equal-is-noop":                      "同一纪元内提交已保存的偏移量，被拒绝了，或者改变了什么。§11.2，书中的原话是“相等的偏移量是幂等的”：重跑已完成的分片会再次提交末尾，这必须原样接受。",
+	"check.hint.runner.lower-is-stale":                     "同一纪元内落后于检查点的提交被接受了。§11.2：“同一纪元内更小的偏移量被拒绝”，返回 shardjob.ErrStaleOffset，这样慢了一步的重复工作进程无法撤销进度。",
+	"check.hint.runner.never-back":                         "检查点回退了。§11.2：同一纪元内，提交只能保持或增大偏移量；只有更新的纪元才能把它设得更小。",
+	"check.hint.runner.fenced-after-first-commit":          "新持有者提交之后，旧纪元的工作进程的提交仍被接受。§11.2：“更低的纪元被拒绝”，返回 shardjob.ErrStaleEpoch，无论偏移量是多少。",
+	"check.hint.runner.zombie-fenced":                      "新纪元已写入检查点之后，僵尸的提交仍被接受。§11.2：先比较纪元，再比较偏移量：旧纪元的提交无论带着什么偏移量都被拒绝。",
+	"check.hint.runner.fence-refuses-the-zombie":           "僵尸的提交越过了接管围栏。§11.2：一旦保存了更新纪元的提交，旧纪元的每次提交都以 shardjob.ErrStaleEpoch 拒绝。",
+	"check.hint.runner.zombie-never-moves":                 "接管之后，僵尸移动了检查点。§11.2：Checkpoint.Commit 把纪元和偏移量一起保存，并拒绝更低的纪元，无论偏移量是多少。",
+	"check.hint.runner.stale-loop-stops-at-refused-commit": "提交被拒绝后，运行还在继续。§11.2：Runner.Run 立即返回检查点的错误：提交被拒绝，说明这个分片已不再归这个工作进程。",
+	"check.hint.runner.exactly-once":                       "有键从未生效：检查点在某一项的效果发生之前就声称完成了它。§11.2：只有之前的项都已生效，才能提交这个偏移量；崩溃发生在某一项的效果之后、它的提交之前。",
+	"check.hint.runner.each-key-once":                      "有键从未生效，或者运行没有走到末尾。§11.2：从已提交的偏移量恢复，从那里起处理每一项，并提交末尾。",
+	"check.hint.runner.replay-matches":                     "重跑重放的不是恢复处与崩溃点之间的那些项。§11.2：Runner.Run 从已提交的偏移量（Load）开始，而不是从 0 开始。",
+	"check.hint.runner.replay-since-checkpoint":            "重放的不是检查点与崩溃之间的项。§11.2：从已提交的偏移量恢复，并在第 crashAfter 项之后、它的提交之前停下。",
+	"check.hint.runner.suppressed-is-replay":               "下游拦下的项比重跑重放的多或少。§11.2：重跑从检查点恢复，所以它重放的恰好是崩溃的那次运行越过检查点之后做的项。",
+	"check.hint.runner.counted-from-resume":                "重跑的第一次提交不在恢复处之后 CommitEvery 项。§11.2：提交间隔从恢复的偏移量算起，第一个间隔结束之前不提交任何东西。",
+	"check.hint.runner.window-open":                        "僵尸移动检查点的情形与书中的 Runner 和 Checkpoint 不同：书中的只让它在新持有者第一次提交之前的窗口里移动一次，之后再也不能。§11.2：书中的 Runner.Run 在第一次提交时才写入自己的纪元，而不是之前（接管围栏是本实验的补充，由测试台加在你的 Runner 外面）；从那次提交起，Checkpoint.Commit 拒绝旧纪元。",
+	"check.hint.runner.crash-resume":                       "检查点或重放与书中不同。§11.2：从运行恢复的位置算起每 N 项提交一次，结束时再提交一次；在第 N 项之后的崩溃发生在这一项的提交之前。",
+	"check.hint.runner.commit-cadence":                     "提交与书中不同。§11.2：间隔从运行恢复的位置算起，末尾总要提交。",
 
 	"check.explain.consumer-handler": `任务：
 在 exercises/consumer_handler.go 中编写 ConsumerHandler：消费端处理一次付款
@@ -148,6 +167,38 @@ archlab explain zombie-window 与 stale-epoch。
 
 试试：
   go run ./cmd/archlab check shard-loop --show`,
+
+	"check.explain.runner": `任务：
+在 exercises/runner.go 中用书中的名字写出书中的 Runner.Run 与
+Checkpoint：这是机制本身，测试台把它放在 internal/shardjob 中书的代码所在
+的位置。
+
+Checkpoint 为每个分片保存已提交的偏移量，以及提交它的租约纪元。Load 与
+Epoch 读出它们（没有时为 0）。Commit 拒绝低于已保存纪元的提交
+（shardjob.ErrStaleEpoch），在同一纪元内拒绝更小的偏移量
+（shardjob.ErrStaleOffset）；相等的偏移量被接受，且不改变任何东西；更高的纪
+元可以设置任意偏移量。Runner.Run 从已提交的偏移量恢复，把每一项交给幂等的下
+游，从恢复处算起每 CommitEvery 项提交一次，结束时再提交一次；在第
+crashAfter 项之后、这一项的提交之前停下（shardjob.ErrInjectedCrash）；提交被
+拒绝时返回检查点的错误。
+
+检查什么：
+先在你的 Runner 与 Checkpoint 上运行书中的测试 TestRunCrashResume
+（shard0=250 crash_attempts=37 checkpoint=30 replay=7 applied=1000
+suppressed=7）；再把你的代码放在书中代码的位置，运行演练 crash-resume、
+rerun-commit、zombie-window、stale-epoch 和 commit-cadence；然后在你的
+Runner 外面加上本实验的接管围栏（fence-at-takeover），运行 explore shardjob
+的每一种故障序列（30 个键）：每个键只生效一次，重跑恰好重放恢复处与崩溃点之间
+的项，检查点从不回退，没有僵尸移动检查点。这些恰好是书中自己的 Runner 与
+Checkpoint 能通过的演练和故障序列：没有围栏时，书中的循环会放僵尸进来，那是
+练习 shard-loop 的要点。
+
+去哪里读：
+§11.2 与 internal/shardjob：Runner.Run、Checkpoint.Commit、Sink.Apply；
+archlab explain rerun-commit 与 commit-cadence。
+
+试试：
+  go run ./cmd/archlab check runner --show`,
 
 	"check.flag.hint":         "为第一个未完成的练习（或指定的练习）给出分级提示中的下一条（每个练习的计数保存在用户的缓存目录中）",
 	"check.hints.line":        "第 %d/%d 条提示（%s）：%s",
@@ -262,6 +313,16 @@ ledger）；最后逐一枚举 explore inbox 的每一种故障序列（3 条消
 	"check.exercism.not-run":              "未运行：%s 的检查在前面的测试处停下了",
 	"check.exercism.wrote":                "%s：%s",
 	"check.exercism.err.write":            "无法写入 %s：%s",
+	"check.hints.runner.1":                "从检查点开始：对一次提交，它依次回答三个问题。它来自更早的租约纪元吗？同一纪元内，它会让分片后退吗？它到底改变了什么没有？只有书中的哨兵错误可以说“不”，而被拒绝的提交不改变任何东西。",
+	"check.hints.runner.2":                "重跑从检查点所说的位置开始，绝不从零开始，并从那里计算提交间隔：第一次提交在恢复的偏移量之后 CommitEvery 项，而不是下一个整数倍处。分片的末尾总要提交，即使它恰好落在间隔的边界上。",
+	"check.hints.runner.3":                "调用方要求的崩溃，发生在某一项的效果之后、它的提交之前：这正是重跑要重放、由下游变得无害的窗口。所以只有前面的项都已生效，才能提交这个偏移量；检查点拒绝的提交，带着它的错误结束这次运行。",
+
+	"check.unit.runner.crash-err": "以 crashAfter %d 运行 shard-0 返回了 %s；书中的返回包装了 shardjob.ErrInjectedCrash 的错误",
+	"check.unit.runner.crash":     "崩溃的那次运行：处理 %d 项，检查点 %d（已保存 %d）；书中的：处理 %d 项，检查点 %d",
+	"check.unit.runner.rerun-err": "重跑 shard-0 返回了 %s；书中的返回 nil",
+	"check.unit.runner.rerun":     "重跑：处理 %d 项，拦下 %d 项，检查点 %d（已保存 %d）；书中的：从 %[6]d 起处理 %[5]d 项，拦下 %[7]d 项，检查点 %[8]d",
+	"check.unit.runner.shard":     "%s：生效 %d 项，拦下 %d 项，检查点 %d，错误 %s；书中的：生效 %[6]d 项，拦下 0 项，检查点 %[6]d，错误 <nil>",
+	"check.unit.runner.totals":    "下游：applied=%d suppressed=%d；书中的：applied=%d suppressed=%d",
 
 	"student.step.effect":              "Effect %v",
 	"student.step.crash-between":       "在两次写之间崩溃",

@@ -106,7 +106,7 @@ func (o *checkOptions) exercism(res *check.Result) (exercismResults, error) {
 		out.Tests = append(out.Tests, test(-1, g.t("check.exercism.unit", u.Name), "go run ./cmd/archlab check "+e.Name, lessons, false))
 	}
 	for i, name := range e.Drills {
-		code, err := o.drillCode(name, e.DrillExercise())
+		code, err := o.drillCode(e, name)
 		if err != nil {
 			return out, err
 		}
@@ -155,12 +155,12 @@ func (o *checkOptions) exercism(res *check.Result) (exercismResults, error) {
 // test's code. Its words (the -- en --
 // and -- zh -- sections) are left out: they explain the drill, the
 // student reads them with archlab explain.
-func (o *checkOptions) drillCode(name, exercise string) (string, error) {
+func (o *checkOptions) drillCode(e *check.Exercise, name string) (string, error) {
 	d, err := drills.Lookup(name)
 	if err != nil {
 		return "", err
 	}
-	src, err := drills.ExerciseSource(d, exercise)
+	src, err := e.Source(d)
 	code := string(src)
 	for _, words := range []string{"\n-- en --\n", "\n-- zh --\n"} {
 		if i := strings.Index(code, words); i >= 0 {

@@ -56,15 +56,21 @@ func keys(m map[string]any) []string {
 // with the keys the interface names and nothing else.
 func wantTests(t *testing.T, lang i18n.Lang, e *check.Exercise, r exercismResults, raw []map[string]any, status func(i int) string) {
 	t.Helper()
-	if len(r.Tests) != len(e.Drills)+1 {
-		t.Fatalf("%s: %d tests, want %d (its drills and the explorer)", e.Name, len(r.Tests), len(e.Drills)+1)
+	units := len(e.Units)
+	if len(r.Tests) != units+len(e.Drills)+1 {
+		t.Fatalf("%s: %d tests, want %d (the book's units, its drills and the explorer)", e.Name, len(r.Tests), units+len(e.Drills)+1)
 	}
 	for i, tc := range r.Tests {
 		name := i18n.T(lang, "check.exercism.explore")
-		if i < len(e.Drills) {
-			name = i18n.T(lang, "check.exercism.drill", e.Drills[i])
-			d, _ := drills.Lookup(e.Drills[i])
-			src, _ := drills.ExerciseSource(d, e.DrillExercise())
+		if i < units {
+			name = i18n.T(lang, "check.exercism.unit", e.Units[i].Name)
+			if tc.TestCode != "go run ./cmd/archlab check "+e.Name {
+				t.Errorf("%s, unit %d: test_code %q", e.Name, i, tc.TestCode)
+			}
+		} else if j := i - units; j < len(e.Drills) {
+			name = i18n.T(lang, "check.exercism.drill", e.Drills[j])
+			d, _ := drills.Lookup(e.Drills[j])
+			src, _ := e.Source(d)
 			if !strings.HasPrefix(string(src), tc.TestCode) || !strings.Contains(tc.TestCode, "strategy student\n") || !strings.Contains(tc.TestCode, "-- checks --\n") || strings.Contains(tc.TestCode, "-- en --") {
 				t.Errorf("%s, test %d: test_code is not the drill file's run (strategy student, up to its words):\n%s", e.Name, i, tc.TestCode)
 			}
