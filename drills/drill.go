@@ -56,6 +56,9 @@ type Drill struct {
 	LabOnly bool
 	// Strategy is the §8.2 handler the file picks.
 	Strategy string
+	// Mechanism, under strategy student, is the mechanism exercise the
+	// file runs ("projection"); "" runs the protocol exercises.
+	Mechanism string
 	// Builtin is a drill shipped in the binary; any other file's expect
 	// part is the file's expectation, not the book's.
 	Builtin bool

@@ -44,6 +44,8 @@ var badFiles = []struct {
 	{"no section line", ok("section 8.2\n", ""), Budget{}},
 	{"no strategies", strings.Replace(file83("dispatch", "dlq", "ok: true"), "section 8.3", "section 8.3\nstrategy fast", 1), Budget{}},
 	{"unknown strategy", ok("section 8.2", "section 8.2\nstrategy yolo"), Budget{}},
+	{"no mechanism exercise in section", ok("section 8.2", "section 8.2\nstrategy student projection"), Budget{}},
+	{"unknown mechanism exercise", strings.Replace(file83("dispatch", "dlq", "ok: true"), "section 8.3", "section 8.3\nstrategy student projektion", 1), Budget{}},
 	{"param twice", ok("section 8.2", "section 8.2\nparam n 1 1..2\nparam n 1 1..2"), Budget{}},
 	{"param form", ok("section 8.2", "section 8.2\nparam n 1"), Budget{}},
 	{"param name", ok("section 8.2", "section 8.2\nparam N 1 1..2"), Budget{}},
@@ -258,6 +260,9 @@ func identifiers() map[string]bool {
 	}
 	for _, s := range harness.Sections {
 		ids[s.Harness] = true
+		for _, m := range harness.Mechanisms(s.ID) { // strategy student NAME
+			ids[m] = true
+		}
 		for _, st := range s.Strategies {
 			ids[st] = true
 		}
@@ -345,6 +350,7 @@ func TestDidYouMean(t *testing.T) {
 		{okFile + "-- chekcs --\n", "did you mean checks?"},
 		{ok("section 8.2", "section 8.2\nstratgy naive"), "did you mean strategy?"},
 		{ok("section 8.2", "section 8.2\nstrategy naiv"), "did you mean naive?"},
+		{strings.Replace(file83("dispatch", "dlq", "ok: true"), "section 8.3", "section 8.3\nstrategy student projektion", 1), "did you mean projection?"},
 		{ok("effects == 1", "acked(\"pay:evt-1\") && ackd(\"pay:evt-1\")"), "did you mean acked?"},
 		{ok("deliver pay", "[fualt]\ndeliver pay"), "did you mean [fault]?"},
 	}

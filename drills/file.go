@@ -21,6 +21,9 @@ import (
 //	section 8.2                     the book's section; it picks the harness
 //	harness inbox                   optional: must agree with the section
 //	strategy effect-then-ack        optional: the §8.2 handler
+//	strategy student [MECHANISM]    the student's code (package exercises):
+//	                                the protocol exercises, or the mechanism
+//	                                exercise named, "strategy student projection"
 //	param NAME DEFAULT MIN..MAX     a knob; MAX may be an expression or empty
 //	lab                             the counters are the lab's, not the book's
 //
@@ -96,6 +99,7 @@ type file struct {
 	doc       string
 	section   *harness.Section
 	strategy  string
+	mechanism string // "strategy student projection": the mechanism exercise
 	params    []Param
 	lab       bool
 	steps     []stmt
@@ -276,7 +280,9 @@ func (f *file) parseHeader(fail failer) error {
 			}
 			f.section, section = s, s.ID
 		case "strategy":
-			if len(rest) != 1 {
+			if len(rest) == 2 && rest[0] == harness.Student {
+				f.mechanism = rest[1]
+			} else if len(rest) != 1 {
 				return fail(n, bad("file.err.header.strategy-one"))
 			}
 			f.strategy, strategyLine = rest[0], n
@@ -315,6 +321,15 @@ func (f *file) parseHeader(fail failer) error {
 	}
 	if f.strategy == "" && len(f.section.Strategies) > 0 {
 		f.strategy = f.section.Strategies[0]
+	}
+	if f.mechanism != "" {
+		if sec, ok := harness.MechanismSection(f.mechanism); !ok || sec != f.section.ID {
+			mine := harness.Mechanisms(f.section.ID)
+			if len(mine) == 0 {
+				return fail(strategyLine, bad("file.err.mechanism.none", f.mechanism, f.section.ID))
+			}
+			return fail(strategyLine, didYouMean(bad("file.err.mechanism.unknown", f.mechanism, f.section.ID, names(mine)), f.mechanism, mine))
+		}
 	}
 	f.doc = strings.Join(doc, "\n")
 	f.name = name

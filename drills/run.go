@@ -13,7 +13,7 @@ import (
 // drill turns a parsed file into a Drill. The drill owns its words
 // (texts.go): nothing global changes because a file was read.
 func (f *file) drill() *Drill {
-	d := &Drill{Name: f.name, Section: f.section.ID, Params: f.params, LabOnly: f.lab, Strategy: f.strategy, Path: f.path, file: f}
+	d := &Drill{Name: f.name, Section: f.section.ID, Params: f.params, LabOnly: f.lab, Strategy: f.strategy, Mechanism: f.mechanism, Path: f.path, file: f}
 	for _, e := range f.expect {
 		d.Book = append(d.Book, Counter{Name: e.name, Value: e.value})
 	}
@@ -33,6 +33,11 @@ func (f *file) run(ctx context.Context, v Values, hEnv harness.Env, rec *harness
 	r := &runner{f: f, e: e, rec: rec, b: b, ctx: ctx}
 	// The §8.3 broker's own loop asks before every delivery.
 	hEnv.Meter = r.meter
+	if f.strategy == harness.Student {
+		// The tier the file names, and nothing of the other: a
+		// counterexample replays the same whatever else is written.
+		hEnv.Student = hEnv.Student.For(f.mechanism)
+	}
 	h, err := f.section.New(f.strategy, hEnv, rec)
 	if err != nil {
 		return err

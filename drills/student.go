@@ -22,9 +22,17 @@ func ForStudent(d *Drill) *Drill {
 	return &c
 }
 
-// StudentSource is d's file with its header naming strategy student: the
-// drill file that replays, with `archlab drill --file`, what ForStudent(d)
-// runs.
+// ForMechanism is ForStudent for a mechanism exercise: the run takes the
+// student's mechanism name (harness.Students.For) where the book's sits.
+func ForMechanism(d *Drill, name string) *Drill {
+	c := ForStudent(d)
+	c.file.mechanism, c.Mechanism = name, name
+	return c
+}
+
+// StudentSource is d's file with its header naming strategy student (and
+// the mechanism exercise, for a drill of ForMechanism): the drill file that
+// replays, with `archlab drill --file`, what d runs.
 func StudentSource(d *Drill) ([]byte, error) {
 	src, err := Source(d)
 	if err != nil {
@@ -40,7 +48,7 @@ func StudentSource(d *Drill) ([]byte, error) {
 			continue // replaced below, after the section line
 		case header && strings.HasPrefix(line, "section "):
 			out.WriteString(line)
-			out.WriteString("strategy " + harness.Student + "\n")
+			out.WriteString(strings.TrimSpace("strategy "+harness.Student+" "+d.Mechanism) + "\n")
 			continue
 		}
 		out.WriteString(line)

@@ -40,8 +40,64 @@ type Students struct {
 	Inbox func(*Delivery) error
 	// Ordering decides what one §8.3 delivery of an event comes to.
 	Ordering func(*EventDelivery) (ordering.Outcome, error)
+	// Projection is the §8.3 mechanism: the projection's version gate and
+	// the consumer's retry and dead-letter policy, in the book's shapes.
+	// It runs only where a drill names it ("strategy student projection"):
+	// then the student's Projection sits where ordering.Projection sits and
+	// the student's Consumer where ordering.Consumer does, and the book's
+	// broker, Reconcile and Replay run around them unchanged.
+	Projection *ProjectionMechanism
 	// Shardjob works through one §11.2 shard as the Worker's lease holder.
 	Shardjob func(*Worker) error
+}
+
+// The mechanism exercises, by the name a drill file's "strategy student
+// NAME" line gives, with their section. A plain "strategy student" runs
+// the protocol exercises: the student's decision, handler or loop around
+// the book's mechanisms.
+var mechanisms = []struct{ name, section string }{
+	{"projection", "8.3"},
+}
+
+// MechanismSection is the section of the mechanism exercise name, and
+// whether there is one.
+func MechanismSection(name string) (string, bool) {
+	for _, m := range mechanisms {
+		if m.name == name {
+			return m.section, true
+		}
+	}
+	return "", false
+}
+
+// Mechanisms lists the mechanism exercises' names of a section.
+func Mechanisms(section string) []string {
+	var out []string
+	for _, m := range mechanisms {
+		if m.section == section {
+			out = append(out, m.name)
+		}
+	}
+	return out
+}
+
+// For is the part of s one run takes: with mechanism "", the protocol
+// exercises (the student's code around the book's mechanisms); otherwise
+// that mechanism exercise alone, around the book's own code. A run never
+// mixes the two tiers: the §8.3 mechanism's Consumer is its own decision,
+// and a counterexample of one exercise must replay the same whatever the
+// student has written in the others.
+func (s *Students) For(mechanism string) *Students {
+	if s == nil {
+		return nil
+	}
+	switch mechanism {
+	case "":
+		return &Students{Inbox: s.Inbox, Ordering: s.Ordering, Shardjob: s.Shardjob}
+	case "projection":
+		return &Students{Projection: s.Projection}
+	}
+	return &Students{}
 }
 
 // --- §8.2 ----------------------------------------------------------------
@@ -127,7 +183,7 @@ func (d *EventDelivery) Event() ordering.Event { return d.e }
 func (d *EventDelivery) Attempt() int { return d.attempt }
 
 // MaxAttempts is the retry budget, counted in deliveries.
-func (d *EventDelivery) MaxAttempts() int { return d.o.consumer.MaxAttempts }
+func (d *EventDelivery) MaxAttempts() int { return d.o.budget }
 
 // Apply is Projection.Apply: it advances the order by one version, reports
 // a duplicate as false, nil, and fails with ordering.ErrConflict (a version
@@ -144,6 +200,9 @@ func (d *EventDelivery) Apply() (bool, error) {
 func (o *Ordering) decide(e ordering.Event, attempt int) (ordering.Outcome, error) {
 	if o.strategy != Student {
 		return o.consumer.Handle(e, attempt), nil
+	}
+	if o.mine != nil {
+		return o.mechanismDecides(e, attempt)
 	}
 	if o.students == nil || o.students.Ordering == nil {
 		return "", ErrNoStudent
@@ -172,7 +231,7 @@ func (o *Ordering) decide(e ordering.Event, attempt int) (ordering.Outcome, erro
 // event stays at "retry", neither applied nor dead-lettered. The book's
 // consumer never asks for one.
 func (o *Ordering) pastBudget(attempt int) bool {
-	if o.strategy != Student || attempt < o.consumer.MaxAttempts {
+	if o.strategy != Student || attempt < o.budget {
 		return false
 	}
 	o.overBudget++
@@ -180,15 +239,62 @@ func (o *Ordering) pastBudget(attempt int) bool {
 }
 
 func (o *Ordering) recordPastBudget(e ordering.Event, attempt int) {
-	o.step("broker", "consumer", M("student.step.past-budget", e, attempt), M("student.res.not-requeued", o.consumer.MaxAttempts), Harm)
+	o.step("broker", "consumer", M("student.step.past-budget", e, attempt), M("student.res.not-requeued", o.budget), Harm)
 }
 
 // NewStudentOrdering starts a §8.3 run whose consumer decides with the
-// student's code.
+// student's code: the student's mechanism (projection and consumer) when s
+// has one, else the student's decision over the book's projection.
 func NewStudentOrdering(s *Students, rec *Recorder) *Ordering {
 	o := NewOrdering(rec)
 	o.strategy, o.students = Student, s
+	if s != nil && s.Projection != nil {
+		o.mechanism = s.Projection
+		o.book, o.mineProj = nil, s.Projection.NewProjection()
+		o.proj = o.mineProj
+	}
 	return o
+}
+
+// ProjectionMechanism is the student's §8.3 mechanism as the harness takes
+// it: the book's two constructors, NewProjection and NewConsumer. Package
+// exercises fills it from the student's types.
+type ProjectionMechanism struct {
+	NewProjection func() StudentProjection
+	// NewConsumer is ordering.NewConsumer: a consumer over p with a retry
+	// budget of maxAttempts deliveries (0: the book's default).
+	NewConsumer func(p StudentProjection, maxAttempts int) StudentConsumer
+}
+
+// StudentProjection is the read model in the book's shape: the version
+// gate (Apply), the row (Get), the count of version advances
+// (AppliedCount), and the reconciler's overwrite (Repair), which
+// ordering.ReconcileRows calls.
+type StudentProjection interface {
+	ordering.Applier
+	ordering.Rows
+	AppliedCount() int
+}
+
+// StudentConsumer is the consumer in the book's shape: Handle decides one
+// delivery, DLQ is what it dead-lettered, Budget is its MaxAttempts.
+type StudentConsumer interface {
+	Handle(e ordering.Event, attempt int) ordering.Outcome
+	DLQ() []ordering.DLQEntry
+	Budget() int
+}
+
+// mechanismDecides is one delivery handed to the student's Consumer.Handle:
+// the outcome is the student's, the DLQ the student's consumer keeps.
+func (o *Ordering) mechanismDecides(e ordering.Event, attempt int) (ordering.Outcome, error) {
+	switch out := o.mine.Handle(e, attempt); out {
+	case ordering.OutcomeApplied, ordering.OutcomeDuplicate, ordering.OutcomeRetry, ordering.OutcomeDead:
+		return out, nil
+	case "":
+		return "", fmt.Errorf("the student's Consumer.Handle returned no outcome for %s; the outcomes are applied, duplicate, retry and dead", e)
+	default:
+		return "", fmt.Errorf("the student's Consumer.Handle returned %q; the outcomes are applied, duplicate, retry and dead", out)
+	}
 }
 
 // OverBudget counts the retries the student's consumer asked for past its

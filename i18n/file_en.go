@@ -28,6 +28,8 @@ var fileEN = map[string]string{
 	"file.err.header.no-section":     "no section line: the header needs \"section 8.2\", \"section 8.3\" or \"section 11.2\"",
 	"file.err.strategy.none":         "section %s has no strategies; leave the strategy line out",
 	"file.err.strategy.unknown":      "unknown strategy %q; section %s's are %s",
+	"file.err.mechanism.none":        "no mechanism exercise %q in section %s; write \"strategy student\" alone",
+	"file.err.mechanism.unknown":     "no mechanism exercise %q in section %s; the section's are %s",
 	"file.err.param.twice":           "param %s is declared twice",
 	"file.err.param.form":            "param takes a name, a default and a range: %s",
 	"file.err.param.name":            "param name %q must be lowercase letters, digits and dashes",

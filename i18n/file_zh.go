@@ -27,6 +27,8 @@ var fileZH = map[string]string{
 	"file.err.header.no-section":     "缺少 section 行：头部需要“section 8.2”“section 8.3”或“section 11.2”",
 	"file.err.strategy.none":         "第 %s 节没有策略；请删去 strategy 行",
 	"file.err.strategy.unknown":      "未知的策略 %q；第 %s 节的策略为 %s",
+	"file.err.mechanism.none":        "第 %[2]s 节没有机制练习 %[1]q；请只写“strategy student”",
+	"file.err.mechanism.unknown":     "第 %[2]s 节没有机制练习 %[1]q；该节的机制练习为 %[3]s",
 	"file.err.param.twice":           "参数 %s 声明了两次",
 	"file.err.param.form":            "param 后面跟名称、默认值和范围：%s",
 	"file.err.param.name":            "参数名 %q 只能由小写字母、数字和连字符组成",
