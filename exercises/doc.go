@@ -32,5 +32,18 @@ var ErrNotImplemented = errors.New("not implemented yet")
 // exercise. archlab check and `archlab drill --file` with "strategy
 // student" run these.
 func Students() *harness.Students {
-	return &harness.Students{Inbox: ConsumerHandler, Ordering: ProjectionDecision, Shardjob: ShardLoop}
+	return &harness.Students{Inbox: ConsumerHandler, Ordering: ProjectionDecision, Shardjob: ShardLoop,
+		Projection: &harness.ProjectionMechanism{
+			NewProjection: func() harness.StudentProjection { return NewProjection() },
+			NewConsumer: func(p harness.StudentProjection, maxAttempts int) harness.StudentConsumer {
+				return consumerPlug{NewConsumer(p.(*Projection), maxAttempts)}
+			},
+		}}
 }
+
+// consumerPlug is the student's Consumer as the harness takes it: the
+// book's Consumer keeps its budget in a field, MaxAttempts, which an
+// interface cannot name.
+type consumerPlug struct{ *Consumer }
+
+func (c consumerPlug) Budget() int { return c.MaxAttempts }

@@ -57,8 +57,11 @@ type drillFile struct {
 	// strategyLine says whether the harness takes a "strategy" line (§8.2)
 	// or the strategy is in the steps (§8.3's reconcile, §11.2's fence).
 	strategyLine bool
-	counters     []string
-	checks       []check
+	// exercise, for a student's mechanism exercise, follows the strategy
+	// on its line: "strategy student projection"
+	exercise string
+	counters []string
+	checks   []check
 }
 
 // Name is the emitted drill's name: explore-inbox-naive.
@@ -88,7 +91,7 @@ func (c *Counterexample) Emit(lang i18n.Lang) (string, error) {
 	}
 	fmt.Fprintf(&b, "drill %s\nsection %s\nharness %s\n", c.Name(), f.section, f.mechanism)
 	if f.strategyLine {
-		fmt.Fprintf(&b, "strategy %s\n", f.strategy)
+		fmt.Fprintf(&b, "%s\n", strings.TrimSpace("strategy "+f.strategy+" "+f.exercise))
 	}
 	b.WriteString("-- steps --\n")
 	for _, s := range tp.steps {
