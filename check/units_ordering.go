@@ -47,7 +47,7 @@ func newMechanism(s *harness.Students, maxAttempts int) (harness.StudentProjecti
 // outcome the book's consumer gives.
 func projHandle(c harness.StudentConsumer, e ordering.Event, attempt int, want ordering.Outcome) error {
 	if got := c.Handle(e, attempt); got != want {
-		return &UnitFailure{Key: "check.unit.outcome", Args: []any{e.String(), attempt, string(got), string(want)}}
+		return &UnitFailure{Key: "check.unit.projection.outcome", Args: []any{e.String(), attempt, string(got), string(want)}}
 	}
 	return nil
 }
@@ -55,7 +55,7 @@ func projHandle(c harness.StudentConsumer, e ordering.Event, attempt int, want o
 // line compares the log line the student's run prints with the book's.
 func projLine(got, want string) error {
 	if got != want {
-		return &UnitFailure{Key: "check.unit.line", Args: []any{got, want}}
+		return &UnitFailure{Key: "check.unit.projection.line", Args: []any{got, want}}
 	}
 	return nil
 }
@@ -102,7 +102,7 @@ func unitPoison(s *harness.Students) error {
 	var attempts []string
 	for _, d := range dlq {
 		if d.Attempts != 1 || !strings.Contains(d.Reason, ordering.ErrPoison.Error()) {
-			return &UnitFailure{Key: "check.unit.dead-letter", Args: []any{d.Event.String(), d.Attempts, d.Reason, 1, "ErrPoison"}}
+			return &UnitFailure{Key: "check.unit.projection.dead-letter", Args: []any{d.Event.String(), d.Attempts, d.Reason, 1, "ErrPoison"}}
 		}
 		attempts = append(attempts, fmt.Sprint(d.Attempts))
 	}
@@ -129,7 +129,7 @@ func unitRetryBudget(s *harness.Students) error {
 			return projLine(fmt.Sprintf("retry-budget: max=%d attempts=%d outcome=%s applied=%d dlq=%d", c.Budget(), attempts, outcome, p.AppliedCount(), len(dlq)),
 				"retry-budget: max=3 attempts=3 outcome=dead applied=0 dlq=1")
 		}
-		return &UnitFailure{Key: "check.unit.dead-letter", Args: []any{dlq[0].Event.String(), dlq[0].Attempts, dlq[0].Reason, 3, "ErrConflict"}}
+		return &UnitFailure{Key: "check.unit.projection.dead-letter", Args: []any{dlq[0].Event.String(), dlq[0].Attempts, dlq[0].Reason, 3, "ErrConflict"}}
 	}
 	return projLine(fmt.Sprintf("retry-budget: max=%d attempts=%d outcome=%s applied=%d", c.Budget(), attempts, outcome, p.AppliedCount()),
 		"retry-budget: max=3 attempts=3 outcome=dead applied=0")
@@ -162,14 +162,14 @@ func unitReplay(s *harness.Students) error {
 	log := ordering.NewLog(projEv("o-1", "reserve", 1), projEv("o-2", "reserve", 1), projEv("o-1", "pay", 2), projEv("o-2", "pay", 2), projEv("o-1", "fulfill", 3))
 	rebuilt, err := ordering.Replay(log, p, 0, 2) // the book's Replay, over your projection
 	if err != nil {
-		return &UnitFailure{Key: "check.unit.replay", Args: []any{0, err.Error()}}
+		return &UnitFailure{Key: "check.unit.projection.replay", Args: []any{0, err.Error()}}
 	}
 	if o1, o2 := projFinal(p, "o-1"), projFinal(p, "o-2"); o1 != "v3/FULFILLED" || o2 != "v2/PAID" {
 		return projLine(fmt.Sprintf("rebuilt: o-1=%s o-2=%s", o1, o2), "rebuilt: o-1=v3/FULFILLED o-2=v2/PAID")
 	}
 	resumed, err := ordering.Replay(log, p, 3, 2)
 	if err != nil {
-		return &UnitFailure{Key: "check.unit.replay", Args: []any{3, err.Error()}}
+		return &UnitFailure{Key: "check.unit.projection.replay", Args: []any{3, err.Error()}}
 	}
 	if got := fmt.Sprintf("after: o-1=%s o-2=%s applied=%d", projFinal(p, "o-1"), projFinal(p, "o-2"), p.AppliedCount()); got != "after: o-1=v3/FULFILLED o-2=v2/PAID applied=5" {
 		return projLine(got, "after: o-1=v3/FULFILLED o-2=v2/PAID applied=5")

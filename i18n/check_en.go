@@ -248,6 +248,7 @@ Try:
 	"student.step.crash-between":       "crashes between its writes",
 	"student.step.past-budget":         "stops redelivering %v after attempt %d",
 	"student.res.not-requeued":         "a retry past the budget of %d: not requeued",
+	"student.res.replay-refused":       "applied %d, duplicates %d, then your projection refused the event at offset %d: the replay stops there",
 	"student.step.fence":               "takes over under epoch %d",
 	"student.res.fence-is-yours":       "no harness fence: the student's loop fences",
 	"student.outcome.unacked":          "m%d never acked",

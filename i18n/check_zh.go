@@ -229,6 +229,7 @@ archlab explain zombie-window 与 stale-epoch。
 	"student.step.crash-between":       "在两次写之间崩溃",
 	"student.step.past-budget":         "第 %[2]d 次投递之后不重投 %[1]v",
 	"student.res.not-requeued":         "超出预算 %d 的重试：不再入队",
+	"student.res.replay-refused":       "应用 %d，重复 %d，随后你的投影拒绝了偏移量 %d 处的事件：重放停在那里",
 	"student.step.fence":               "以纪元 %d 接管",
 	"student.res.fence-is-yours":       "测试台不设围栏：由学生的循环设置",
 	"student.outcome.unacked":          "m%d 从未被确认",
