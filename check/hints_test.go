@@ -14,6 +14,7 @@ func TestHintsGraduated(t *testing.T) {
 	answer := map[string][]string{
 		"consumer-handler":    {"ApplyOnce"},
 		"projection-decision": {"OutcomeRetry", "OutcomeDead", "OutcomeDuplicate", "OutcomeApplied"},
+		"projection":          {"OutcomeRetry", "OutcomeDead", "OutcomeDuplicate", "Version+1", "attempt <"},
 		"shard-loop":          {"Fence"},
 	}
 	for _, e := range Exercises {

@@ -17,6 +17,10 @@ func TestPanicIsAFailureNotACrash(t *testing.T) {
 		Inbox:    func(*harness.Delivery) error { panic("student inbox") },
 		Ordering: func(*harness.EventDelivery) (ordering.Outcome, error) { panic("student ordering") },
 		Shardjob: func(*harness.Worker) error { panic("student shard loop") },
+		Projection: &harness.ProjectionMechanism{
+			NewProjection: func() harness.StudentProjection { return boomProjection{} },
+			NewConsumer:   func(harness.StudentProjection, int) harness.StudentConsumer { panic("student consumer") },
+		},
 	}
 	for _, e := range Exercises {
 		t.Run(e.Name, func(t *testing.T) {
@@ -27,3 +31,8 @@ func TestPanicIsAFailureNotACrash(t *testing.T) {
 		})
 	}
 }
+
+// boomProjection is a student's projection whose gate panics.
+type boomProjection struct{ harness.StudentProjection }
+
+func (boomProjection) Apply(ordering.Event) (bool, error) { panic("student projection") }
