@@ -50,7 +50,7 @@ exercises/ 旧（请运行“go run ./cmd/archlab check”）。`,
 	"check.progress":                    "已完成 %d/%d 个练习",
 	"check.lesson.counter":              "%s 为 %s，书中为 %s",
 	"check.lesson.unit":                 "书中的测试 %s 未通过：%s",
-	"check.unit.projection.outcome":     "Handle(%s, 第 %d 次投递) 返回 %q；书中的消费端返回 %q",
+	"check.unit.projection.outcome":     "第 %[2]d 次投递 %[1]s 时，Handle 返回 %[3]q；书中的消费端返回 %[4]q",
 	"check.unit.projection.line":        "你的输出是 %q；书中的输出是 %q",
 	"check.unit.projection.dead-letter": "%s 的死信记录是第 %d 次投递、原因 %q；书中的是第 %d 次投递、原因包装了 %s",
 	"check.unit.projection.replay":      "书中的 Replay 从偏移量 %d 开始，中途停下：%s",
@@ -137,7 +137,7 @@ reconcile，再运行加入毒消息的 explore ordering 的每一种故障序�
 在 exercises/projection.go 中按书中的形状写出 §8.3 的机制：Projection
 （NewProjection、Apply、Get、AppliedCount）和 Consumer（NewConsumer、Handle、
 DLQ）。Apply 是版本闸门：永远无法应用的事件返回包装了 ordering.ErrPoison 的
-错误；版本不高于这一行的是重复，返回 (false, nil)；版本跳过了下一个的返回包装
+错误；版本不高于这一行的是重复，返回 false 且没有错误；版本跳过了下一个的返回包装
 了 ordering.ErrConflict 的错误；正好是下一个版本的移动这一行。Handle 把它变成
 applied、duplicate、retry（在 MaxAttempts 次投递之内）或 dead（连同投递次数和
 原因进入死信队列）。
@@ -147,8 +147,8 @@ applied、duplicate、retry（在 MaxAttempts 次投递之内）或 dead（连�
 TestPoisonGoesStraightToDLQ、TestConflictExhaustsRetryBudget、
 TestReconcileRepairsDeadLettered、TestReplayRebuildsProjection）；然后用你的
 投影和消费端代替书中的（strategy student projection），运行演练
-out-of-order、poison、retry-budget、reconcile、reconcile-gaps、replay 和
-redelivered-event；再运行加入毒消息的 explore ordering 的每一种故障序列，以及
+out-of-order、poison、retry-budget、reconcile、reconcile-gaps、
+redelivered-event 以及重放的演练；再运行加入毒消息的 explore ordering 的每一种故障序列，以及
 一个更大的范围，每种之后都在你的行上执行书中的 Reconcile：版本从不回退，没有
 事件被应用两次，重复既不重试也不进死信队列，没有事件在预算用完后还在重试，投
 影最终与事实来源一致。

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"archlab/check"
 	"archlab/harness"
 	"archlab/internal/ordering"
 )
@@ -51,6 +52,8 @@ var bookStudents = &harness.Students{
 		}
 		return w.Commit(w.Epoch(), len(items))
 	},
+	// The §8.3 mechanism: the book's own Projection and Consumer.
+	Projection: check.Book().Projection,
 }
 
 // ackBeforeEffect is a wrong §8.2 handler: it tells the broker before the
@@ -79,7 +82,7 @@ func TestCheckBookLogicAllDone(t *testing.T) {
 		if code != exitOK {
 			t.Fatalf("--lang %s: exit %d\n%s%s", lang, code, out, errOut)
 		}
-		if want := map[string]string{"en": "3/3 exercises done", "zh": "已完成 3/3 个练习"}[lang]; !strings.Contains(out, want) {
+		if want := map[string]string{"en": "4/4 exercises done", "zh": "已完成 4/4 个练习"}[lang]; !strings.Contains(out, want) {
 			t.Errorf("--lang %s: no %q in\n%s", lang, want, out)
 		}
 	}
