@@ -72,7 +72,8 @@ func runFrom(w *harness.Worker, start int) error {
 // already holds for anyone to read: a student who opens this file reads the
 // answer, as one who opens the book does.
 func Book() *harness.Students {
-	return &harness.Students{Inbox: bookHandler, Ledger: bookLedger, Ordering: bookDecision, Shardjob: bookLoop, Runner: bookRunner()}
+	return &harness.Students{Inbox: bookHandler, Ledger: bookLedger, Ordering: bookDecision, Projection: bookProjection,
+		Shardjob: bookLoop, Runner: bookRunner()}
 }
 
 // bookRunner is §11.2's mechanism: the book's own NewCheckpoint and
@@ -85,3 +86,26 @@ func bookRunner() *harness.ShardMechanism {
 		},
 	}
 }
+
+// bookProjection is §8.3's own Projection and Consumer, in the shape the
+// projection exercise takes them.
+var bookProjection = &harness.ProjectionMechanism{
+	NewProjection: func() harness.StudentProjection { return bookRows{ordering.NewProjection()} },
+	NewConsumer: func(p harness.StudentProjection, maxAttempts int) harness.StudentConsumer {
+		return bookConsumer{ordering.NewConsumer(p.(bookRows).Projection, maxAttempts)}
+	},
+}
+
+// bookRows is the book's Projection with the reconciler's overwrite, which
+// the book keeps inside Reconcile: a repair of one row is Reconcile of
+// that row from a source that knows only it.
+type bookRows struct{ *ordering.Projection }
+
+func (p bookRows) Repair(orderID string, st ordering.OrderState) {
+	ordering.Reconcile(p.Projection, ordering.MapSource{orderID: st}, []string{orderID})
+}
+
+// bookConsumer is the book's Consumer with its budget read by a method.
+type bookConsumer struct{ *ordering.Consumer }
+
+func (c bookConsumer) Budget() int { return c.MaxAttempts }

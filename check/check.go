@@ -134,6 +134,20 @@ var Exercises = []*Exercise{
 		wide: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
 			return explore.StudentOrdering(ctx, explore.StudentOrderingWide, s, explore.Options{})
 		}},
+	{Name: "projection", Section: "8.3", File: "exercises/projection.go", Func: "Projection", Tier: TierMechanism,
+		Units: projectionUnits,
+		// Every §8.3 drill that runs a projection: with the consumer's
+		// (out-of-order … redelivered-event), or with the book's Replay
+		// (replay) and Reconcile (reconcile-gaps) over the student's rows.
+		// partition-affinity and seek-bounds never touch a projection.
+		Drills:  []string{"out-of-order", "poison", "retry-budget", "reconcile", "reconcile-gaps", "replay", "redelivered-event"},
+		plugged: func(s *harness.Students) bool { return s.Projection != nil },
+		explore: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
+			return explore.StudentProjection(ctx, explore.StudentOrderingScope, s)
+		},
+		wide: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
+			return explore.StudentProjection(ctx, explore.StudentProjectionWide, s)
+		}},
 	{Name: "shard-loop", Section: "11.2", File: "exercises/shard_loop.go", Func: "ShardLoop", Tier: TierProtocol,
 		Drills:   []string{"crash-resume", "stale-epoch"},
 		Mistakes: loopMistakes,

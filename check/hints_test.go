@@ -15,6 +15,7 @@ func TestHintsGraduated(t *testing.T) {
 		"consumer-handler":    {"ApplyOnce"},
 		"ledger":              {"DedupKey", "sync.Mutex", "map["},
 		"projection-decision": {"OutcomeRetry", "OutcomeDead", "OutcomeDuplicate", "OutcomeApplied"},
+		"projection":          {"OutcomeRetry", "OutcomeDead", "OutcomeDuplicate", "Version+1", "attempt <"},
 		"shard-loop":          {"Fence"},
 		"runner":              {"i+1-start", "epoch <", "offset <", "r.CP.Load"},
 	}

@@ -30,6 +30,10 @@ func TestPanicIsAFailureNotACrash(t *testing.T) {
 				return panicRunner{}
 			},
 		},
+		Projection: &harness.ProjectionMechanism{
+			NewProjection: func() harness.StudentProjection { return boomProjection{} },
+			NewConsumer:   func(harness.StudentProjection, int) harness.StudentConsumer { panic("student consumer") },
+		},
 	}
 	for _, e := range Exercises {
 		t.Run(e.Name, func(t *testing.T) {
@@ -40,3 +44,8 @@ func TestPanicIsAFailureNotACrash(t *testing.T) {
 		})
 	}
 }
+
+// boomProjection is a student's projection whose gate panics.
+type boomProjection struct{ harness.StudentProjection }
+
+func (boomProjection) Apply(ordering.Event) (bool, error) { panic("student projection") }

@@ -3,6 +3,7 @@ package check
 import (
 	"errors"
 	"sync"
+	"fmt"
 
 	"archlab/harness"
 	"archlab/internal/inbox"
@@ -277,3 +278,119 @@ func (l *wrongLedger) Applies() int {
 	defer l.mu.Unlock()
 	return l.applies
 }
+// §8.3, the mechanism tier: the book's classic mistakes in the version
+// gate and in the consumer's policy, each one flaw in an otherwise right
+// projection (flawedProjection, below).
+var wrongProjection = []struct {
+	name string
+	f    flaws
+}{
+	{"gap-applied", flaws{gapApplied: true}},                     // version n+2 accepted over n
+	{"duplicate-as-conflict", flaws{dupConflict: true}},          // an old version is ErrConflict
+	{"version-moves-back", flaws{backwards: true}},               // only an equal version is a duplicate
+	{"poison-retried", flaws{retryPoison: true}},                 // poison spends the retry budget
+	{"conflict-past-budget", flaws{pastBudget: true}},            // attempt <= MaxAttempts retries once more
+	{"conflict-straight-to-dlq", flaws{noRetry: true}},           // a gap is dead-lettered at once
+	{"duplicates-counted-applied", flaws{countDuplicates: true}}, // AppliedCount counts a duplicate
+}
+
+func init() {
+	for _, v := range wrongProjection {
+		wrong = append(wrong, variant{v.name, "projection", &harness.Students{Projection: v.f.mechanism()}})
+	}
+}
+
+// flaws are the mistakes a flawedProjection makes; the zero value makes
+// none, and is the book's logic.
+type flaws struct {
+	gapApplied, dupConflict, backwards, countDuplicates bool
+	retryPoison, pastBudget, noRetry                    bool
+}
+
+func (f flaws) mechanism() *harness.ProjectionMechanism {
+	return &harness.ProjectionMechanism{
+		NewProjection: func() harness.StudentProjection {
+			return &flawedProjection{f: f, rows: map[string]ordering.OrderState{}}
+		},
+		NewConsumer: func(p harness.StudentProjection, n int) harness.StudentConsumer {
+			if n <= 0 {
+				n = 3
+			}
+			return &flawedConsumer{f: f, p: p, max: n}
+		},
+	}
+}
+
+// flawedProjection is a student's projection, written apart from the book's.
+type flawedProjection struct {
+	f       flaws
+	rows    map[string]ordering.OrderState
+	applied int
+}
+
+var targets = map[string]struct {
+	status  ordering.Status
+	version int64
+}{"reserve": {ordering.StatusReserved, 1}, "pay": {ordering.StatusPaid, 2}, "fulfill": {ordering.StatusFulfilled, 3}}
+
+func (p *flawedProjection) Apply(e ordering.Event) (bool, error) {
+	t, ok := targets[e.Type]
+	if !ok || t.version != e.Version {
+		return false, fmt.Errorf("%s cannot apply: %w", e, ordering.ErrPoison)
+	}
+	cur := p.rows[e.OrderID].Version
+	switch {
+	case e.Version == cur || e.Version < cur && !p.f.backwards:
+		if p.f.dupConflict {
+			return false, fmt.Errorf("%s at v%d: %w", e, cur, ordering.ErrConflict)
+		}
+		if p.f.countDuplicates {
+			p.applied++
+		}
+		return false, nil
+	case e.Version > cur+1 && !p.f.gapApplied:
+		return false, fmt.Errorf("%s at v%d: %w", e, cur, ordering.ErrConflict)
+	}
+	p.rows[e.OrderID] = ordering.OrderState{Version: e.Version, Status: t.status}
+	p.applied++
+	return true, nil
+}
+
+func (p *flawedProjection) Get(id string) (ordering.OrderState, bool) {
+	st, ok := p.rows[id]
+	return st, ok
+}
+
+func (p *flawedProjection) AppliedCount() int { return p.applied }
+
+func (p *flawedProjection) Repair(id string, st ordering.OrderState) { p.rows[id] = st }
+
+type flawedConsumer struct {
+	f   flaws
+	p   harness.StudentProjection
+	max int
+	dlq []ordering.DLQEntry
+}
+
+func (c *flawedConsumer) Handle(e ordering.Event, attempt int) ordering.Outcome {
+	applied, err := c.p.Apply(e)
+	budget := attempt < c.max
+	if c.f.pastBudget {
+		budget = attempt <= c.max
+	}
+	switch {
+	case err == nil && applied:
+		return ordering.OutcomeApplied
+	case err == nil:
+		return ordering.OutcomeDuplicate
+	case errors.Is(err, ordering.ErrConflict) && budget && !c.f.noRetry,
+		errors.Is(err, ordering.ErrPoison) && budget && c.f.retryPoison:
+		return ordering.OutcomeRetry
+	}
+	c.dlq = append(c.dlq, ordering.DLQEntry{Event: e, Attempts: attempt, Reason: err.Error()})
+	return ordering.OutcomeDead
+}
+
+func (c *flawedConsumer) DLQ() []ordering.DLQEntry { return append([]ordering.DLQEntry(nil), c.dlq...) }
+
+func (c *flawedConsumer) Budget() int { return c.max }

@@ -48,7 +48,7 @@ var badFiles = []struct {
 	{"unknown strategy", ok("section 8.2", "section 8.2\nstrategy yolo"), Budget{}},
 	{"exercise without student", ok("section 8.2", "section 8.2\nexercise ledger"), Budget{}},
 	{"unknown exercise", ok("section 8.2", "section 8.2\nstrategy student\nexercise ledgr"), Budget{}},
-	{"no exercises", strings.Replace(file83("dispatch", "dlq", "ok: true"), "section 8.3", "section 8.3\nstrategy student\nexercise ledger", 1), Budget{}},
+	{"exercise of another section", strings.Replace(file83("dispatch", "dlq", "ok: true"), "section 8.3", "section 8.3\nstrategy student\nexercise ledger", 1), Budget{}},
 	{"param twice", ok("section 8.2", "section 8.2\nparam n 1 1..2\nparam n 1 1..2"), Budget{}},
 	{"param form", ok("section 8.2", "section 8.2\nparam n 1"), Budget{}},
 	{"param name", ok("section 8.2", "section 8.2\nparam N 1 1..2"), Budget{}},
@@ -356,6 +356,7 @@ func TestDidYouMean(t *testing.T) {
 		{okFile + "-- chekcs --\n", "did you mean checks?"},
 		{ok("section 8.2", "section 8.2\nstratgy naive"), "did you mean strategy?"},
 		{ok("section 8.2", "section 8.2\nstrategy naiv"), "did you mean naive?"},
+		{strings.Replace(file83("dispatch", "dlq", "ok: true"), "section 8.3", "section 8.3\nstrategy student\nexercise projektion", 1), "did you mean projection?"},
 		{ok("effects == 1", "acked(\"pay:evt-1\") && ackd(\"pay:evt-1\")"), "did you mean acked?"},
 		{ok("deliver pay", "[fualt]\ndeliver pay"), "did you mean [fault]?"},
 	}

@@ -327,9 +327,6 @@ func (f *file) parseHeader(fail failer) error {
 		if f.strategy != harness.Student {
 			return fail(exerciseLine, bad("file.err.exercise.student"))
 		}
-		if len(f.section.Exercises) == 0 {
-			return fail(exerciseLine, bad("file.err.exercise.none", f.section.ID))
-		}
 		if !slices.Contains(f.section.Exercises, f.exercise) {
 			return fail(exerciseLine, didYouMean(bad("file.err.exercise.unknown", f.exercise, f.section.ID, names(f.section.Exercises)), f.exercise, f.section.Exercises))
 		}
@@ -337,6 +334,7 @@ func (f *file) parseHeader(fail failer) error {
 	if f.strategy == "" && len(f.section.Strategies) > 0 {
 		f.strategy = f.section.Strategies[0]
 	}
+
 	f.doc = strings.Join(doc, "\n")
 	f.name = name
 	return nil

@@ -34,7 +34,10 @@ func (f *file) run(ctx context.Context, v Values, hEnv harness.Env, rec *harness
 	// The §8.3 broker's own loop asks before every delivery.
 	hEnv.Meter = r.meter
 	hEnv.Exercise = f.exercise
-	if f.exercise != "" { // one exercise's code; the book's everywhere else
+	if f.strategy == harness.Student {
+		// One exercise's code (the protocol ones with no exercise line),
+		// the book's everywhere else: a counterexample replays the same
+		// whatever else the student has written.
 		hEnv.Student = hEnv.Student.Only(f.exercise)
 	}
 	h, err := f.section.New(f.strategy, hEnv, rec)

@@ -32,7 +32,13 @@ var ErrNotImplemented = errors.New("not implemented yet")
 // exercise. archlab check and `archlab drill --file` with "strategy
 // student" run these.
 func Students() *harness.Students {
-	return &harness.Students{Inbox: ConsumerHandler, Ledger: newLedger, Ordering: ProjectionDecision, Shardjob: ShardLoop, Runner: runner()}
+	return &harness.Students{Inbox: ConsumerHandler, Ledger: newLedger, Ordering: ProjectionDecision, Shardjob: ShardLoop, Runner: runner(),
+		Projection: &harness.ProjectionMechanism{
+			NewProjection: func() harness.StudentProjection { return NewProjection() },
+			NewConsumer: func(p harness.StudentProjection, maxAttempts int) harness.StudentConsumer {
+				return consumerPlug{NewConsumer(p.(*Projection), maxAttempts)}
+			},
+		}}
 }
 
 // newLedger is NewLedger as the harness takes it: a fresh ledger of yours
@@ -40,3 +46,10 @@ func Students() *harness.Students {
 func newLedger() harness.Ledger {
 	return NewLedger()
 }
+
+// consumerPlug is the student's Consumer as the harness takes it: the
+// book's Consumer keeps its budget in a field, MaxAttempts, which an
+// interface cannot name.
+type consumerPlug struct{ *Consumer }
+
+func (c consumerPlug) Budget() int { return c.MaxAttempts }

@@ -44,6 +44,9 @@ var (
 
 	StudentInboxWide    = InboxScope{Messages: MaxInboxMessages, Faults: MaxInboxFaults}
 	StudentOrderingWide = OrderingScope{Duplicates: MaxOrderingDuplicates, Poison: true, MaxAttempts: MaxOrderingAttempts}
+	// StudentProjectionWide is the widest §8.3 scope enumerated schedule
+	// by schedule (StudentProjection) in about a second.
+	StudentProjectionWide = OrderingScope{Duplicates: 3, Poison: true, MaxAttempts: 4}
 )
 
 // The student's extra invariants, after the section's own.
@@ -280,6 +283,24 @@ func (sp *studentInbox) outcome(s *inboxSchedule) ([]harness.Msg, error) {
 // Like StudentInbox, it walks the states unless o says enumerate, on this
 // goroutine.
 func StudentOrdering(ctx context.Context, sc OrderingScope, s *harness.Students, o Options) (*Report, error) {
+	return studentOrdering(ctx, sc, s.Only(""), o, "")
+}
+
+// StudentProjection runs every (budget, delivery order) of the scope with
+// the student's §8.3 mechanism, s.Projection, in place of the book's
+// projection and consumer, under the book's loop: the broker's retries,
+// then the book's Reconcile over the student's rows. It enumerates the
+// schedules one by one: the state engine merges runs whose harness
+// snapshots agree, and a snapshot reads a projection only through Get, so a
+// student's projection that keeps more (a set of event IDs seen, a count)
+// could behave differently after two runs the snapshot calls the same.
+func StudentProjection(ctx context.Context, sc OrderingScope, s *harness.Students) (*Report, error) {
+	return studentOrdering(ctx, sc, s.Only(harness.ProjectionExercise), Options{Engine: EngineEnumerate}, "projection")
+}
+
+// studentOrdering is StudentOrdering for either tier: s holds the
+// decision or the mechanism, and mechanism names the latter.
+func studentOrdering(ctx context.Context, sc OrderingScope, s *harness.Students, o Options, mechanism string) (*Report, error) {
 	if err := checkParam("duplicates", sc.Duplicates, 0, MaxOrderingDuplicates); err != nil {
 		return nil, err
 	}
@@ -318,7 +339,7 @@ func StudentOrdering(ctx context.Context, sc OrderingScope, s *harness.Students,
 		settled = append(settled, fmt.Sprintf("outcome(%q) != \"retry\"", orderingEvents[i].ID))
 	}
 	file := orderingFile(rep.Scope)
-	file.strategyLine = true
+	file.strategyLine, file.exercise = true, mechanism
 	file.checks = append(file.checks, check{"within-budget", strings.Join(settled, " && "), studentStuck})
 	st, err := strategyResult(harness.Student, true, n, false, t, section[orderingSchedule]{
 		invariants: append(append([]string(nil), orderingInvariants...), studentStuck),

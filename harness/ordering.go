@@ -19,10 +19,14 @@ import (
 
 // Ordering is one §8.3 run.
 type Ordering struct {
-	rec      *Recorder
-	events   []ordering.Event // declared, by index
-	proj     *ordering.Projection
+	rec    *Recorder
+	events []ordering.Event // declared, by index
+	// proj is the read model every step reads: the book's projection
+	// (book), or the student's (mineProj) under the projection exercise.
+	proj     readModel
+	book     *ordering.Projection
 	consumer *ordering.Consumer
+	budget   int            // the consumer's MaxAttempts, 0 before it starts
 	broker   OrderingBroker // the queue, the DLQ, the log, the partitions (broker.go)
 	truth    ordering.MapSource
 
@@ -53,13 +57,27 @@ type Ordering struct {
 	students   *Students
 	studentDLQ []ordering.DLQEntry
 	overBudget int
-	meter      func() error // Env.Meter
+	// strategy student, the projection exercise: the student's mechanism
+	// in place of the book's projection and consumer
+	mechanism *ProjectionMechanism
+	mineProj  StudentProjection
+	mine      StudentConsumer
+	meter     func() error // Env.Meter
+}
+
+// readModel is what the harness reads and drives of a projection: the
+// book's, or the student's.
+type readModel interface {
+	ordering.Applier
+	Get(orderID string) (ordering.OrderState, bool)
+	AppliedCount() int
 }
 
 // NewOrdering starts a §8.3 run on the book's in-memory broker. rec may be
 // nil.
 func NewOrdering(rec *Recorder) *Ordering {
-	o := &Ordering{rec: rec, proj: ordering.NewProjection(), truth: ordering.MapSource{},
+	book := ordering.NewProjection()
+	o := &Ordering{rec: rec, proj: book, book: book, truth: ordering.MapSource{},
 		broker:   &memoryOrdering{log: ordering.NewLog()},
 		outcomes: map[string]ordering.Outcome{}, applied: map[string]int{}, version: map[string]int64{}, delivered: map[string]bool{}}
 	return o
@@ -98,7 +116,18 @@ func (o *Ordering) Events() []ordering.Event { return o.events }
 
 // Consumer starts the consumer with a retry budget of maxAttempts
 // deliveries.
-func (o *Ordering) Consumer(maxAttempts int) { o.consumer = ordering.NewConsumer(o.proj, maxAttempts) }
+func (o *Ordering) Consumer(maxAttempts int) {
+	if o.mechanism != nil {
+		o.mine = o.mechanism.NewConsumer(o.mineProj, maxAttempts)
+		o.budget = o.mine.Budget()
+		return
+	}
+	o.consumer = ordering.NewConsumer(o.book, maxAttempts)
+	o.budget = o.consumer.MaxAttempts
+}
+
+// started reports whether the consumer has started.
+func (o *Ordering) started() bool { return o.consumer != nil || o.mine != nil }
 
 // Publish puts event i at the back of the broker's queue, as a first
 // delivery.
@@ -121,7 +150,7 @@ func (o *Ordering) Dispatch() error {
 // limit), so that a run can be walked one delivery of the queue at a time.
 // It reports how many it made.
 func (o *Ordering) DispatchN(max int) (int, error) {
-	if o.consumer == nil {
+	if !o.started() {
 		return 0, scenarioErr("harness.err.no-consumer", "dispatch")
 	}
 	n := 0
@@ -147,7 +176,7 @@ func (o *Ordering) DispatchN(max int) (int, error) {
 // the same run as delivering each in turn and then dispatching the retries
 // they queued, one step at a time, which is how the explorer walks it.
 func (o *Ordering) Deliver(i int) error {
-	if o.consumer == nil {
+	if !o.started() {
 		return scenarioErr("harness.err.no-consumer", "deliver")
 	}
 	o.published++
@@ -218,8 +247,8 @@ func (o *Ordering) Snapshot() string {
 		st, _ := o.proj.Get(id)
 		fmt.Fprintf(&b, "%s=%s^%d ", id, st, o.version[id])
 	}
-	if o.consumer != nil {
-		fmt.Fprintf(&b, "budget=%d ", o.consumer.MaxAttempts)
+	if o.started() {
+		fmt.Fprintf(&b, "budget=%d ", o.budget)
 	}
 	b.WriteString("queue=")
 	if q, ok := o.broker.(*memoryOrdering); ok {
@@ -283,10 +312,10 @@ func (o *Ordering) deadReason(e ordering.Event, attempt int) Msg {
 		return M("res.outcome.dead-poison-version", attempt, e.Type, m[1], m[2])
 	case strings.Contains(reason, ordering.ErrPoison.Error()):
 		return M("res.outcome.dead-poison-type", attempt, e.Type)
-	case strings.Contains(reason, ordering.ErrConflict.Error()) && o.consumer != nil && o.consumer.MaxAttempts == 1:
+	case strings.Contains(reason, ordering.ErrConflict.Error()) && o.started() && o.budget == 1:
 		return M("res.outcome.dead-no-retry", attempt)
-	case strings.Contains(reason, ordering.ErrConflict.Error()) && o.consumer != nil:
-		return M("res.outcome.dead-budget", attempt, o.consumer.MaxAttempts)
+	case strings.Contains(reason, ordering.ErrConflict.Error()) && o.started():
+		return M("res.outcome.dead-budget", attempt, o.budget)
 	}
 	return M("res.outcome.dead", attempt)
 }
@@ -308,7 +337,13 @@ func (o *Ordering) Truth(orderID string, st ordering.OrderState) { o.truth[order
 // orders and repairs what diverged: the loop that closes what the DLQ
 // holds.
 func (o *Ordering) Reconcile(orders ...string) int {
-	fixes := ordering.Reconcile(o.proj, o.truth, orders)
+	var fixes []ordering.Fix
+	if o.mineProj != nil {
+		// The book's reconciliation, over the student's rows.
+		fixes = ordering.ReconcileRows(o.mineProj, o.truth, orders)
+	} else {
+		fixes = ordering.Reconcile(o.book, o.truth, orders)
+	}
 	o.fixes += len(fixes)
 	o.noteReconciled(orders)
 	for _, id := range orders {
@@ -373,6 +408,13 @@ func (o *Ordering) Append(i int) error {
 // ReplayFrom replays the log from offset in batches into the projection.
 func (o *Ordering) ReplayFrom(actor string, offset, batch int) (ordering.ReplayResult, error) {
 	res, err := ordering.Replay(o.broker, o.proj, offset, batch)
+	if o.mineProj != nil && (errors.Is(err, ordering.ErrConflict) || errors.Is(err, ordering.ErrPoison)) {
+		// The student's gate refused an event the book's takes: the
+		// replay stops there, which is what the run shows, not an error
+		// of the scenario's.
+		o.step(actor, "log", M("step.replay-from", offset, batch), M("student.res.replay-refused", res.Applied, res.Duplicates, res.Offset), Harm)
+		return res, nil
+	}
 	if err != nil {
 		return res, err
 	}
@@ -490,6 +532,9 @@ func (o *Ordering) Fixes() int      { return o.fixes }
 
 // DLQ is what the dead-letter queue holds.
 func (o *Ordering) DLQ() []ordering.DLQEntry {
+	if o.mine != nil {
+		return o.mine.DLQ()
+	}
 	if o.strategy == Student {
 		return append([]ordering.DLQEntry(nil), o.studentDLQ...)
 	}
@@ -507,6 +552,7 @@ func (o *Ordering) DLQ() []ordering.DLQEntry {
 // OrderingSection is §8.3 as a drill file speaks it.
 var OrderingSection = Section{
 	ID: "8.3", Harness: "ordering",
+	Exercises: []string{ProjectionExercise},
 	Verbs: []Verb{
 		{Name: "event", Args: []Arg{{Name: "id", Kind: Word}, {Name: "order", Kind: Word}, {Name: "version", Kind: Word},
 			{Name: "type", Kind: Word}, {Name: "where", Kind: Choice, Optional: true, Choices: []string{"logged"}}}},
@@ -707,10 +753,7 @@ func (o *Ordering) Observe(name string, args []any) (any, error) {
 		id, err := argString(name, args, 0)
 		return string(o.outcomes[id]), err
 	case "max_attempts":
-		if o.consumer == nil {
-			return 0, nil
-		}
-		return o.consumer.MaxAttempts, nil
+		return o.budget, nil
 	case "fixes":
 		return o.fixes, nil
 	case "log_len":

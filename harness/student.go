@@ -44,6 +44,13 @@ type Students struct {
 	Ledger func() Ledger
 	// Ordering decides what one §8.3 delivery of an event comes to.
 	Ordering func(*EventDelivery) (ordering.Outcome, error)
+	// Projection is the §8.3 mechanism: the projection's version gate and
+	// the consumer's retry and dead-letter policy, in the book's shapes.
+	// It runs only where a drill names it ("exercise projection"):
+	// then the student's Projection sits where ordering.Projection sits and
+	// the student's Consumer where ordering.Consumer does, and the book's
+	// broker, Reconcile and Replay run around them unchanged.
+	Projection *ProjectionMechanism
 	// Shardjob works through one §11.2 shard as the Worker's lease holder.
 	Shardjob func(*Worker) error
 	// Watch, when set, is told each verb the student's code calls (and,
@@ -56,6 +63,10 @@ type Students struct {
 	// this one alone (Only).
 	Runner *ShardMechanism
 }
+
+// ProjectionExercise is the §8.3 mechanism exercise's name, as a drill
+// file of strategy student names it: "exercise projection".
+const ProjectionExercise = "projection"
 
 // RunnerExercise is the §11.2 mechanism exercise's name, as a drill file
 // of strategy student names it: "exercise runner".
@@ -98,14 +109,25 @@ var StudentExercises = []struct {
 	{"consumer-handler", func(f, t *Students) { t.Inbox = f.Inbox }},
 	{LedgerExercise, func(f, t *Students) { t.Ledger = f.Ledger }},
 	{"projection-decision", func(f, t *Students) { t.Ordering = f.Ordering }},
+	{ProjectionExercise, func(f, t *Students) { t.Projection = f.Projection }},
 	{"shard-loop", func(f, t *Students) { t.Shardjob = f.Shardjob }},
 	{RunnerExercise, func(f, t *Students) { t.Runner = f.Runner }},
 }
 
 // Only is the part of s that exercise checks, alone: the other parts are
-// not plugged in, so the book's code runs there. A name that is not an
-// exercise gives nil.
+// not plugged in, so the book's code runs there. Exercise "" is the
+// protocol exercises (a drill file of strategy student with no exercise
+// line): the student's handler, decision and loop around the book's
+// mechanisms, never a mechanism of the student's, so that a run never
+// mixes the two tiers and a counterexample replays the same whatever else
+// the student has written. A name that is not an exercise gives nil.
 func (s *Students) Only(exercise string) *Students {
+	if exercise == "" {
+		if s == nil {
+			return nil
+		}
+		return &Students{Inbox: s.Inbox, Ordering: s.Ordering, Shardjob: s.Shardjob, Watch: s.Watch}
+	}
 	for _, e := range StudentExercises {
 		if e.Name == exercise {
 			out := &Students{}
@@ -118,6 +140,7 @@ func (s *Students) Only(exercise string) *Students {
 	}
 	return nil
 }
+
 
 // --- §8.2 ----------------------------------------------------------------
 
@@ -209,7 +232,7 @@ func (d *EventDelivery) Attempt() int { d.o.students.watch().Call("d.Attempt"); 
 // MaxAttempts is the retry budget, counted in deliveries.
 func (d *EventDelivery) MaxAttempts() int {
 	d.o.students.watch().Call("d.MaxAttempts")
-	return d.o.consumer.MaxAttempts
+	return d.o.budget
 }
 
 // Apply is Projection.Apply: it advances the order by one version, reports
@@ -228,6 +251,9 @@ func (d *EventDelivery) Apply() (bool, error) {
 func (o *Ordering) decide(e ordering.Event, attempt int) (ordering.Outcome, error) {
 	if o.strategy != Student {
 		return o.consumer.Handle(e, attempt), nil
+	}
+	if o.mine != nil {
+		return o.mechanismDecides(e, attempt)
 	}
 	if o.students == nil || o.students.Ordering == nil {
 		return "", ErrNoStudent
@@ -256,7 +282,7 @@ func (o *Ordering) decide(e ordering.Event, attempt int) (ordering.Outcome, erro
 // event stays at "retry", neither applied nor dead-lettered. The book's
 // consumer never asks for one.
 func (o *Ordering) pastBudget(attempt int) bool {
-	if o.strategy != Student || attempt < o.consumer.MaxAttempts {
+	if o.strategy != Student || attempt < o.budget {
 		return false
 	}
 	o.overBudget++
@@ -264,15 +290,62 @@ func (o *Ordering) pastBudget(attempt int) bool {
 }
 
 func (o *Ordering) recordPastBudget(e ordering.Event, attempt int) {
-	o.step("broker", "consumer", M("student.step.past-budget", e, attempt), M("student.res.not-requeued", o.consumer.MaxAttempts), Harm)
+	o.step("broker", "consumer", M("student.step.past-budget", e, attempt), M("student.res.not-requeued", o.budget), Harm)
 }
 
 // NewStudentOrdering starts a §8.3 run whose consumer decides with the
-// student's code.
+// student's code: the student's mechanism (projection and consumer) when s
+// has one, else the student's decision over the book's projection.
 func NewStudentOrdering(s *Students, rec *Recorder) *Ordering {
 	o := NewOrdering(rec)
 	o.strategy, o.students = Student, s
+	if s != nil && s.Projection != nil {
+		o.mechanism = s.Projection
+		o.book, o.mineProj = nil, s.Projection.NewProjection()
+		o.proj = o.mineProj
+	}
 	return o
+}
+
+// ProjectionMechanism is the student's §8.3 mechanism as the harness takes
+// it: the book's two constructors, NewProjection and NewConsumer. Package
+// exercises fills it from the student's types.
+type ProjectionMechanism struct {
+	NewProjection func() StudentProjection
+	// NewConsumer is ordering.NewConsumer: a consumer over p with a retry
+	// budget of maxAttempts deliveries (0: the book's default).
+	NewConsumer func(p StudentProjection, maxAttempts int) StudentConsumer
+}
+
+// StudentProjection is the read model in the book's shape: the version
+// gate (Apply), the row (Get), the count of version advances
+// (AppliedCount), and the reconciler's overwrite (Repair), which
+// ordering.ReconcileRows calls.
+type StudentProjection interface {
+	ordering.Applier
+	ordering.Rows
+	AppliedCount() int
+}
+
+// StudentConsumer is the consumer in the book's shape: Handle decides one
+// delivery, DLQ is what it dead-lettered, Budget is its MaxAttempts.
+type StudentConsumer interface {
+	Handle(e ordering.Event, attempt int) ordering.Outcome
+	DLQ() []ordering.DLQEntry
+	Budget() int
+}
+
+// mechanismDecides is one delivery handed to the student's Consumer.Handle:
+// the outcome is the student's, the DLQ the student's consumer keeps.
+func (o *Ordering) mechanismDecides(e ordering.Event, attempt int) (ordering.Outcome, error) {
+	switch out := o.mine.Handle(e, attempt); out {
+	case ordering.OutcomeApplied, ordering.OutcomeDuplicate, ordering.OutcomeRetry, ordering.OutcomeDead:
+		return out, nil
+	case "":
+		return "", fmt.Errorf("the student's Consumer.Handle returned no outcome for %s; the outcomes are applied, duplicate, retry and dead", e)
+	default:
+		return "", fmt.Errorf("the student's Consumer.Handle returned %q; the outcomes are applied, duplicate, retry and dead", out)
+	}
 }
 
 // OverBudget counts the retries the student's consumer asked for past its

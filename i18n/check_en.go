@@ -37,30 +37,35 @@ archlab is older than exercises/ (run "go run ./cmd/archlab check").`,
   $ go run ./cmd/archlab check --format exercism --output-dir results
   # the task, the verbs and what is checked
   $ archlab explain consumer-handler`,
-	"check.flag.show":        "print the shortest breaking run in full: its timeline and the drill file that replays it",
-	"check.err.unknown":      "unknown exercise %q; the exercises are %s",
-	"check.err.args":         "check takes at most one exercise, got %d",
-	"check.err.not-done":     "not done yet: %s",
-	"check.err.show-json":    "--show prints a timeline; leave it out with --json",
-	"check.err.stale":        "this archlab was built before exercises/ changed, so it would check the old code; run: %s",
-	"check.line.done":        "✓ %s (§%s): done: %d drills and %s schedules, none breaks it",
-	"check.line.not-done":    "✗ %s (§%s): not done: %s",
-	"check.line.not-started": "○ %s (§%s): not started: write %s in %s",
-	"check.line.error":       "✗ %s (§%s): your code failed: %v",
-	"check.detail.shortest":  "    shortest run: %s",
-	"check.detail.hint":      "    hint: %s",
-	"check.detail.show":      "    the whole run and its drill file: archlab check %s --show",
-	"check.detail.trace":     "The shortest run that breaks %s:",
-	"check.detail.file":      "The drill file that replays it (save it, then: archlab drill --file FILE):",
-	"check.progress":         "%d/%d exercises done",
-	"check.lesson.counter":   "%s is %s, the book says %s",
-	"check.lesson.unit":      "the book's test %s fails: %s",
-	"check.lesson.unfired":   "no schedule struck with the fault %s: the scope never tested it",
-	"check.line.drill":       "drill %s: %s",
-	"check.hint.start":       "open %s and write %s: it still returns ErrNotImplemented",
+	"check.flag.show":                   "print the shortest breaking run in full: its timeline and the drill file that replays it",
+	"check.err.unknown":                 "unknown exercise %q; the exercises are %s",
+	"check.err.args":                    "check takes at most one exercise, got %d",
+	"check.err.not-done":                "not done yet: %s",
+	"check.err.show-json":               "--show prints a timeline; leave it out with --json",
+	"check.err.stale":                   "this archlab was built before exercises/ changed, so it would check the old code; run: %s",
+	"check.line.done":                   "✓ %s (§%s): done: %d drills and %s schedules, none breaks it",
+	"check.line.not-done":               "✗ %s (§%s): not done: %s",
+	"check.line.not-started":            "○ %s (§%s): not started: write %s in %s",
+	"check.line.error":                  "✗ %s (§%s): your code failed: %v",
+	"check.detail.shortest":             "    shortest run: %s",
+	"check.detail.hint":                 "    hint: %s",
+	"check.detail.show":                 "    the whole run and its drill file: archlab check %s --show",
+	"check.detail.trace":                "The shortest run that breaks %s:",
+	"check.detail.file":                 "The drill file that replays it (save it, then: archlab drill --file FILE):",
+	"check.progress":                    "%d/%d exercises done",
+	"check.lesson.counter":              "%s is %s, the book says %s",
+	"check.lesson.unit":                 "the book's test %s fails: %s",
+	"check.lesson.unfired":              "no schedule struck with the fault %s: the scope never tested it",
+	"check.line.drill":                  "drill %s: %s",
+	"check.hint.start":                  "open %s and write %s: it still returns ErrNotImplemented",
+	"check.unit.projection.outcome":     "Handle(%s, attempt %d) returns %q; the book's consumer returns %q",
+	"check.unit.projection.line":        "yours prints %q; the book prints %q",
+	"check.unit.projection.dead-letter": "the dead letter of %s has attempt %d and reason %q; the book's has attempt %d and a reason wrapping %s",
+	"check.unit.projection.replay":      "the book's Replay from offset %d stops: %s",
 
 	"check.title.consumer-handler":    "the consumer's handler: each payment applied once behind an at-least-once broker",
 	"check.title.projection-decision": "the projection's decision on one delivery: apply, ignore, retry or dead-letter",
+	"check.title.projection":          "the projection's version gate and the consumer's retry and dead-letter policy, written yourself",
 	"check.title.shard-loop":          "the shard loop: resume, apply idempotently, commit with the epoch, fence the takeover",
 	"check.title.runner":              "the mechanism: the book's Runner.Run and Checkpoint, resuming, counting, committing and fencing by epoch",
 
@@ -75,6 +80,15 @@ archlab is older than exercises/ (run "go run ./cmd/archlab check").`,
 	"check.hint.projection-decision.poison":                "Poison cannot be fixed by waiting. §8.3: Projection.Apply tells poison from a conflict (errors.Is); poison must not spend the retry budget.",
 	"check.hint.projection-decision.out-of-order":          "A version gap is a conflict worth retrying: the missing event may still arrive. §8.3: the broker requeues what you ask it to retry.",
 	"check.hint.projection-decision.retry-budget":          "An event whose predecessor never comes must not loop. §8.3: a conflict is retried until the delivery count reaches the budget, then parked.",
+	"check.hint.projection":                                "§8.3: a projection moves one version at a time. Each event is one of four things to the gate: never applicable, already reached, too early, or next. Only the last moves the row; only the third is worth waiting for.",
+	"check.hint.projection.not-moved-back":                 "A row's version went down. §8.3: an event at or below the current version is a duplicate: the gate leaves the row as it is.",
+	"check.hint.projection.not-applied-twice":              "An event was applied twice. §8.3: a redelivered event reaches a version the row already holds; the gate reports it as not applied, with no error, and nothing changes.",
+	"check.hint.projection.duplicate-not-refused":          "An event already applied was retried or dead-lettered. §8.3: a duplicate is not a conflict: Apply returns false with no error, and Handle says duplicate; only a version gap is worth a retry.",
+	"check.hint.projection.within-budget":                  "An event was retried past its budget. §8.3: the budget counts deliveries; on the last one a conflict goes to the dead-letter queue instead.",
+	"check.hint.projection.out-of-order":                   "An event that skips a version must not move the row: the one before it may still come. §8.3: the gate answers a gap with ErrConflict, and the consumer asks for a retry.",
+	"check.hint.projection.poison":                         "Poison cannot be fixed by waiting. §8.3: an unknown type, or a version its type never has, is ErrPoison, and the consumer dead-letters it on its first delivery.",
+	"check.hint.projection.retry-budget":                   "A conflict whose predecessor never comes must end. §8.3: it is retried until the delivery count reaches MaxAttempts, then dead-lettered with that count and the reason.",
+	"check.hint.projection.replay":                         "Replay reads every event again. §8.3: because the gate is idempotent by version, a replayed event already reached is a duplicate and the rows do not move.",
 	"check.hint.shard-loop":                                "§11.2: a checkpoint says how far the shard certainly got; a rerun starts there, the sink makes the replay harmless, and the lease epoch keeps an old worker out.",
 	"check.hint.shard-loop.zombie-never-moves":             "A zombie moved the checkpoint. The book says of Checkpoint that \"a worker that lost its lease cannot move the offset\", but it only learns your epoch when you commit under it, and Runner.Run first commits after CommitEvery items. §11.2: raise the fence as you take over, before any work: w.Fence() writes your epoch in one step.",
 	"check.hint.shard-loop.exactly-once":                   "A key was never applied: the checkpoint claimed items that were not done when the worker died. §11.2: an offset may be committed only when the items before it are done.",
@@ -151,6 +165,34 @@ Where to read:
 
 Try:
   go run ./cmd/archlab check projection-decision --show`,
+	"check.explain.projection": `The task:
+Write the book's §8.3 mechanism in exercises/projection.go, in the book's
+shapes: Projection (NewProjection, Apply, Get, AppliedCount) and Consumer
+(NewConsumer, Handle, DLQ). Apply is the version gate: an event that can
+never apply wraps ordering.ErrPoison; a version at or below the row's is a
+duplicate, (false, nil); a version past the next one wraps
+ordering.ErrConflict; the next version moves the row. Handle turns that
+into applied, duplicate, retry (within MaxAttempts deliveries) or dead (into
+the DLQ, with the attempt and the reason).
+
+What is checked:
+The book's unit cases (TestOutOfOrderRejectedThenConverges,
+TestPoisonGoesStraightToDLQ, TestConflictExhaustsRetryBudget,
+TestReconcileRepairsDeadLettered, TestReplayRebuildsProjection); then the
+drills out-of-order, poison, retry-budget, reconcile, reconcile-gaps,
+replay and redelivered-event with your projection and consumer in place of
+the book's (strategy student, exercise projection); then every schedule of explore
+ordering with the poison event added, and a wider one, each followed by the
+book's Reconcile over your rows: the version never moves back, no event is
+applied twice, no duplicate is retried or dead-lettered, no event is
+retried past its budget, the projection ends equal to the source of truth.
+
+Where to read:
+§8.3 and, once yours is done, internal/ordering: Projection.Apply,
+Consumer.Handle.
+
+Try:
+  go run ./cmd/archlab check projection --show`,
 	"check.explain.shard-loop": `The task:
 Write ShardLoop in exercises/shard_loop.go: one worker's pass over a shard
 as the holder of its lease. A worker may crash right after an item, before
@@ -286,6 +328,9 @@ Try:
 	"check.hints.projection-decision.1": "Apply can end in four ways: applied; a version already reached (no error); a gap before this version (ErrConflict); an event that can never apply (ErrPoison). Write down what each one means for this delivery before you write any code.",
 	"check.hints.projection-decision.2": "Only one of those can be mended by waiting: a gap closes when the missing event arrives. Tell the errors apart with errors.Is, not by their text. And a version already reached is not an error at all: there is nothing to retry.",
 	"check.hints.projection-decision.3": "Waiting has a budget. d.Attempt() counts this event's deliveries from 1 and d.MaxAttempts() is the budget: a retry asked for on the last allowed delivery would go past it. What waiting cannot mend, or may no longer wait for, goes where reconciliation will find it.",
+	"check.hints.projection.1":          "Start with the gate alone. For one order the row is at version n: list what an event of version n+1, n, below n, and above n+1 each means, and which of them changes the row. A malformed event comes before all that: target tells you what version its type must have.",
+	"check.hints.projection.2":          "The gate's answers are values, not moods: a duplicate is (false, nil), not an error; a gap and poison are errors the consumer tells apart with errors.Is, so wrap the book's sentinels with %w. The row and the applied count move together, and only when the row does.",
+	"check.hints.projection.3":          "Handle turns the gate's answer into what the broker does. Which answer can time mend? That one is retried while attempt is below the budget, and on the last allowed delivery it is dead-lettered with the attempt and the reason, like the one time cannot mend, which goes there at once. The budget has a default when none is given.",
 
 	"check.hints.shard-loop.1": "A rerun must neither start from zero nor skip work. Where did the previous worker certainly get? That is what the checkpoint holds: resume there, and let the idempotent sink make the replayed items harmless.",
 	"check.hints.shard-loop.2": "Count the commit cadence from where you resumed, not from the first item, and commit once more at the end. An offset may be committed only once every item before it has been applied: a crash can strike right after any Apply.",
@@ -350,6 +395,7 @@ Try:
 	"student.step.crash-between":       "crashes between its writes",
 	"student.step.past-budget":         "stops redelivering %v after attempt %d",
 	"student.res.not-requeued":         "a retry past the budget of %d: not requeued",
+	"student.res.replay-refused":       "applied %d, duplicates %d, then your projection refused the event at offset %d: the replay stops there",
 	"student.step.fence":               "takes over under epoch %d",
 	"student.res.fence-is-yours":       "no harness fence: the student's loop fences",
 	"student.outcome.unacked":          "m%d never acked",

@@ -32,30 +32,35 @@ exercises/ 旧（请运行“go run ./cmd/archlab check”）。`,
   $ go run ./cmd/archlab check --format exercism
   # 任务、可用的动词和检查内容
   $ archlab explain consumer-handler`,
-	"check.flag.show":        "完整打印破坏它的最短运行：时间线，以及重放它的演练文件",
-	"check.err.unknown":      "未知练习 %q；练习有 %s",
-	"check.err.args":         "check 最多接受一个练习，收到了 %d 个",
-	"check.err.not-done":     "尚未完成：%s",
-	"check.err.show-json":    "--show 打印时间线；与 --json 一起使用时请去掉它",
-	"check.err.stale":        "这个 archlab 是在 exercises/ 改动之前构建的，检查的会是旧代码；请运行：%s",
-	"check.line.done":        "✓ %s（§%s）：已完成：%d 个演练、%s 种故障序列，没有一个能破坏它",
-	"check.line.not-done":    "✗ %s（§%s）：未完成：%s",
-	"check.line.not-started": "○ %s（§%s）：尚未开始：在 %[4]s 中编写 %[3]s",
-	"check.line.error":       "✗ %s（§%s）：你的代码出错：%v",
-	"check.detail.shortest":  "    最短运行：%s",
-	"check.detail.hint":      "    提示：%s",
-	"check.detail.show":      "    完整运行及其演练文件：archlab check %s --show",
-	"check.detail.trace":     "破坏 %s 的最短运行：",
-	"check.detail.file":      "重放它的演练文件（保存后运行：archlab drill --file FILE）：",
-	"check.progress":         "已完成 %d/%d 个练习",
-	"check.lesson.counter":   "%s 为 %s，书中为 %s",
-	"check.lesson.unit":      "书中的测试 %s 未通过：%s",
-	"check.lesson.unfired":   "没有一种故障序列触发过故障 %s：这个范围从未检验过它",
-	"check.line.drill":       "演练 %s：%s",
-	"check.hint.start":       "打开 %s，编写 %s：它仍然返回 ErrNotImplemented",
+	"check.flag.show":                   "完整打印破坏它的最短运行：时间线，以及重放它的演练文件",
+	"check.err.unknown":                 "未知练习 %q；练习有 %s",
+	"check.err.args":                    "check 最多接受一个练习，收到了 %d 个",
+	"check.err.not-done":                "尚未完成：%s",
+	"check.err.show-json":               "--show 打印时间线；与 --json 一起使用时请去掉它",
+	"check.err.stale":                   "这个 archlab 是在 exercises/ 改动之前构建的，检查的会是旧代码；请运行：%s",
+	"check.line.done":                   "✓ %s（§%s）：已完成：%d 个演练、%s 种故障序列，没有一个能破坏它",
+	"check.line.not-done":               "✗ %s（§%s）：未完成：%s",
+	"check.line.not-started":            "○ %s（§%s）：尚未开始：在 %[4]s 中编写 %[3]s",
+	"check.line.error":                  "✗ %s（§%s）：你的代码出错：%v",
+	"check.detail.shortest":             "    最短运行：%s",
+	"check.detail.hint":                 "    提示：%s",
+	"check.detail.show":                 "    完整运行及其演练文件：archlab check %s --show",
+	"check.detail.trace":                "破坏 %s 的最短运行：",
+	"check.detail.file":                 "重放它的演练文件（保存后运行：archlab drill --file FILE）：",
+	"check.progress":                    "已完成 %d/%d 个练习",
+	"check.lesson.counter":              "%s 为 %s，书中为 %s",
+	"check.lesson.unit":                 "书中的测试 %s 未通过：%s",
+	"check.lesson.unfired":              "没有一种故障序列触发过故障 %s：这个范围从未检验过它",
+	"check.line.drill":                  "演练 %s：%s",
+	"check.hint.start":                  "打开 %s，编写 %s：它仍然返回 ErrNotImplemented",
+	"check.unit.projection.outcome":     "第 %[2]d 次投递 %[1]s 时，Handle 返回 %[3]q；书中的消费端返回 %[4]q",
+	"check.unit.projection.line":        "你的输出是 %q；书中的输出是 %q",
+	"check.unit.projection.dead-letter": "%s 的死信记录是第 %d 次投递、原因 %q；书中的是第 %d 次投递、原因包装了 %s",
+	"check.unit.projection.replay":      "书中的 Replay 从偏移量 %d 开始，中途停下：%s",
 
 	"check.title.consumer-handler":    "消费端的处理函数：在至少一次投递的消息代理后面，每笔付款只生效一次",
 	"check.title.projection-decision": "投影对一次投递的决策：应用、忽略、重试或转入死信",
+	"check.title.projection":          "亲手写出投影的版本闸门以及消费端的重试与死信策略",
 	"check.title.shard-loop":          "分片循环：恢复、幂等应用、带纪元提交、接管时设置围栏",
 	"check.title.runner":              "机制本身：书中的 Runner.Run 与 Checkpoint，负责恢复、计数、提交与按纪元设围栏",
 
@@ -70,6 +75,15 @@ exercises/ 旧（请运行“go run ./cmd/archlab check”）。`,
 	"check.hint.projection-decision.poison":                "毒消息等多久都修不好。§8.3：Projection.Apply 能区分毒消息和冲突（errors.Is）；毒消息不能消耗重试预算。",
 	"check.hint.projection-decision.out-of-order":          "版本缺口是值得重试的冲突：缺失的事件可能还会到达。§8.3：你要求重试的，消息代理会重新入队。",
 	"check.hint.projection-decision.retry-budget":          "前驱永远不来的事件不能无限循环。§8.3：冲突一直重试到投递次数达到预算，然后停放。",
+	"check.hint.projection":                                "§8.3：投影一次只前进一个版本。对闸门来说，每个事件是四种情况之一：永远无法应用、版本已经达到、来得太早、正好是下一个。只有最后一种会移动这一行；只有第三种值得等待。",
+	"check.hint.projection.not-moved-back":                 "有一行的版本回退了。§8.3：版本不高于当前版本的事件是重复：闸门让这一行保持原样。",
+	"check.hint.projection.not-applied-twice":              "有事件被应用了两次。§8.3：重投的事件带来的版本，这一行已经达到；闸门把它报告为未应用且没有错误，什么都不改。",
+	"check.hint.projection.duplicate-not-refused":          "已经应用过的事件被重试或送进了死信队列。§8.3：重复不是冲突：Apply 返回 false 且没有错误，Handle 返回 duplicate；只有版本缺口才值得重试。",
+	"check.hint.projection.within-budget":                  "有事件在预算用完之后还在重试。§8.3：预算按投递次数计；在最后一次投递上，冲突改为进入死信队列。",
+	"check.hint.projection.out-of-order":                   "跳过了一个版本的事件不能移动这一行：它前面的事件可能还会到达。§8.3：闸门对缺口返回 ErrConflict，消费端要求重试。",
+	"check.hint.projection.poison":                         "毒消息等多久都修不好。§8.3：未知的类型，或者版本不是该类型应有的版本，都是 ErrPoison，消费端在第一次投递时就把它送进死信队列。",
+	"check.hint.projection.retry-budget":                   "前驱永远不来的冲突必须有个了结。§8.3：它一直重试到投递次数达到 MaxAttempts，然后连同这个次数和原因进入死信队列。",
+	"check.hint.projection.replay":                         "重放会把每个事件再读一遍。§8.3：闸门按版本幂等，所以重放到已达到版本的事件是重复，各行都不动。",
 	"check.hint.shard-loop":                                "§11.2：检查点说明分片确定做到了哪里；重跑从那里开始，下游让重放无害，租约纪元把旧的工作进程挡在外面。",
 	"check.hint.shard-loop.zombie-never-moves":             "僵尸移动了检查点。书中说 Checkpoint 让“失去租约的工作进程无法移动偏移量”，但检查点要等你以自己的纪元提交之后才知道你的纪元，而 Runner.Run 要处理 CommitEvery 项之后才第一次提交。§11.2：接管时、做任何工作之前就设置围栏：w.Fence() 一步写入你的纪元。",
 	"check.hint.shard-loop.exactly-once":                   "有键从未被应用：工作进程死掉时，检查点已经声称完成了还没做的项。§11.2：只有之前的项都完成了，才能提交这个偏移量。",
@@ -139,6 +153,31 @@ reconcile，再运行加入毒消息的 explore ordering 的每一种故障序�
 
 试试：
   go run ./cmd/archlab check projection-decision --show`,
+	"check.explain.projection": `任务：
+在 exercises/projection.go 中按书中的形状写出 §8.3 的机制：Projection
+（NewProjection、Apply、Get、AppliedCount）和 Consumer（NewConsumer、Handle、
+DLQ）。Apply 是版本闸门：永远无法应用的事件返回包装了 ordering.ErrPoison 的
+错误；版本不高于这一行的是重复，返回 false 且没有错误；版本跳过了下一个的返回包装
+了 ordering.ErrConflict 的错误；正好是下一个版本的移动这一行。Handle 把它变成
+applied、duplicate、retry（在 MaxAttempts 次投递之内）或 dead（连同投递次数和
+原因进入死信队列）。
+
+检查什么：
+书中的单元用例（TestOutOfOrderRejectedThenConverges、
+TestPoisonGoesStraightToDLQ、TestConflictExhaustsRetryBudget、
+TestReconcileRepairsDeadLettered、TestReplayRebuildsProjection）；然后用你的
+投影和消费端代替书中的（strategy student，exercise projection），运行演练
+out-of-order、poison、retry-budget、reconcile、reconcile-gaps、
+redelivered-event 以及重放的演练；再运行加入毒消息的 explore ordering 的每一种故障序列，以及
+一个更大的范围，每种之后都在你的行上执行书中的 Reconcile：版本从不回退，没有
+事件被应用两次，重复既不重试也不进死信队列，没有事件在预算用完后还在重试，投
+影最终与事实来源一致。
+
+去哪里读：
+§8.3，以及写完之后的 internal/ordering：Projection.Apply、Consumer.Handle。
+
+试试：
+  go run ./cmd/archlab check projection --show`,
 	"check.explain.shard-loop": `任务：
 在 exercises/shard_loop.go 中编写 ShardLoop：一个工作进程以租约持有者的身份
 处理一遍分片。工作进程可能在处理完某一项之后、提交它之前崩溃并被重跑；停顿的
@@ -264,6 +303,9 @@ ledger）；最后逐一枚举 explore inbox 的每一种故障序列（3 条消
 	"check.hints.projection-decision.1": "Apply 有四种结局：已应用；版本已经达到（没有错误）；这个版本之前有缺口（ErrConflict）；永远无法应用的事件（ErrPoison）。写代码之前，先写下每一种对这次投递意味着什么。",
 	"check.hints.projection-decision.2": "其中只有一种能靠等待解决：缺失的事件到达，缺口就补上了。用 errors.Is 区分错误，不要比较错误的文字。版本已经达到根本不是错误：没有什么可重试的。",
 	"check.hints.projection-decision.3": "等待有预算。d.Attempt() 从 1 开始数这个事件的投递次数，d.MaxAttempts() 是预算：在最后一次允许的投递上要求重试，就超出了预算。等待解决不了的，或者不能再等的，放到对账能找到的地方。",
+	"check.hints.projection.1":          "先只写闸门。设某个订单的这一行处在版本 n：列出版本为 n+1、n、低于 n、高于 n+1 的事件各意味着什么，其中哪一种会改变这一行。格式不对的事件排在这一切之前：target 告诉你它的类型应有的版本。",
+	"check.hints.projection.2":          "闸门的回答是值，不是情绪：重复是 (false, nil)，不是错误；缺口和毒消息是错误，消费端用 errors.Is 区分它们，所以要用 %w 包装书中的哨兵错误。这一行和已应用计数一起前进，并且只在这一行前进时前进。",
+	"check.hints.projection.3":          "Handle 把闸门的回答变成消息代理要做的事。哪一种回答能靠时间解决？它在投递次数低于预算时重试，在最后一次允许的投递上连同投递次数和原因进入死信队列；时间解决不了的，立即进入死信队列。没有给出预算时，预算有默认值。",
 
 	"check.hints.shard-loop.1": "重跑既不能从零开始，也不能跳过工作。上一个工作进程确定做到了哪里？这正是检查点保存的：从那里继续，让幂等的下游使重放的项无害。",
 	"check.hints.shard-loop.2": "提交间隔从你恢复的位置开始数，而不是从第一项开始，结束时再提交一次。只有当之前的每一项都已应用，才能提交这个偏移量：崩溃可能发生在任何一次 Apply 之后。",
@@ -328,6 +370,7 @@ ledger）；最后逐一枚举 explore inbox 的每一种故障序列（3 条消
 	"student.step.crash-between":       "在两次写之间崩溃",
 	"student.step.past-budget":         "第 %[2]d 次投递之后不重投 %[1]v",
 	"student.res.not-requeued":         "超出预算 %d 的重试：不再入队",
+	"student.res.replay-refused":       "应用 %d，重复 %d，随后你的投影拒绝了偏移量 %d 处的事件：重放停在那里",
 	"student.step.fence":               "以纪元 %d 接管",
 	"student.res.fence-is-yours":       "测试台不设围栏：由学生的循环设置",
 	"student.outcome.unacked":          "m%d 从未被确认",

@@ -29,7 +29,6 @@ var fileEN = map[string]string{
 	"file.err.strategy.none":         "section %s has no strategies; leave the strategy line out",
 	"file.err.strategy.unknown":      "unknown strategy %q; section %s's are %s",
 	"file.err.exercise.student":      "exercise goes with strategy student: it names which of the student's code the run plugs in",
-	"file.err.exercise.none":         "section %s has no mechanism exercise; leave the exercise line out",
 	"file.err.exercise.unknown":      "unknown exercise %q; section %s's are %s",
 	"file.err.param.twice":           "param %s is declared twice",
 	"file.err.param.form":            "param takes a name, a default and a range: %s",

@@ -28,7 +28,6 @@ var fileZH = map[string]string{
 	"file.err.strategy.none":         "第 %s 节没有策略；请删去 strategy 行",
 	"file.err.strategy.unknown":      "未知的策略 %q；第 %s 节的策略为 %s",
 	"file.err.exercise.student":      "exercise 只能与 strategy student 一起使用：它指明运行时接入学生的哪一部分代码",
-	"file.err.exercise.none":         "第 %s 节没有机制练习；请删去 exercise 行",
 	"file.err.exercise.unknown":      "未知的练习 %q；第 %s 节的练习为 %s",
 	"file.err.param.twice":           "参数 %s 声明了两次",
 	"file.err.param.form":            "param 后面跟名称、默认值和范围：%s",

@@ -73,11 +73,17 @@ type Reader interface {
 	NextBatch(offset, size int) ([]Event, int, error)
 }
 
+// Applier is what Replay applies events to: a Projection, or any read
+// model with the same version gate (the lab's exercises plug one in).
+type Applier interface {
+	Apply(e Event) (bool, error)
+}
+
 // Replay reads the log from offset in batches of batch events and applies
 // each event to p, until the log is drained. Apply is idempotent by version,
 // so replaying events p has already seen only counts duplicates. It stops at
 // the first event Apply rejects, with Offset pointing at that event.
-func Replay(l Reader, p *Projection, offset, batch int) (ReplayResult, error) {
+func Replay(l Reader, p Applier, offset, batch int) (ReplayResult, error) {
 	res := ReplayResult{Offset: offset}
 	for {
 		// The offset advances per event, not per batch, so a failure
