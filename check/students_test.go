@@ -2,8 +2,8 @@ package check
 
 import (
 	"errors"
-	"sync"
 	"fmt"
+	"sync"
 
 	"archlab/harness"
 	"archlab/internal/inbox"
@@ -278,6 +278,7 @@ func (l *wrongLedger) Applies() int {
 	defer l.mu.Unlock()
 	return l.applies
 }
+
 // §8.3, the mechanism tier: the book's classic mistakes in the version
 // gate and in the consumer's policy, each one flaw in an otherwise right
 // projection (flawedProjection, below).

@@ -141,7 +141,6 @@ func (s *Students) Only(exercise string) *Students {
 	return nil
 }
 
-
 // --- §8.2 ----------------------------------------------------------------
 
 // Delivery is one delivery of a message to the student's handler: the
