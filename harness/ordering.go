@@ -119,6 +119,9 @@ func (o *Ordering) Events() []ordering.Event { return o.events }
 func (o *Ordering) Consumer(maxAttempts int) {
 	if o.mechanism != nil {
 		o.mine = o.mechanism.NewConsumer(o.mineProj, maxAttempts)
+		if w := o.students.watch(); w != nil {
+			o.mine = watchedConsumer{o.mine, w}
+		}
 		o.budget = o.mine.Budget()
 		return
 	}

@@ -24,6 +24,7 @@ type Shardjob struct {
 	shards [][]string
 	sink   *shardjob.Sink
 	cp     Checkpoint // the book's *shardjob.Checkpoint, or the student's (exercise runner)
+	watch  *Watch     // the student's Watch (exercise runner), nil for none
 
 	maxEpoch uint64         // the highest epoch that ran or fenced: older ones are zombies
 	reached  map[uint64]int // the offset each epoch's worker reached, which its zombie commits
@@ -160,6 +161,7 @@ func (s *Shardjob) Run(r Run) (Ran, error) {
 		// The student's Runner.Run, handed the sink and the checkpoint as
 		// the book's is, and stopping itself at crashAfter as the book's
 		// does: that is part of what the student writes.
+		s.watch.Call("r.Run")
 		res, err = s.mechanism.NewRunner(e, e, r.Epoch, r.Every).Run(r.Shard, slices.Clone(items), stop)
 		if err != nil && !errors.Is(err, shardjob.ErrInjectedCrash) && rejectedName(err) == "" {
 			return Ran{}, fmt.Errorf("the student's Runner.Run: %w", err)

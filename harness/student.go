@@ -302,6 +302,9 @@ func NewStudentOrdering(s *Students, rec *Recorder) *Ordering {
 		o.mechanism = s.Projection
 		o.book, o.mineProj = nil, s.Projection.NewProjection()
 		o.proj = o.mineProj
+		if s.Watch != nil {
+			o.proj = watchedProjection{o.mineProj, s.Watch}
+		}
 	}
 	return o
 }
@@ -430,6 +433,9 @@ func NewStudentShardjob(st *Students, rec *Recorder) *Shardjob {
 	s := NewShardjob(rec)
 	if st != nil && st.Shardjob == nil && st.Runner != nil {
 		s.mechanism, s.cp = st.Runner, st.Runner.NewCheckpoint()
+		if st.Watch != nil {
+			s.cp, s.watch = watchedCheckpoint{s.cp, st.Watch}, st.Watch
+		}
 		return s
 	}
 	s.student, s.students = true, st

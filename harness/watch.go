@@ -3,6 +3,8 @@ package harness
 import (
 	"fmt"
 	"sync"
+
+	"archlab/internal/ordering"
 )
 
 // Watch follows a student's run from outside: what the checker is running
@@ -60,4 +62,64 @@ func (s *Students) watch() *Watch {
 		return nil
 	}
 	return s.Watch
+}
+
+// The mechanism exercises' types are called by the book's functions and
+// the harness, not through verbs: these wrappers tell the Watch of each
+// call. They wrap only where a Watch is set (a checked child), so that
+// every other run meets the student's type as it is.
+
+type watchedProjection struct {
+	StudentProjection
+	w *Watch
+}
+
+func (p watchedProjection) Apply(e ordering.Event) (bool, error) {
+	p.w.Call("p.Apply")
+	return p.StudentProjection.Apply(e)
+}
+
+func (p watchedProjection) Get(orderID string) (ordering.OrderState, bool) {
+	p.w.Call("p.Get")
+	return p.StudentProjection.Get(orderID)
+}
+
+func (p watchedProjection) Repair(orderID string, st ordering.OrderState) {
+	p.w.Call("p.Repair")
+	p.StudentProjection.Repair(orderID, st)
+}
+
+func (p watchedProjection) AppliedCount() int {
+	p.w.Call("p.AppliedCount")
+	return p.StudentProjection.AppliedCount()
+}
+
+type watchedConsumer struct {
+	StudentConsumer
+	w *Watch
+}
+
+func (c watchedConsumer) Handle(e ordering.Event, attempt int) ordering.Outcome {
+	c.w.Call("c.Handle")
+	return c.StudentConsumer.Handle(e, attempt)
+}
+
+type watchedCheckpoint struct {
+	Checkpoint
+	w *Watch
+}
+
+func (c watchedCheckpoint) Load(shard string) int {
+	c.w.Call("cp.Load")
+	return c.Checkpoint.Load(shard)
+}
+
+func (c watchedCheckpoint) Commit(shard string, epoch uint64, offset int) error {
+	c.w.Call("cp.Commit")
+	return c.Checkpoint.Commit(shard, epoch, offset)
+}
+
+func (c watchedCheckpoint) Epoch(shard string) uint64 {
+	c.w.Call("cp.Epoch")
+	return c.Checkpoint.Epoch(shard)
 }
