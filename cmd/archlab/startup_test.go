@@ -115,26 +115,30 @@ func BenchmarkRebuild(b *testing.B) {
 	if err := os.WriteFile(overlay, ov, 0o600); err != nil {
 		b.Fatal(err)
 	}
-	rebuild := func(format string, i int) time.Duration {
+	rebuild := func(pkg, format string, i int) time.Duration {
 		edit := fmt.Appendf(slices.Clone(src), format, time.Now().UnixNano()+int64(i))
 		if err := os.WriteFile(edited, edit, 0o600); err != nil {
 			b.Fatal(err)
 		}
 		start := time.Now()
-		goBuild(b, dir, "archlab-edited", "./cmd/archlab", "-overlay", overlay)
+		goBuild(b, dir, filepath.Base(pkg)+"-edited", pkg, "-overlay", overlay)
 		return time.Since(start)
 	}
-	var unchanged, body, api time.Duration
+	goBuild(b, dir, "archlab-check", "./cmd/archlab-check")
+	var unchanged, body, api, checker time.Duration
 	for i := 0; b.Loop(); i++ {
 		start := time.Now()
 		goBuild(b, dir, "archlab", "./cmd/archlab")
 		unchanged += time.Since(start)
-		body += rebuild("\nfunc benchmarkEdit() int64 { return %d }\n", i)
-		api += rebuild("\nvar BenchmarkEdit = %d\n", i)
+		body += rebuild("./cmd/archlab", "\nfunc benchmarkEdit() int64 { return %d }\n", i)
+		api += rebuild("./cmd/archlab", "\nvar BenchmarkEdit = %d\n", i)
+		// What check --watch rebuilds after a save: the small checker.
+		checker += rebuild("./cmd/archlab-check", "\nfunc benchmarkEdit() int64 { return %d }\n", i)
 	}
 	b.ReportMetric(unchanged.Seconds()/float64(b.N), "unchanged-s")
 	b.ReportMetric(body.Seconds()/float64(b.N), "body-s")
 	b.ReportMetric(api.Seconds()/float64(b.N), "api-s")
+	b.ReportMetric(checker.Seconds()/float64(b.N), "checker-body-s")
 	if fi, err := os.Stat(out); err == nil {
 		b.ReportMetric(float64(fi.Size())/1e6, "archlab-MB")
 	}
