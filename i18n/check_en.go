@@ -360,6 +360,7 @@ Try:
 	"check.watch.stopped":                 "stopped watching",
 	"check.watch.saved":                   "── saved: %s; checking %s ──",
 	"check.watch.compile":                 "✗ the exercises do not compile:",
+	"check.err.interrupted":               "interrupted: the check's child process was stopped",
 	"check.diag.step":                     "%s: %s",
 	"check.diag.sep":                      "; ",
 	"check.diag.at":                       "    where it parts from the book: step %d, %s",

@@ -214,6 +214,9 @@ func (o *checkOptions) run(ctx context.Context) error {
 	if err := o.parseTimeout(); err != nil {
 		return err
 	}
+	// Ctrl-C stops the children and the watch cleanly, then exits 130.
+	ctx, stop := signalContext(ctx)
+	defer stop()
 	if o.watch {
 		if o.json || o.format != "text" || o.hint {
 			return &usageError{msg: g.t("check.err.watch-with")}
@@ -286,14 +289,17 @@ func (o *checkOptions) results(ctx context.Context) ([]*check.Result, error) {
 		if o.only != "" && e.Name != o.only {
 			continue
 		}
-		if err := ctx.Err(); err != nil {
-			return nil, err
+		if ctx.Err() != nil {
+			break
 		}
 		argv := []string{exe, "--lang", string(g.lang), "check", "--child", e.Name}
 		env := append(os.Environ(), check.ChildEnv+"=1")
 		out = append(out, check.RunChild(ctx, argv, env, e, o.limit))
 	}
-	return out, ctx.Err()
+	if ctx.Err() != nil {
+		return nil, &interruptedError{msg: g.t("check.err.interrupted"), code: signalStatus(ctx)}
+	}
+	return out, nil
 }
 
 // serveChild is `check --child NAME`: the one exercise, checked in this
