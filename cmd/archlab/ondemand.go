@@ -247,10 +247,18 @@ func sourceRoot() (string, error) {
 			return root, nil
 		}
 	}
+	if root, ok := workingModule(); ok {
+		return root, nil
+	}
+	return "", fmt.Errorf("no archlab module at %s or above the working directory", filepath.Dir(file))
+}
+
+// workingModule is the archlab clone at or above the working directory.
+func workingModule() (string, bool) {
 	dir, err := os.Getwd()
 	for err == nil {
 		if isArchlabRoot(dir) {
-			return dir, nil
+			return dir, true
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -258,7 +266,7 @@ func sourceRoot() (string, error) {
 		}
 		dir = parent
 	}
-	return "", fmt.Errorf("no archlab module at %s or above the working directory", filepath.Dir(file))
+	return "", false
 }
 
 // isArchlabRoot reports whether dir holds archlab's go.mod.

@@ -142,17 +142,8 @@ func compileErrors(msg string) string {
 // workRoot is the archlab clone the student works in: the module of the
 // working directory, else the one this archlab was built from.
 func workRoot() (string, error) {
-	if dir, err := os.Getwd(); err == nil {
-		for {
-			if isArchlabRoot(dir) {
-				return dir, nil
-			}
-			parent := filepath.Dir(dir)
-			if parent == dir {
-				break
-			}
-			dir = parent
-		}
+	if root, ok := workingModule(); ok {
+		return root, nil
 	}
 	return sourceRoot()
 }
