@@ -118,9 +118,10 @@ var Exercises = []*Exercise{
 		}},
 	// The mechanism itself: the student's Ledger, under the book's Consume.
 	{Name: "ledger", Section: "8.2", File: "exercises/ledger.go", Func: "Ledger", Tier: TierMechanism,
-		Units:   ledgerUnits,
-		Drills:  []string{"ack-lost", "dedup-scope", "prune-window", "prune-keeps-newer", "exactly-once-boundary", "duplicate-delivery"},
-		plugged: func(s *harness.Students) bool { return s.Ledger != nil },
+		Mistakes: ledgerMistakes,
+		Units:    ledgerUnits,
+		Drills:   []string{"ack-lost", "dedup-scope", "prune-window", "prune-keeps-newer", "exactly-once-boundary", "duplicate-delivery"},
+		plugged:  func(s *harness.Students) bool { return s.Ledger != nil },
 		explore: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
 			return explore.StudentLedger(ctx, explore.StudentInboxScope, s)
 		}},
@@ -135,7 +136,8 @@ var Exercises = []*Exercise{
 			return explore.StudentOrdering(ctx, explore.StudentOrderingWide, s, explore.Options{})
 		}},
 	{Name: "projection", Section: "8.3", File: "exercises/projection.go", Func: "Projection", Tier: TierMechanism,
-		Units: projectionUnits,
+		Mistakes: projectionMistakes,
+		Units:    projectionUnits,
 		// Every §8.3 drill that runs a projection: with the consumer's
 		// (out-of-order … redelivered-event), or with the book's Replay
 		// (replay) and Reconcile (reconcile-gaps) over the student's rows.
@@ -163,9 +165,10 @@ var Exercises = []*Exercise{
 	// a zombie move the checkpoint: shard-loop's lesson, not a fault of the
 	// mechanism the student copies from the book.
 	{Name: "runner", Section: "11.2", File: "exercises/runner.go", Func: "Runner.Run/Checkpoint.Commit", Tier: TierMechanism,
-		Units:   runnerUnits,
-		Drills:  []string{"crash-resume", "rerun-commit", "zombie-window", "stale-epoch", "commit-cadence"},
-		plugged: func(s *harness.Students) bool { return s.Runner != nil },
+		Mistakes: runnerMistakes,
+		Units:    runnerUnits,
+		Drills:   []string{"crash-resume", "rerun-commit", "zombie-window", "stale-epoch", "commit-cadence"},
+		plugged:  func(s *harness.Students) bool { return s.Runner != nil },
 		explore: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
 			return explore.StudentRunner(ctx, explore.StudentShardjobScope, s)
 		}},

@@ -96,7 +96,7 @@ func diagnose(e *Exercise, s *harness.Students, src string) *Diagnosis {
 	if d == nil {
 		return nil
 	}
-	d.Mistake = mistakeIn(e, yours)
+	d.Mistake = mistakeIn(e, yours, d)
 	return d
 }
 
@@ -150,20 +150,51 @@ func plainSteps(steps []harness.Step) []harness.Step {
 }
 
 // Mistake is a known mistake: its catalogue key (check.mistake.KEY, in zh
-// and en) and how it shows in the student's run.
+// and en) and how it shows: in the student's run (In), or where it parts
+// from the book's (At). A mechanism's mistake shows in what its calls
+// return where the book's return something else, so At suits it.
 type Mistake struct {
 	Key string
 	In  func(steps []harness.Step) bool
+	At  func(d *Diagnosis) bool
 }
 
 // mistakeIn is the first of e's known mistakes the run shows, "" for none.
-func mistakeIn(e *Exercise, steps []harness.Step) string {
+func mistakeIn(e *Exercise, steps []harness.Step, d *Diagnosis) string {
 	for _, m := range e.Mistakes {
-		if m.In(steps) {
+		if (m.In != nil && m.In(steps)) || (m.At != nil && m.At(d)) {
 			return m.Key
 		}
 	}
 	return ""
+}
+
+// parting is a mistake that shows where the runs part: the book's answer
+// has the result book where yours has the result yours.
+func parting(book, yours string) func(*Diagnosis) bool {
+	return func(d *Diagnosis) bool {
+		has := func(steps []harness.Step, key string) bool {
+			return slices.ContainsFunc(steps, func(s harness.Step) bool { return strings.HasPrefix(s.Result.Key, key) })
+		}
+		return has(d.Book, book) && has(d.Yours, yours)
+	}
+}
+
+// counted is a mistake that shows as a number of the parting step's result
+// (its arg-th argument) larger (more) or smaller than the book's.
+func counted(action string, arg int, more bool) func(*Diagnosis) bool {
+	return func(d *Diagnosis) bool {
+		if d.At.Action.Key != action || len(d.Book) != 1 || len(d.Yours) != 1 {
+			return false
+		}
+		b, y := d.Book[0].Result.Args, d.Yours[0].Result.Args
+		if len(b) <= arg || len(y) <= arg {
+			return false
+		}
+		bn, ok1 := b[arg].(int64)
+		yn, ok2 := y[arg].(int64)
+		return ok1 && ok2 && (yn > bn) == more && yn != bn
+	}
 }
 
 // MistakeText is a known mistake's name and why it is one, in lang.
@@ -225,22 +256,46 @@ func resultIn(keys ...string) func([]harness.Step) bool {
 // The protocol exercises' known mistakes.
 var (
 	handlerMistakes = []Mistake{
-		{"mark-before-effect", inAnswer("step.mark", "student.step.effect")},
-		{"two-transactions", inAnswer("student.step.effect", "step.mark")},
-		{"ack-first", func(steps []harness.Step) bool {
+		{Key: "mark-before-effect", In: inAnswer("step.mark", "student.step.effect")},
+		{Key: "two-transactions", In: inAnswer("student.step.effect", "step.mark")},
+		{Key: "ack-first", In: func(steps []harness.Step) bool {
 			return inAnswer("step.ack", "step.apply-once")(steps) || inAnswer("step.ack", "step.mark")(steps) ||
 				inAnswer("step.ack", "student.step.effect")(steps) || inAnswer("step.ack", "step.naive-apply")(steps)
 		}},
-		{"no-key", nowhere("step.mark", "step.apply-once")},
-		{"no-ack", nowhere("step.ack")},
+		{Key: "no-key", In: nowhere("step.mark", "step.apply-once")},
+		{Key: "no-ack", In: nowhere("step.ack")},
 	}
 	decisionMistakes = []Mistake{
-		{"duplicate-as-conflict", resultIn("res.outcome.duplicate-dead", "res.outcome.duplicate-retried")},
-		{"past-budget", func(steps []harness.Step) bool {
+		{Key: "duplicate-as-conflict", In: resultIn("res.outcome.duplicate-dead", "res.outcome.duplicate-retried")},
+		{Key: "past-budget", In: func(steps []harness.Step) bool {
 			return slices.ContainsFunc(steps, func(s harness.Step) bool { return s.Action.Key == "student.step.past-budget" })
 		}},
 	}
 	loopMistakes = []Mistake{
-		{"no-fence", resultIn("res.zombie-moved")},
+		{Key: "no-fence", In: resultIn("res.zombie-moved")},
+	}
+
+	// The mechanism exercises' known mistakes, as they show where the
+	// student's mechanism answers otherwise than the book's.
+	ledgerMistakes = []Mistake{
+		{Key: "key-without-producer", At: parting("res.applied", "res.taken-for-duplicate")},
+		{Key: "prune-too-much", At: counted("step.prune", 0, true)},
+		{Key: "prune-too-little", At: counted("step.prune", 0, false)},
+	}
+	projectionMistakes = []Mistake{
+		{Key: "gap-applied", At: parting("res.outcome.conflict", "res.outcome.applied")},
+		{Key: "version-back", At: parting("res.outcome.duplicate", "res.outcome.applied")},
+		{Key: "duplicate-as-conflict", In: resultIn("res.outcome.duplicate-dead", "res.outcome.duplicate-retried")},
+		{Key: "poison-retried", At: parting("res.outcome.dead-poison", "res.outcome.conflict")},
+		{Key: "past-budget", At: parting("res.outcome.dead", "res.outcome.conflict")},
+		{Key: "dead-before-budget", At: parting("res.outcome.conflict", "res.outcome.dead")},
+	}
+	runnerMistakes = []Mistake{
+		{Key: "resume-from-zero", At: counted("step.take-over", 1, true)},
+		{Key: "stale-epoch-accepted", At: parting("res.err", "res.zombie-moved")},
+		{Key: "stale-offset-accepted", At: parting("res.err", "res.committed")},
+		{Key: "equal-offset-refused", At: func(d *Diagnosis) bool {
+			return len(d.Book) == 0 && parting("", "res.err")(&Diagnosis{Book: d.Yours, Yours: d.Yours})
+		}},
 	}
 )

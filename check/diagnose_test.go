@@ -21,6 +21,19 @@ func TestDiagnosisNamesTheMistake(t *testing.T) {
 		"effect-before-mark": "two-transactions",
 		"no-ack":             "no-ack",
 		"no-epoch-fence":     "no-fence",
+		// The mechanism tier, named where the two runs part.
+		"ledger-event-id-key":      "key-without-producer",
+		"ledger-prune-all":         "prune-too-much",
+		"ledger-prune-exclusive":   "prune-too-little",
+		"resume-from-zero":         "resume-from-zero",
+		"stale-epoch-accepted":     "stale-epoch-accepted",
+		"offset-back-accepted":     "stale-offset-accepted",
+		"equal-offset-refused":     "equal-offset-refused",
+		"gap-applied":              "gap-applied",
+		"version-moves-back":       "version-back",
+		"poison-retried":           "poison-retried",
+		"conflict-past-budget":     "past-budget",
+		"conflict-straight-to-dlq": "dead-before-budget",
 	}
 	for _, v := range wrong {
 		t.Run(v.exercise+"/"+v.name, func(t *testing.T) {
