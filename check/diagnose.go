@@ -270,6 +270,8 @@ var (
 		{Key: "past-budget", In: func(steps []harness.Step) bool {
 			return slices.ContainsFunc(steps, func(s harness.Step) bool { return s.Action.Key == "student.step.past-budget" })
 		}},
+		{Key: "poison-retried", At: parting("res.outcome.dead-poison", "res.outcome.conflict")},
+		{Key: "dead-before-budget", At: parting("res.outcome.conflict", "res.outcome.dead")},
 	}
 	loopMistakes = []Mistake{
 		{Key: "no-fence", In: resultIn("res.zombie-moved")},

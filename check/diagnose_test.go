@@ -21,6 +21,7 @@ func TestDiagnosisNamesTheMistake(t *testing.T) {
 		"effect-before-mark": "two-transactions",
 		"no-ack":             "no-ack",
 		"no-epoch-fence":     "no-fence",
+		"retry-poison":       "poison-retried",
 		// The mechanism tier, named where the two runs part.
 		"ledger-event-id-key":      "key-without-producer",
 		"ledger-prune-all":         "prune-too-much",
