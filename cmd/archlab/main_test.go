@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -102,6 +103,14 @@ func TestScripts(t *testing.T) {
 	vars := buildEnv(t)
 	testscript.Run(t, testscript.Params{
 		Dir: "../../testdata/script",
+		// [race]: this test binary has the race detector, under which
+		// every archlab a script starts runs several times slower.
+		Condition: func(cond string) (bool, error) {
+			if cond == "race" {
+				return raceOn, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Setup: func(env *testscript.Env) error {
 			// A clean locale, so language defaults are what a script sets.
 			for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG", "NO_COLOR"} {
