@@ -6,37 +6,43 @@ package i18n
 var checkEN = map[string]string{
 	"help.check.short": "check the exercises you wrote in exercises/ against the drills and every schedule",
 	"help.check.long": `Check the exercises you wrote in exercises/ (one Go file per exercise, in the
-book's order). For each one, archlab runs the section's drills with your code
-as "strategy student", then every schedule of the explorer's scope on the same
-code, and prints whether it is done, the first lesson it breaks, the shortest
-schedule that breaks it, and a hint that points at the book's rule. Code that
-survives the explorer's small scope meets the largest one its flags allow
-(§8.2: 8 messages and 6 faults; §8.3: 6 duplicates, a poison event, budgets
-up to 10), counted through its states in about a second.
+book's order: for each section a protocol exercise, where you choose the calls
+around the book's mechanism, and a mechanism exercise, where you write the
+mechanism itself). For each one, archlab runs the book's own test cases on a
+mechanism, then the section's drills with your code as "strategy student", then
+every schedule of the explorer's scope, and prints whether it is done (with how
+many schedules struck with each fault: a fault that never struck is no pass),
+or the first lesson it breaks, the shortest run that breaks it, where that run
+parts from the book's on the same schedule ("the book:" / "yours:", and the
+known mistake it shows), and a hint that points at the book's rule.
 
-Edit the file, run "go run ./cmd/archlab check" again: the command compiles
-your code in. Stuck? --hint gives the first of a few graduated hints for
-the first exercise not done (or the one named), and each --hint after it
-the next; the count is kept per exercise in the user's cache directory.
---format exercism writes DIR/EXERCISE/results.json for each exercise in
-Exercism's test-runner format, version 3 (status pass, fail or error; one
-test per drill, then the explorer's scope), and prints only the files'
-names; DIR is --output-dir, archlab-results by default.
-An archlab built before exercises/ changed (go install, then
-an edit) checks nothing: it says so in one line and exits 3.
+Each exercise runs in a child process under --timeout (10s by default): a loop
+that never ends is reported with where it was and its last call, and the other
+exercises are still checked. --watch checks again each time a file in
+exercises/ is saved, rebuilding a small checker from the files on disk. Stuck?
+--hint gives the first of a few graduated hints for the first exercise not done
+(or the one named), and each --hint after it the next; the count is kept per
+exercise in the user's cache directory. --format exercism writes
+DIR/EXERCISE/results.json for each exercise in Exercism's test-runner format,
+version 3, and prints only the files' names; DIR is --output-dir,
+archlab-results by default. An archlab built before exercises/ changed (go
+install, then an edit) checks nothing: it says so in one line and exits 3.
 
-Exit status: 0 every exercise done, 1 some are not, 2 a usage error, 3 this
-archlab is older than exercises/ (run "go run ./cmd/archlab check").`,
+Exit status: 0 every exercise done, 1 some are not (or did not finish), 2 a
+usage error, 3 this archlab is older than exercises/ (run "go run ./cmd/archlab
+check").`,
 	"help.check.example": `  # every exercise, with the progress
   $ go run ./cmd/archlab check
+  # check ledger again on every save (Ctrl-C stops)
+  $ go run ./cmd/archlab check ledger --watch
   # one exercise, with the shortest breaking run in full and its drill file
   $ go run ./cmd/archlab check consumer-handler --show
   # a hint for the first exercise not done; ask again for the next one
   $ go run ./cmd/archlab check --hint
   # one results.json per exercise for a grading tool (Exercism's format, v3)
   $ go run ./cmd/archlab check --format exercism --output-dir results
-  # the task, the verbs and what is checked
-  $ archlab explain consumer-handler`,
+  # the task, what to write and what is checked
+  $ archlab explain ledger`,
 	"check.flag.show":                   "print the shortest breaking run in full: its timeline and the drill file that replays it",
 	"check.err.unknown":                 "unknown exercise %q; the exercises are %s",
 	"check.err.args":                    "check takes at most one exercise, got %d",

@@ -4,34 +4,37 @@ package i18n
 // 运行学生代码（strategy student）时测试台记录的步骤。
 var checkZH = map[string]string{
 	"help.check.short": "用演练和每一种故障序列检查你在 exercises/ 中写的练习",
-	"help.check.long": `检查你在 exercises/ 中写的练习（每个练习一个 Go 文件，按书的顺序）。对每个练
-习，archlab 先以“strategy student”用你的代码运行本节的演练，再在同一份代码
-上运行探索器范围内的每一种故障序列，然后打印：是否完成、第一个被破坏的要点、
-破坏它的最短故障序列，以及指向书中规则的提示。通过探索器小范围的代码，还要
-面对参数允许的最大范围（§8.2：8 条消息、6 次故障；§8.3：6 个重复、一个毒消
-息、预算最多 10），状态引擎大约一秒算完。
+	"help.check.long": `检查你在 exercises/ 中写的练习（每个练习一个 Go 文件，按书的顺序：每节一个协议
+练习，你选择在书中机制周围调用什么；一个机制练习，你亲手写出机制本身）。对每个
+练习，archlab 先在机制上运行书中自己的测试用例，再以“strategy student”用你的
+代码运行本节的演练，然后运行探索器范围内的每一种故障序列，并打印：是否完成（以及
+每种故障触发过多少个故障序列：有故障从未触发就不算通过），或者第一个被破坏的要
+点、破坏它的最短运行、这次运行在同一故障序列上与书中运行分道的地方（“书中：”/
+“你的：”，以及它显示的已知错误），和指向书中规则的提示。
 
-修改文件后再次运行“go run ./cmd/archlab check”：命令会把你的代码编译进来。
-卡住了？--hint 为第一个未完成的练习（或指定的练习）给出几条分级提示中的第一
-条，之后每次 --hint 给出下一条；每个练习的计数保存在用户的缓存目录中。
---format exercism 为每个练习按 Exercism 测试运行器格式第 3 版写出
-DIR/EXERCISE/results.json（status 为 pass、fail 或 error；每个演练一个测试，
-最后是探索器的范围），只打印文件名；DIR 由 --output-dir 指定，默认 archlab-results。
-在 exercises/ 改动之前构建的 archlab（比如先安装、后修改）什么也不检查：
-它用一行说明这一点，退出码为 3。
+每个练习在一个子进程中、按 --timeout（默认 10s）限时运行：永不结束的循环会被报
+告出当时所在的位置和最后一次调用，其余练习照常检查。--watch 在 exercises/ 中
+的文件每次保存后重新检查，按磁盘上的文件重新构建一个小检查器。卡住了？--hint
+为第一个未完成的练习（或指定的练习）给出几条分级提示中的第一条，之后每次 --hint
+给出下一条；每个练习的计数保存在用户的缓存目录中。--format exercism 为每个练习
+按 Exercism 测试运行器格式第 3 版写出 DIR/EXERCISE/results.json，只打印文件名；
+DIR 由 --output-dir 指定，默认 archlab-results。在 exercises/ 改动之前构建的
+archlab（比如先安装、后修改）什么也不检查：它用一行说明这一点，退出码为 3。
 
-退出码：0 全部完成，1 有未完成的练习，2 用法错误，3 这个 archlab 比
-exercises/ 旧（请运行“go run ./cmd/archlab check”）。`,
+退出码：0 全部完成，1 有未完成（或未结束）的练习，2 用法错误，3 这个 archlab
+比 exercises/ 旧（请运行“go run ./cmd/archlab check”）。`,
 	"help.check.example": `  # 所有练习，以及进度
   $ go run ./cmd/archlab check
+  # 每次保存后重新检查 ledger（Ctrl-C 停止）
+  $ go run ./cmd/archlab check ledger --watch
   # 一个练习，完整打印破坏它的最短运行及其演练文件
   $ go run ./cmd/archlab check consumer-handler --show
   # 第一个未完成练习的提示；再问一次得到下一条
   $ go run ./cmd/archlab check --hint
   # 为评分工具每个练习写一个 results.json（Exercism 格式第 3 版），写在 archlab-results 下
   $ go run ./cmd/archlab check --format exercism
-  # 任务、可用的动词和检查内容
-  $ archlab explain consumer-handler`,
+  # 任务、要写什么和检查内容
+  $ archlab explain ledger`,
 	"check.flag.show":                   "完整打印破坏它的最短运行：时间线，以及重放它的演练文件",
 	"check.err.unknown":                 "未知练习 %q；练习有 %s",
 	"check.err.args":                    "check 最多接受一个练习，收到了 %d 个",
