@@ -306,6 +306,10 @@ type Result struct {
 	Shortest  *Counterexample
 	Diagnosis *Diagnosis // where the shortest run parts from the book's
 	Hang      *Hang      // Hung: where the code was when its time ran out
+	// Printed is the first lines the student's code printed (to stdout
+	// or stderr) in its child, PrintedLines how many it printed in all.
+	Printed      []string
+	PrintedLines int
 }
 
 // LessonText is a lesson in lang: its check's text, or the counter that

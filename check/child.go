@@ -200,8 +200,9 @@ func fromWire(e *Exercise, w *wire) *Result {
 func RunChild(ctx context.Context, argv, env []string, e *Exercise, limit time.Duration) *Result {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = env
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
+	var out bytes.Buffer
+	errOut := &printed{}
+	cmd.Stdout, cmd.Stderr = &out, errOut
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return &Result{Exercise: e, Status: Failed, Err: err}
@@ -237,12 +238,9 @@ func RunChild(ctx context.Context, argv, env []string, e *Exercise, limit time.D
 		if timedOut {
 			return &Result{Exercise: e, Status: Hung, Hang: &Hang{Limit: limit}}
 		}
-		msg := strings.TrimSpace(errOut.String())
+		msg := errOut.why()
 		if msg == "" && waitErr != nil {
 			msg = waitErr.Error()
-		}
-		if i := strings.IndexByte(msg, '\n'); i > 0 {
-			msg = msg[:i]
 		}
 		return &Result{Exercise: e, Status: Failed, Err: fmt.Errorf("the check's process ended without a result: %s", msg)}
 	}
@@ -250,7 +248,57 @@ func RunChild(ctx context.Context, argv, env []string, e *Exercise, limit time.D
 	if r.Hang != nil {
 		r.Hang.Limit = limit
 	}
+	r.Printed, r.PrintedLines = errOut.first, errOut.lines
 	return r
+}
+
+// printedKept is how many of the lines a student's code printed are kept
+// to show; the rest are only counted.
+const printedKept = 10
+
+// printed is the child's stderr: what the student's code printed (the
+// child sends stdout there), its first lines kept and every line counted,
+// however much a loop prints.
+type printed struct {
+	first   []string
+	lines   int
+	partial []byte
+	tail    []byte // the last 4 KB: a child that died says why at the end
+}
+
+func (p *printed) Write(b []byte) (int, error) {
+	p.tail = append(p.tail, b...)
+	if len(p.tail) > 8192 {
+		p.tail = append(p.tail[:0], p.tail[len(p.tail)-4096:]...)
+	}
+	for _, c := range b {
+		if c != '\n' {
+			if len(p.partial) < 512 {
+				p.partial = append(p.partial, c)
+			}
+			continue
+		}
+		if p.lines < printedKept {
+			p.first = append(p.first, string(p.partial))
+		}
+		p.lines++
+		p.partial = p.partial[:0]
+	}
+	return len(b), nil
+}
+
+// why is the line that says why a child died: Go's "fatal error:",
+// "panic:" or "runtime:" line, else the last line it printed.
+func (p *printed) why() string {
+	lines := strings.Split(strings.TrimSpace(string(p.tail)), "\n")
+	for _, l := range lines {
+		for _, prefix := range []string{"fatal error:", "panic:", "runtime:"} {
+			if strings.HasPrefix(l, prefix) {
+				return l
+			}
+		}
+	}
+	return lines[len(lines)-1]
 }
 
 // ChildMain is a small checker's main (cmd/archlab-check): args are

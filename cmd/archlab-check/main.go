@@ -19,5 +19,9 @@ import (
 )
 
 func main() {
-	os.Exit(check.ChildMain(os.Args[1:], exercises.Students(), os.Stdin, os.Stdout, os.Stderr))
+	// stdout carries the result; what the student's code prints while
+	// debugging goes to stderr, which archlab shows apart.
+	out := os.Stdout
+	os.Stdout = os.Stderr
+	os.Exit(check.ChildMain(os.Args[1:], exercises.Students(), os.Stdin, out, os.Stderr))
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -307,7 +308,13 @@ func (o *checkOptions) results(ctx context.Context) ([]*check.Result, error) {
 func (o *checkOptions) serveChild(ctx context.Context) error {
 	g := o.g
 	if o.only == "" {
-		return &usageError{msg: g.t("check.err.args", 0)}
+		return &usageError{msg: g.t("check.err.child")}
+	}
+	// stdout carries the result to the parent; what the student's code
+	// prints (fmt.Println while debugging) goes to stderr, which the
+	// parent shows apart, instead of breaking the result.
+	if g.io.Out == os.Stdout || isStdout(g.io.Out) {
+		os.Stdout = os.Stderr
 	}
 	if err := check.Serve(ctx, o.only, g.lang, g.students(), g.io.In, g.io.Out); err != nil {
 		if errors.Is(err, check.ErrHung) {
@@ -318,69 +325,114 @@ func (o *checkOptions) serveChild(ctx context.Context) error {
 	return nil
 }
 
+// isStdout says whether w is the process's stdout as newIO wraps it.
+func isStdout(w io.Writer) bool {
+	ow, ok := w.(*outWriter)
+	return ok && ow.w == os.Stdout
+}
+
 // render prints one line per exercise, with the shortest run, the hint and
 // (with --show) the timeline and drill file under an exercise not done,
 // then the progress.
 func (o *checkOptions) render(results []*check.Result, done int) error {
 	g := o.g
 	r := &renderer{g: g, p: newPalette(g.colour())}
-	out := g.io.Out
 	para := o.para
 	for _, res := range results {
-		e := res.Exercise
-		tone := fmt.Sprint
-		switch res.Status {
-		case check.Done:
-			tone = r.p.good.Sprint
-		case check.NotDone, check.Failed:
-			tone = r.p.bad.Sprint
-		}
-		para(o.line(res), tone)
-		switch res.Status {
-		case check.Done:
-			if len(res.Faults) > 0 {
-				para(g.t("check.detail.faults", groupDigits(res.Walked), o.faults(res.Faults)), r.p.dim.Sprint)
-			}
-			continue
-		case check.Hung:
-			para(o.hang(res.Hang), fmt.Sprint)
-			continue
-		case check.NotDone:
-		default:
-			continue
-		}
-		if res.Shortest != nil {
-			para(g.t("check.detail.shortest", res.Shortest.Line(g.lang, res.Lessons[0])), fmt.Sprint)
-		}
-		for _, l := range o.diagnosis(res.Diagnosis) {
-			para(l, fmt.Sprint)
-		}
-		para(g.t("check.detail.hint", res.Hint(g.lang)), fmt.Sprint)
-		if !o.show {
-			para(g.t("check.detail.show", e.Name), r.p.dim.Sprint)
-			continue
-		}
-		if res.Shortest == nil {
-			continue
-		}
-		steps, err := res.Shortest.Trace()
-		if err != nil {
+		if err := o.renderOne(r, res); err != nil {
 			return err
 		}
-		fmt.Fprintln(out, "\n"+g.t("check.detail.trace", e.Name))
-		if err := r.trace(steps); err != nil {
-			return err
-		}
-		file, err := res.Shortest.File(g.lang)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintln(out, "\n"+g.t("check.detail.file"))
-		fmt.Fprint(out, file)
-		fmt.Fprintln(out)
+		o.printedBy(res)
 	}
 	para(g.t("check.progress", done, len(results)), fmt.Sprint)
 	return nil
+}
+
+// renderOne is one exercise's lines: its status, then for a pass the
+// faults, for a hang where it was, for a failure the shortest run, where
+// it parts from the book, the hint and (with --show) the whole run.
+func (o *checkOptions) renderOne(r *renderer, res *check.Result) error {
+	g, out, para := o.g, o.g.io.Out, o.para
+	e := res.Exercise
+	tone := fmt.Sprint
+	switch res.Status {
+	case check.Done:
+		tone = r.p.good.Sprint
+	case check.NotDone, check.Failed:
+		tone = r.p.bad.Sprint
+	}
+	para(o.line(res), tone)
+	switch res.Status {
+	case check.Done:
+		if len(res.Faults) > 0 {
+			para(g.t("check.detail.faults", groupDigits(res.Walked), o.faults(res.Faults)), r.p.dim.Sprint)
+		}
+		return nil
+	case check.Hung:
+		para(o.hang(res.Hang), fmt.Sprint)
+		return nil
+	case check.NotDone:
+	default:
+		return nil
+	}
+	if res.Shortest != nil {
+		para(g.t("check.detail.shortest", res.Shortest.Line(g.lang, res.Lessons[0])), fmt.Sprint)
+	}
+	for _, l := range o.diagnosis(res.Diagnosis) {
+		para(l, fmt.Sprint)
+	}
+	para(g.t("check.detail.hint", res.Hint(g.lang)), fmt.Sprint)
+	if !o.show {
+		para(g.t("check.detail.show", e.Name), r.p.dim.Sprint)
+		return nil
+	}
+	if res.Shortest == nil {
+		return nil
+	}
+	steps, err := res.Shortest.Trace()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(out, "\n"+g.t("check.detail.trace", e.Name))
+	if err := r.trace(steps); err != nil {
+		return err
+	}
+	file, err := res.Shortest.File(g.lang)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(out, "\n"+g.t("check.detail.file"))
+	fmt.Fprint(out, file)
+	fmt.Fprintln(out)
+	return nil
+}
+
+// printedBy shows what the student's code printed while it was checked
+// (its debugging output): how many lines, and the first few.
+func (o *checkOptions) printedBy(res *check.Result) {
+	if res.PrintedLines == 0 {
+		return
+	}
+	g := o.g
+	o.para(g.t("check.detail.printed", groupDigits(uint64(res.PrintedLines)), len(res.Printed)), o.dim())
+	for _, l := range res.Printed {
+		fmt.Fprintln(g.io.Out, "      │ "+cut(l, g.width()-8))
+	}
+}
+
+// dim is the palette's dim tone.
+func (o *checkOptions) dim() func(...any) string { return newPalette(o.g.colour()).dim.Sprint }
+
+// cut shortens s to n columns, with "…" where it was cut.
+func cut(s string, n int) string {
+	if displayWidth(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	for len(r) > 0 && displayWidth(string(r))+1 > n {
+		r = r[:len(r)-1]
+	}
+	return string(r) + "…"
 }
 
 // diagnosis is where a failing run parts from the book's, in lines: the
@@ -498,6 +550,15 @@ type jsonExercise struct {
 	Timeout *jsonHang `json:"timeout,omitempty"`
 	// Diagnosis is where the shortest run parts from the book's.
 	Diagnosis *jsonDiagnosis `json:"diagnosis,omitempty"`
+	// Printed is what the code printed while checked: the first lines and
+	// the count.
+	Printed *jsonPrinted `json:"printed,omitempty"`
+}
+
+// jsonPrinted is the student's code's own output in --json.
+type jsonPrinted struct {
+	Lines int      `json:"lines"`
+	First []string `json:"first"`
 }
 
 // jsonDiagnosis is check.Diagnosis in --json, in words.
@@ -573,6 +634,9 @@ func (o *checkOptions) jsonResults(results []*check.Result, done int) jsonCheckA
 			j.Error = r.Err.Error()
 		}
 		j.Faults = jsonFaults(r.Faults)
+		if r.PrintedLines > 0 {
+			j.Printed = &jsonPrinted{Lines: r.PrintedLines, First: r.Printed}
+		}
 		if d := r.Diagnosis; d != nil {
 			at, book, yours := o.diagnosisTexts(d)
 			j.Diagnosis = &jsonDiagnosis{Step: d.Step, At: at, Book: book, Yours: yours, Mistake: d.Mistake}

@@ -45,7 +45,7 @@ func TestMain(m *testing.M) {
 // testStudentsEnv names the student's code a script's archlab (and the
 // children its check starts) runs instead of package exercises: "book" is
 // the book's logic, "stuck-shard-loop" the book's but for a shard loop
-// that never advances its offset, "mark-then-effect" the book's but for a
+// that never advances its offset, "chatty" the book's with a §8.2 handler that prints, "mark-then-effect" the book's but for a
 // §8.2 handler that marks the key before the effect. Unset, it is package exercises.
 const testStudentsEnv = "ARCHLAB_TEST_STUDENTS"
 
@@ -59,11 +59,24 @@ func scriptIO() *IO {
 	case "stuck-shard-loop":
 		io.Students = check.Book()
 		io.Students.Shardjob = stuckShardLoop
+	case "chatty":
+		io.Students = check.Book()
+		io.Students.Inbox = chattyHandler
 	case "mark-then-effect":
 		io.Students = check.Book()
 		io.Students.Inbox = markThenEffect
 	}
 	return io
+}
+
+// chattyHandler is the book's §8.2 handler, printing each delivery as a
+// student debugging it would.
+func chattyHandler(d *harness.Delivery) error {
+	fmt.Println("got", d.Message())
+	if _, err := d.ApplyOnce(); err != nil {
+		return err
+	}
+	return d.Ack()
 }
 
 // markThenEffect is the §8.2 handler that marks the key, then applies the
