@@ -192,6 +192,15 @@ func fromWire(e *Exercise, w *wire) *Result {
 	return r
 }
 
+// NoResultError is a child that ended without a result: the student's
+// code called os.Exit, overflowed its stack, or hit another error Go
+// cannot recover. Why is the line that says so.
+type NoResultError struct{ Why string }
+
+func (e *NoResultError) Error() string {
+	return "the check's process ended without a result: " + e.Why
+}
+
 // RunChild checks e in a child process started as argv, with limit as its
 // time limit: when the time runs out the child is told so, given a moment
 // to say where the code is, then killed. The exercise comes back Hung; a
@@ -214,10 +223,9 @@ func RunChild(ctx context.Context, argv, env []string, e *Exercise, limit time.D
 	go func() { exited <- cmd.Wait() }()
 	timer := time.NewTimer(limit)
 	defer timer.Stop()
-	var waitErr error
 	timedOut := false
 	select {
-	case waitErr = <-exited:
+	case <-exited:
 	case <-ctx.Done():
 		cmd.Process.Kill()
 		<-exited
@@ -226,10 +234,10 @@ func RunChild(ctx context.Context, argv, env []string, e *Exercise, limit time.D
 		timedOut = true
 		stdin.Close()
 		select {
-		case waitErr = <-exited:
+		case <-exited:
 		case <-time.After(2 * time.Second):
 			cmd.Process.Kill()
-			waitErr = <-exited
+			<-exited
 		}
 	}
 	stdin.Close()
@@ -239,10 +247,10 @@ func RunChild(ctx context.Context, argv, env []string, e *Exercise, limit time.D
 			return &Result{Exercise: e, Status: Hung, Hang: &Hang{Limit: limit}}
 		}
 		msg := errOut.why()
-		if msg == "" && waitErr != nil {
-			msg = waitErr.Error()
+		if msg == "" {
+			msg = fmt.Sprintf("it exited (%v) before it was done", cmd.ProcessState)
 		}
-		return &Result{Exercise: e, Status: Failed, Err: fmt.Errorf("the check's process ended without a result: %s", msg)}
+		return &Result{Exercise: e, Status: Failed, Err: &NoResultError{Why: msg}}
 	}
 	r := fromWire(e, &w)
 	if r.Hang != nil {
@@ -263,10 +271,16 @@ type printed struct {
 	first   []string
 	lines   int
 	partial []byte
-	tail    []byte // the last 4 KB: a child that died says why at the end
+	// head and tail are the first and the last 4 KB: a child that died
+	// says why in one of them (a stack overflow first, then a dump of
+	// every goroutine; a panic after whatever the code printed).
+	head, tail []byte
 }
 
 func (p *printed) Write(b []byte) (int, error) {
+	if len(p.head) < 4096 {
+		p.head = append(p.head, b[:min(len(b), 4096-len(p.head))]...)
+	}
 	p.tail = append(p.tail, b...)
 	if len(p.tail) > 8192 {
 		p.tail = append(p.tail[:0], p.tail[len(p.tail)-4096:]...)
@@ -291,8 +305,9 @@ func (p *printed) Write(b []byte) (int, error) {
 // "panic:" or "runtime:" line, else the last line it printed.
 func (p *printed) why() string {
 	lines := strings.Split(strings.TrimSpace(string(p.tail)), "\n")
-	for _, l := range lines {
-		for _, prefix := range []string{"fatal error:", "panic:", "runtime:"} {
+	first := strings.Split(string(p.head), "\n")
+	for _, prefix := range []string{"fatal error:", "panic:", "runtime:"} {
+		for _, l := range append(first, lines...) {
 			if strings.HasPrefix(l, prefix) {
 				return l
 			}

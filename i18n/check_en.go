@@ -368,6 +368,7 @@ Try:
 	"check.watch.compile":                 "✗ the exercises do not compile:",
 	"check.err.interrupted":               "interrupted: the check's child process was stopped",
 	"check.detail.printed":                "    your code printed %s lines while it was checked (it may print: check shows it apart); the first %d:",
+	"check.err.no-result":                 "its process ended without a result: %s",
 	"check.diag.step":                     "%s: %s",
 	"check.diag.sep":                      "; ",
 	"check.diag.at":                       "    where it parts from the book: step %d, %s",

@@ -513,6 +513,10 @@ func (o *checkOptions) line(res *check.Result) string {
 	case check.NotStarted:
 		return g.t("check.line.not-started", e.Name, e.Section, e.Func, e.File)
 	case check.Failed:
+		var none *check.NoResultError
+		if errors.As(res.Err, &none) {
+			return g.t("check.line.error", e.Name, e.Section, g.t("check.err.no-result", none.Why))
+		}
 		return g.t("check.line.error", e.Name, e.Section, res.Err)
 	case check.Hung:
 		return g.t("check.line.hung", e.Name, e.Section, g.duration(res.Hang.Limit))

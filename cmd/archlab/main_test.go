@@ -45,7 +45,8 @@ func TestMain(m *testing.M) {
 // testStudentsEnv names the student's code a script's archlab (and the
 // children its check starts) runs instead of package exercises: "book" is
 // the book's logic, "stuck-shard-loop" the book's but for a shard loop
-// that never advances its offset, "chatty" the book's with a §8.2 handler that prints, "mark-then-effect" the book's but for a
+// that never advances its offset, "chatty" the book's with a §8.2 handler that prints, "exits" one that
+// calls os.Exit, "recurses" one that overflows its stack, "mark-then-effect" the book's but for a
 // §8.2 handler that marks the key before the effect. Unset, it is package exercises.
 const testStudentsEnv = "ARCHLAB_TEST_STUDENTS"
 
@@ -59,6 +60,12 @@ func scriptIO() *IO {
 	case "stuck-shard-loop":
 		io.Students = check.Book()
 		io.Students.Shardjob = stuckShardLoop
+	case "exits":
+		io.Students = check.Book()
+		io.Students.Inbox = func(*harness.Delivery) error { os.Exit(0); return nil }
+	case "recurses":
+		io.Students = check.Book()
+		io.Students.Inbox = recurse
 	case "chatty":
 		io.Students = check.Book()
 		io.Students.Inbox = chattyHandler
@@ -68,6 +75,10 @@ func scriptIO() *IO {
 	}
 	return io
 }
+
+// recurse is a handler that calls itself for ever: a stack overflow, which
+// Go cannot recover.
+func recurse(d *harness.Delivery) error { return recurse(d) }
 
 // chattyHandler is the book's §8.2 handler, printing each delivery as a
 // student debugging it would.
