@@ -285,7 +285,11 @@ var (
 		{Key: "prune-too-little", At: counted("step.prune", 0, false)},
 	}
 	projectionMistakes = []Mistake{
-		{Key: "gap-applied", At: parting("res.outcome.conflict", "res.outcome.applied")},
+		{Key: "gap-applied", At: func(d *Diagnosis) bool {
+			// Where the book's gate refused the gap (a conflict, or on the
+			// last attempt a dead letter), yours applied it.
+			return parting("res.outcome.conflict", "res.outcome.applied")(d) || parting("res.outcome.dead", "res.outcome.applied")(d)
+		}},
 		{Key: "version-back", At: parting("res.outcome.duplicate", "res.outcome.applied")},
 		{Key: "duplicate-as-conflict", In: resultIn("res.outcome.duplicate-dead", "res.outcome.duplicate-retried")},
 		{Key: "poison-retried", At: parting("res.outcome.dead-poison", "res.outcome.conflict")},

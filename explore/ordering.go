@@ -352,6 +352,9 @@ func (sp *orderingSpace) outcome(strategy int, s *orderingSchedule) ([]harness.M
 	if res.broken&brokeStuck != 0 { // only a student's consumer retries past its budget
 		out = append(out, harness.M("student.outcome.past-budget"))
 	}
+	if res.broken&brokeSkipped != 0 {
+		out = append(out, harness.M("student.outcome.skipped"))
+	}
 	return append(out, harness.M("explore.outcome.dlq", res.dead)), nil
 }
 
@@ -447,6 +450,9 @@ func (sp *orderingSpace) run(strategy int, s *orderingSchedule, rec *harness.Rec
 	}
 	if o.OverBudget() > 0 { // only the student's consumer can retry past its budget
 		res.broken |= brokeStuck
+	}
+	if o.Skipped() { // only a student's projection can apply a gap
+		res.broken |= brokeSkipped
 	}
 	return res, nil
 }

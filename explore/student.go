@@ -53,8 +53,10 @@ var (
 const (
 	brokeUnacked   = brokeDoubled << 1
 	brokeStuck     = brokeDupRefused << 1
+	brokeSkipped   = brokeStuck << 1 // the projection exercise's: an apply past the next version
 	studentUnacked = "unacked"
 	studentStuck   = "past-budget"
+	studentSkipped = "skipped-version"
 )
 
 // StudentInbox runs every schedule of the scope against the student's §8.2
@@ -341,8 +343,16 @@ func studentOrdering(ctx context.Context, sc OrderingScope, s *harness.Students,
 	file := orderingFile(rep.Scope)
 	file.strategyLine, file.exercise = true, mechanism
 	file.checks = append(file.checks, check{"within-budget", strings.Join(settled, " && "), studentStuck})
+	invariants := append(append([]string(nil), orderingInvariants...), studentStuck)
+	if mechanism != "" {
+		// The student's own version gate may let a gap through, which
+		// reconciliation would later hide: every apply must move an order
+		// by one version.
+		file.checks = append(file.checks, check{"no-skipped-version", "!skipped", studentSkipped})
+		invariants = append(invariants, studentSkipped)
+	}
 	st, err := strategyResult(harness.Student, true, n, false, t, section[orderingSchedule]{
-		invariants: append(append([]string(nil), orderingInvariants...), studentStuck),
+		invariants: invariants,
 		faults:     orderingFaultClasses,
 		schedule:   (*orderingSchedule).String,
 		outcome: func(sched *orderingSchedule) ([]harness.Msg, error) {

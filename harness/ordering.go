@@ -37,8 +37,11 @@ type Ordering struct {
 	delivered  map[string]bool             // events delivered at least once (recorded runs only)
 	fixes      int
 	// The invariants the explorer checks, kept after every step.
-	version      map[string]int64 // highest version seen per order
-	movedBack    bool
+	version   map[string]int64 // highest version seen per order
+	movedBack bool
+	// skipped: an apply moved an order past the next version (only a
+	// student's projection can: the book's gate refuses the gap).
+	skipped      bool
 	appliedTwice bool
 	dupRefused   bool // an event already applied was retried or dead-lettered
 	// partition-affinity
@@ -207,9 +210,11 @@ func (o *Ordering) deliver(e ordering.Event, attempt int) error {
 	o.dupRefused = o.dupRefused || refused
 	o.outcomes[e.ID] = out
 	stuck := false
+	before := o.version[e.OrderID]
 	st := o.observe(e.OrderID)
 	switch out {
 	case ordering.OutcomeApplied:
+		o.skipped = o.skipped || st.Version > before+1
 		o.applied[e.ID]++
 		o.appliedTwice = o.appliedTwice || o.applied[e.ID] > 1
 	case ordering.OutcomeRetry:
@@ -263,7 +268,7 @@ func (o *Ordering) Snapshot() string {
 	for _, id := range slices.Sorted(maps.Keys(o.applied)) {
 		fmt.Fprintf(&b, "%s:%d,", id, min(o.applied[id], 2))
 	}
-	fmt.Fprintf(&b, " moved-back=%v applied-twice=%v over-budget=%v duplicate-refused=%v", o.movedBack, o.appliedTwice, o.overBudget > 0, o.dupRefused)
+	fmt.Fprintf(&b, " moved-back=%v applied-twice=%v over-budget=%v duplicate-refused=%v skipped=%v", o.movedBack, o.appliedTwice, o.overBudget > 0, o.dupRefused, o.skipped)
 	return b.String()
 }
 
@@ -522,7 +527,11 @@ func (o *Ordering) fault(actor, target string, action, result Msg) {
 
 // MovedBack reports whether any order's version ever went down;
 // AppliedTwice whether any event was applied twice.
-func (o *Ordering) MovedBack() bool    { return o.movedBack }
+func (o *Ordering) MovedBack() bool { return o.movedBack }
+
+// Skipped reports whether an apply ever moved an order past the next
+// version, skipping one (a student's projection applying a gap).
+func (o *Ordering) Skipped() bool      { return o.skipped }
 func (o *Ordering) AppliedTwice() bool { return o.appliedTwice }
 
 // DuplicateRefused reports whether an event already applied was retried or
@@ -583,7 +592,7 @@ var OrderingSection = Section{
 		{"out_of_range", 0}, {"zero_size", 0}, {"drained", 0},
 		{"routed", 0}, {"partitions", 0}, {"used", 0}, {"moved", 0},
 		{"moved_back", 0}, {"applied_twice", 0}, {"duplicate_refused", 0}, {"diverged", 0}, {"truth", 1},
-		{"dlq_of", 1}, {"waiting", 0}, {"unreconciled", 0},
+		{"dlq_of", 1}, {"waiting", 0}, {"unreconciled", 0}, {"skipped", 0},
 	},
 	New: func(strategy string, env Env, rec *Recorder) (Harness, error) {
 		if strategy == Student {
@@ -779,6 +788,8 @@ func (o *Ordering) Observe(name string, args []any) (any, error) {
 		return o.moved, nil
 	case "moved_back":
 		return o.movedBack, nil
+	case "skipped":
+		return o.skipped, nil
 	case "applied_twice":
 		return o.appliedTwice, nil
 	case "duplicate_refused":
