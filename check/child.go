@@ -128,12 +128,8 @@ func toWire(r *Result, lang i18n.Lang) *wire {
 		if len(r.Lessons) > 0 {
 			sent.Line = c.Line(lang, r.Lessons[0])
 		}
-		steps, err := c.Trace()
-		if err == nil {
-			for _, st := range steps {
-				st.Action.Args, st.Result.Args = plain(st.Action.Args), plain(st.Result.Args)
-				sent.Steps = append(sent.Steps, st)
-			}
+		if steps, err := c.Trace(); err == nil {
+			sent.Steps = plainSteps(steps)
 		}
 		if f, err := c.File(lang); err == nil {
 			sent.File = f
@@ -201,6 +197,13 @@ func (e *NoResultError) Error() string {
 	return "the check's process ended without a result: " + e.Why
 }
 
+// StartError is a child that could not be started (no process, no pipe):
+// the environment's failure, not the student's code's.
+type StartError struct{ Err error }
+
+func (e *StartError) Error() string { return "cannot start the check's process: " + e.Err.Error() }
+func (e *StartError) Unwrap() error { return e.Err }
+
 // RunChild checks e in a child process started as argv, with limit as its
 // time limit: when the time runs out the child is told so, given a moment
 // to say where the code is, then killed. The exercise comes back Hung; a
@@ -214,10 +217,10 @@ func RunChild(ctx context.Context, argv, env []string, e *Exercise, limit time.D
 	cmd.Stdout, cmd.Stderr = &out, errOut
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
-		return &Result{Exercise: e, Status: Failed, Err: err}
+		return &Result{Exercise: e, Status: Failed, Err: &StartError{err}}
 	}
 	if err := cmd.Start(); err != nil {
-		return &Result{Exercise: e, Status: Failed, Err: err}
+		return &Result{Exercise: e, Status: Failed, Err: &StartError{err}}
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()

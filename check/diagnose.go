@@ -1,6 +1,7 @@
 package check
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 
@@ -77,7 +78,8 @@ func sameStep(a, b harness.Step) bool {
 }
 
 func sameMsg(a, b harness.Msg) bool {
-	return a.Key == b.Key && slices.EqualFunc(a.Args, b.Args, func(x, y any) bool { return x == y })
+	// DeepEqual, not ==: an argument may be a value == cannot compare.
+	return a.Key == b.Key && slices.EqualFunc(a.Args, b.Args, func(x, y any) bool { return reflect.DeepEqual(x, y) })
 }
 
 // diagnose replays src (a drill file of strategy student) with s and with

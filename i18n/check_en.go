@@ -369,6 +369,7 @@ Try:
 	"check.err.interrupted":               "interrupted: the check's child process was stopped",
 	"check.detail.printed":                "    your code printed %s lines while it was checked (it may print: check shows it apart); the first %d:",
 	"check.err.no-result":                 "its process ended without a result: %s",
+	"check.err.child":                     "--child is archlab's own: a check starts itself with it and one exercise to check; run archlab check instead",
 	"check.diag.step":                     "%s: %s",
 	"check.diag.sep":                      "; ",
 	"check.diag.at":                       "    where it parts from the book: step %d, %s",

@@ -341,6 +341,7 @@ ledger）；最后逐一枚举 explore inbox 的每一种故障序列（3 条消
 	"check.err.interrupted":               "已中断：检查用的子进程已停止",
 	"check.detail.printed":                "    检查期间你的代码打印了 %s 行（可以打印：check 会单独显示）；前 %d 行：",
 	"check.err.no-result":                 "它的进程没有给出结果就结束了：%s",
+	"check.err.child":                     "--child 是 archlab 自己用的：check 带着它和一个练习名启动自身；请改为运行 archlab check",
 	"check.diag.step":                     "%s：%s",
 	"check.diag.sep":                      "；",
 	"check.diag.at":                       "    与书分道之处：第 %d 步，%s",

@@ -295,7 +295,12 @@ func (o *checkOptions) results(ctx context.Context) ([]*check.Result, error) {
 		}
 		argv := []string{exe, "--lang", string(g.lang), "check", "--child", e.Name}
 		env := append(os.Environ(), check.ChildEnv+"=1")
-		out = append(out, check.RunChild(ctx, argv, env, e, o.limit))
+		r := check.RunChild(ctx, argv, env, e, o.limit)
+		var start *check.StartError
+		if errors.As(r.Err, &start) {
+			return nil, &couldNotRunError{msg: g.t("check.err.exe", start.Err)}
+		}
+		out = append(out, r)
 	}
 	if ctx.Err() != nil {
 		return nil, &interruptedError{msg: g.t("check.err.interrupted"), code: signalStatus(ctx)}
@@ -313,7 +318,7 @@ func (o *checkOptions) serveChild(ctx context.Context) error {
 	// stdout carries the result to the parent; what the student's code
 	// prints (fmt.Println while debugging) goes to stderr, which the
 	// parent shows apart, instead of breaking the result.
-	if g.io.Out == os.Stdout || isStdout(g.io.Out) {
+	if isStdout(g.io.Out) {
 		os.Stdout = os.Stderr
 	}
 	if err := check.Serve(ctx, o.only, g.lang, g.students(), g.io.In, g.io.Out); err != nil {
@@ -342,7 +347,7 @@ func (o *checkOptions) render(results []*check.Result, done int) error {
 		if err := o.renderOne(r, res); err != nil {
 			return err
 		}
-		o.printedBy(res)
+		o.printedBy(r, res)
 	}
 	para(g.t("check.progress", done, len(results)), fmt.Sprint)
 	return nil
@@ -409,19 +414,16 @@ func (o *checkOptions) renderOne(r *renderer, res *check.Result) error {
 
 // printedBy shows what the student's code printed while it was checked
 // (its debugging output): how many lines, and the first few.
-func (o *checkOptions) printedBy(res *check.Result) {
+func (o *checkOptions) printedBy(r *renderer, res *check.Result) {
 	if res.PrintedLines == 0 {
 		return
 	}
 	g := o.g
-	o.para(g.t("check.detail.printed", groupDigits(uint64(res.PrintedLines)), len(res.Printed)), o.dim())
+	o.para(g.t("check.detail.printed", groupDigits(uint64(res.PrintedLines)), len(res.Printed)), r.p.dim.Sprint)
 	for _, l := range res.Printed {
 		fmt.Fprintln(g.io.Out, "      │ "+cut(l, g.width()-8))
 	}
 }
-
-// dim is the palette's dim tone.
-func (o *checkOptions) dim() func(...any) string { return newPalette(o.g.colour()).dim.Sprint }
 
 // cut shortens s to n columns, with "…" where it was cut.
 func cut(s string, n int) string {

@@ -86,3 +86,14 @@ func TestCheckWrongVariant(t *testing.T) {
 		t.Logf("the book's logic against the variant's file: exit %d", code)
 	}
 }
+
+// TestCheckChildCannotStart: a child that cannot be started is the
+// environment's failure (exit 3), never a verdict on the student's code.
+func TestCheckChildCannotStart(t *testing.T) {
+	var out, errb strings.Builder
+	io := &IO{In: strings.NewReader(""), Out: &out, Err: &errb, Getenv: func(string) string { return "" },
+		Exe: func() (string, error) { return filepath.Join(t.TempDir(), "no-archlab-here"), nil }}
+	if code := run(io, []string{"check", "shard-loop"}); code != exitCouldNotRun || !strings.Contains(errb.String(), "cannot start a process to check the exercises in") {
+		t.Errorf("exit %d, want 3\n%s%s", code, out.String(), errb.String())
+	}
+}

@@ -122,6 +122,10 @@ func (o *checkOptions) watchRound(ctx context.Context, goTool, root, bin string,
 		if ctx.Err() != nil {
 			return &interruptedError{msg: g.t("check.watch.stopped"), code: signalStatus(ctx)}
 		}
+		var start *check.StartError
+		if errors.As(r.Err, &start) {
+			return &couldNotRunError{msg: g.t("check.err.exe", start.Err)}
+		}
 		if r.Status == check.Done {
 			done++
 		}
@@ -245,7 +249,7 @@ type fileState struct {
 	mod  time.Time
 }
 
-// snapshot is the Go files of dir (not the tests) and their states.
+// snapshot is the Go files of dir and their states.
 func snapshot(dir string) (map[string]fileState, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
