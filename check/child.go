@@ -7,9 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os/exec"
 	"reflect"
-	"strings"
 	"sync"
 	"time"
 
@@ -26,6 +24,8 @@ import (
 // time runs out (RunChild). The child hands its Result back whole, its
 // texts already in the user's language, as a gob on stdout; when told its
 // time is up (its stdin closes) it hands back where the code hung instead.
+// The result travels on a pipe of its own (Spawn, ServeChild): stdout and
+// stderr are the student's code's, to print on as it likes.
 
 // ChildEnv, set to "1", tells a program started as a check's child that
 // it is one (a test binary acts as archlab then).
@@ -56,6 +56,9 @@ type wire struct {
 	Shortest  *wireRun
 	Diagnosis *Diagnosis
 	Hang      *Hang
+	// Trouble is the child's own failure, not the code's (an exercise it
+	// does not know): the environment's, said in its words.
+	Trouble string
 }
 
 // Serve is the child's side: it checks exercise name on s, in lang, and
@@ -98,6 +101,24 @@ func Serve(ctx context.Context, name string, lang i18n.Lang, s *harness.Students
 		}
 		return ErrHung
 	}
+}
+
+// ServeChild is Serve in a child Spawn started: the result goes on its
+// result pipe, and a failure of the child's own (not the student's code's)
+// goes there too, so the parent never reads archlab's words as what the
+// code printed. ErrHung needs no words: the result says where it hung.
+func ServeChild(ctx context.Context, name string, lang i18n.Lang, s *harness.Students, in io.Reader) error {
+	out, err := ResultPipe()
+	if err != nil {
+		return err
+	}
+	defer out.Close()
+	LimitChild()
+	err = Serve(ctx, name, lang, s, in, out)
+	if err != nil && !errors.Is(err, ErrHung) {
+		gob.NewEncoder(out).Encode(&wire{Exercise: name, Trouble: err.Error()})
+	}
+	return err
 }
 
 // ErrHung is Serve's error when the time ran out first.
@@ -204,125 +225,56 @@ type StartError struct{ Err error }
 func (e *StartError) Error() string { return "cannot start the check's process: " + e.Err.Error() }
 func (e *StartError) Unwrap() error { return e.Err }
 
-// RunChild checks e in a child process started as argv, with limit as its
-// time limit: when the time runs out the child is told so, given a moment
-// to say where the code is, then killed. The exercise comes back Hung; a
-// child that dies without a result (os.Exit, a fatal error, a stack
-// overflow in the student's code) comes back Failed with what it printed.
+// RunChild checks e in a child process started as argv (Spawn), with limit
+// as its time limit: when the time runs out the child is told so, given a
+// moment to say where the code is, then killed. The exercise comes back
+// Hung; a child that dies without a result (os.Exit, a fatal error, a
+// stack overflow, memory past MemoryBudget in the student's code) comes
+// back Failed with the line that says why.
 func RunChild(ctx context.Context, argv, env []string, e *Exercise, limit time.Duration) *Result {
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = env
-	var out bytes.Buffer
-	errOut := &printed{}
-	cmd.Stdout, cmd.Stderr = &out, errOut
-	stdin, err := cmd.StdinPipe()
+	run, err := Spawn(ctx, argv, env, limit)
 	if err != nil {
 		return &Result{Exercise: e, Status: Failed, Err: &StartError{err}}
 	}
-	if err := cmd.Start(); err != nil {
-		return &Result{Exercise: e, Status: Failed, Err: &StartError{err}}
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	timer := time.NewTimer(limit)
-	defer timer.Stop()
-	timedOut := false
-	select {
-	case <-exited:
-	case <-ctx.Done():
-		cmd.Process.Kill()
-		<-exited
+	if run.Ending == Canceled {
 		return &Result{Exercise: e, Status: Failed, Err: ctx.Err()}
-	case <-timer.C:
-		timedOut = true
-		stdin.Close()
-		select {
-		case <-exited:
-		case <-time.After(2 * time.Second):
-			cmd.Process.Kill()
-			<-exited
-		}
 	}
-	stdin.Close()
+	return childResult(e, run, limit)
+}
+
+// childResult is the Result a child's run says.
+func childResult(e *Exercise, run *ChildRun, limit time.Duration) *Result {
 	var w wire
-	if err := gob.NewDecoder(&out).Decode(&w); err != nil {
-		if timedOut {
-			return &Result{Exercise: e, Status: Hung, Hang: &Hang{Limit: limit}}
+	err := gob.NewDecoder(bytes.NewReader(run.Result)).Decode(&w)
+	switch {
+	case err == nil && w.Trouble != "":
+		return &Result{Exercise: e, Status: Failed, Err: &StartError{errors.New(w.Trouble)}}
+	case err == nil:
+		r := fromWire(e, &w)
+		if r.Hang != nil {
+			r.Hang.Limit = limit
 		}
-		msg := errOut.why()
-		if msg == "" {
-			msg = fmt.Sprintf("it exited (%v) before it was done", cmd.ProcessState)
-		}
-		return &Result{Exercise: e, Status: Failed, Err: &NoResultError{Why: msg}}
+		// Shown with a result only: without one, Why says what matters,
+		// and the rest is Go's dump of every goroutine.
+		r.Printed, r.PrintedLines = run.Printed.Lines()
+		return r
+	case run.Ending == TimedOut:
+		return &Result{Exercise: e, Status: Hung, Hang: &Hang{Limit: limit}}
+	case run.TooLarge:
+		return &Result{Exercise: e, Status: Failed, Err: &NoResultError{Why: fmt.Sprintf("its result was over %d MB", MaxResult>>20)}}
 	}
-	r := fromWire(e, &w)
-	if r.Hang != nil {
-		r.Hang.Limit = limit
+	msg := run.Printed.Why()
+	if msg == "" {
+		msg = exitWords(run.State)
 	}
-	r.Printed, r.PrintedLines = errOut.first, errOut.lines
-	return r
-}
-
-// printedKept is how many of the lines a student's code printed are kept
-// to show; the rest are only counted.
-const printedKept = 10
-
-// printed is the child's stderr: what the student's code printed (the
-// child sends stdout there), its first lines kept and every line counted,
-// however much a loop prints.
-type printed struct {
-	first   []string
-	lines   int
-	partial []byte
-	// head and tail are the first and the last 4 KB: a child that died
-	// says why in one of them (a stack overflow first, then a dump of
-	// every goroutine; a panic after whatever the code printed).
-	head, tail []byte
-}
-
-func (p *printed) Write(b []byte) (int, error) {
-	if len(p.head) < 4096 {
-		p.head = append(p.head, b[:min(len(b), 4096-len(p.head))]...)
-	}
-	p.tail = append(p.tail, b...)
-	if len(p.tail) > 8192 {
-		p.tail = append(p.tail[:0], p.tail[len(p.tail)-4096:]...)
-	}
-	for _, c := range b {
-		if c != '\n' {
-			if len(p.partial) < 512 {
-				p.partial = append(p.partial, c)
-			}
-			continue
-		}
-		if p.lines < printedKept {
-			p.first = append(p.first, string(p.partial))
-		}
-		p.lines++
-		p.partial = p.partial[:0]
-	}
-	return len(b), nil
-}
-
-// why is the line that says why a child died: Go's "fatal error:",
-// "panic:" or "runtime:" line, else the last line it printed.
-func (p *printed) why() string {
-	lines := strings.Split(strings.TrimSpace(string(p.tail)), "\n")
-	first := strings.Split(string(p.head), "\n")
-	for _, prefix := range []string{"fatal error:", "panic:", "runtime:"} {
-		for _, l := range append(first, lines...) {
-			if strings.HasPrefix(l, prefix) {
-				return l
-			}
-		}
-	}
-	return lines[len(lines)-1]
+	return &Result{Exercise: e, Status: Failed, Err: &NoResultError{Why: msg}}
 }
 
 // ChildMain is a small checker's main (cmd/archlab-check): args are
 // [--lang LANG] EXERCISE. It returns the exit status: 0 with a result
-// written, 1 when the time ran out, 2 for bad arguments.
-func ChildMain(args []string, s *harness.Students, in io.Reader, out, errOut io.Writer) int {
+// written on the result pipe, 1 when the time ran out, 2 for bad
+// arguments or a process not started by archlab check.
+func ChildMain(args []string, s *harness.Students, in io.Reader, errOut io.Writer) int {
 	lang := i18n.EN
 	if len(args) == 3 && args[0] == "--lang" {
 		l, ok := i18n.Parse(args[1])
@@ -336,13 +288,15 @@ func ChildMain(args []string, s *harness.Students, in io.Reader, out, errOut io.
 		fmt.Fprintln(errOut, "archlab-check: usage: archlab-check [--lang zh|en] EXERCISE (archlab check --watch runs it)")
 		return 2
 	}
-	err := Serve(context.Background(), args[0], lang, s, in, out)
+	err := ServeChild(context.Background(), args[0], lang, s, in)
 	switch {
 	case errors.Is(err, ErrHung):
 		return 1
-	case err != nil:
-		fmt.Fprintln(errOut, "archlab-check: "+err.Error())
+	case errors.Is(err, ErrNoPipe):
+		fmt.Fprintln(errOut, "archlab-check: "+err.Error()) // run by hand: a reader to tell
 		return 2
+	case err != nil:
+		return 2 // said on the result pipe
 	}
 	return 0
 }

@@ -349,7 +349,7 @@ Try:
 	"check.err.output-dir":                "--output-dir is where --format exercism writes; add --format exercism",
 	"check.exercism.drill":                "drill %s",
 	"check.exercism.unit":                 "the book's test %s",
-	"check.flag.timeout":                  "each exercise's time limit, a Go duration such as 10s or 1m (default %s); an exercise still running then is reported as not finished, and the others are still checked",
+	"check.flag.timeout":                  "each exercise's time limit, a Go duration such as 10s or 1m (default %s); an exercise still running then is reported as not finished, and the others are still checked (time its process waits for a CPU that other programs have is not counted: a busy machine is not a hang)",
 	"check.err.timeout":                   "--timeout must be a duration from 100ms to 1h, such as 10s or 1m, got %q",
 	"check.err.exe":                       "cannot start a process to check the exercises in: %v",
 	"check.line.hung":                     "✗ %s (§%s): did not finish within %s",

@@ -321,7 +321,7 @@ ledger）；最后逐一枚举 explore inbox 的每一种故障序列（3 条消
 	"check.err.output-dir":                "--output-dir 是 --format exercism 写入的目录；请加上 --format exercism",
 	"check.exercism.drill":                "演练 %s",
 	"check.exercism.unit":                 "书中的测试 %s",
-	"check.flag.timeout":                  "每个练习的时限，Go 的时长写法，如 10s 或 1m（默认 %s）；到时仍在运行的练习报告为未结束，其余练习照常检查",
+	"check.flag.timeout":                  "每个练习的时限，Go 的时长写法，如 10s 或 1m（默认 %s）；到时仍在运行的练习报告为未结束，其余练习照常检查（它的进程等待被其他程序占用的 CPU 的时间不计：机器忙不等于卡住）",
 	"check.err.timeout":                   "--timeout 必须是 100ms 到 1h 之间的时长，如 10s 或 1m，收到了 %q",
 	"check.err.exe":                       "无法启动用来检查练习的进程：%v",
 	"check.line.hung":                     "✗ %s（§%s）：%s 内没有结束",

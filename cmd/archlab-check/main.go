@@ -7,8 +7,9 @@
 //
 //	archlab-check [--lang zh|en] EXERCISE
 //
-// writes the result on stdout for archlab to read, and stops when its
-// stdin closes (archlab's "your time is up").
+// writes the result on the pipe archlab gave it as fd 3 (stdout and
+// stderr are the student's code's), and stops when its stdin closes
+// (archlab's "your time is up").
 package main
 
 import (
@@ -19,9 +20,5 @@ import (
 )
 
 func main() {
-	// stdout carries the result; what the student's code prints while
-	// debugging goes to stderr, which archlab shows apart.
-	out := os.Stdout
-	os.Stdout = os.Stderr
-	os.Exit(check.ChildMain(os.Args[1:], exercises.Students(), os.Stdin, out, os.Stderr))
+	os.Exit(check.ChildMain(os.Args[1:], exercises.Students(), os.Stdin, os.Stderr))
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"time"
@@ -315,25 +314,17 @@ func (o *checkOptions) serveChild(ctx context.Context) error {
 	if o.only == "" {
 		return &usageError{msg: g.t("check.err.child")}
 	}
-	// stdout carries the result to the parent; what the student's code
-	// prints (fmt.Println while debugging) goes to stderr, which the
-	// parent shows apart, instead of breaking the result.
-	if isStdout(g.io.Out) {
-		os.Stdout = os.Stderr
-	}
-	if err := check.Serve(ctx, o.only, g.lang, g.students(), g.io.In, g.io.Out); err != nil {
-		if errors.Is(err, check.ErrHung) {
-			return &mismatchError{msg: err.Error()}
-		}
-		return err
+	// The result goes on the pipe the parent gave (fd 3): stdout and
+	// stderr are the student's code's, and this process says nothing on
+	// them of its own, so nothing of archlab's reads as the code's output.
+	err := check.ServeChild(ctx, o.only, g.lang, g.students(), g.io.In)
+	switch {
+	case errors.Is(err, check.ErrNoPipe):
+		return &usageError{msg: g.t("check.err.child")}
+	case err != nil:
+		return &mismatchError{} // said on the pipe (ErrHung: where it hung)
 	}
 	return nil
-}
-
-// isStdout says whether w is the process's stdout as newIO wraps it.
-func isStdout(w io.Writer) bool {
-	ow, ok := w.(*outWriter)
-	return ok && ow.w == os.Stdout
 }
 
 // render prints one line per exercise, with the shortest run, the hint and

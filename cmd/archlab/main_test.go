@@ -72,6 +72,11 @@ func scriptIO() *IO {
 	case "mark-then-effect":
 		io.Students = check.Book()
 		io.Students.Inbox = markThenEffect
+	default:
+		if h, ok := hostileStudents[os.Getenv(testStudentsEnv)]; ok {
+			io.Students = check.Book()
+			io.Students.Inbox = h
+		}
 	}
 	return io
 }

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"fmt"
+	"log"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"archlab/check"
+	"archlab/harness"
+)
+
+// The hostile students of issue 37: §8.2 handlers that are the book's but
+// for one thing a student's code may do to the process check runs it in.
+// scriptIO plugs them in by name (testStudentsEnv); each is checked in a
+// real child process.
+
+// hostileStudents is each hostile student by its name.
+var hostileStudents = map[string]func(*harness.Delivery) error{
+	"grandchild": grandchildHandler,
+	"floods":     floodingHandler,
+	"init-print": bookDelivery, // prints in init (below)
+	"logger":     loggingHandler,
+	"hog":        hoggingHandler,
+	"slow":       slowHandler,
+}
+
+// bookDelivery is the book's §8.2 handler.
+func bookDelivery(d *harness.Delivery) error {
+	if _, err := d.ApplyOnce(); err != nil {
+		return err
+	}
+	return d.Ack()
+}
+
+// pidFileEnv names the file grandchildHandler's grandchild writes its pid in.
+const pidFileEnv = "ARCHLAB_TEST_PIDFILE"
+
+// grandchildHandler starts `sleep 60` with its stderr inherited and waits
+// for it: a child that never ends by itself, holding the child's stderr.
+func grandchildHandler(d *harness.Delivery) error {
+	cmd := exec.Command("sh", "-c", `echo $$ > "$`+pidFileEnv+`.tmp" && mv "$`+pidFileEnv+`.tmp" "$`+pidFileEnv+`" && exec sleep 60`)
+	cmd.Stderr = os.Stderr
+	cmd.Run()
+	return bookDelivery(d)
+}
+
+// studentOut is os.Stdout as a package of the student's holds it: taken
+// before main runs, so no later os.Stdout = ... moves it.
+var studentOut = os.Stdout
+
+// floodBytes is what floodingHandler prints: enough that a parent keeping
+// it all grows by hundreds of MB, little enough to print in a second.
+const floodBytes = 512 << 20
+
+var floodOnce sync.Once
+
+// floodingHandler prints floodBytes through studentOut once, then is the
+// book's.
+func floodingHandler(d *harness.Delivery) error {
+	floodOnce.Do(func() {
+		line := []byte(strings.Repeat("x", 1023) + "\n")
+		buf := []byte(strings.Repeat(string(line), 64))
+		for n := 0; n < floodBytes; n += len(buf) {
+			studentOut.Write(buf)
+		}
+	})
+	return bookDelivery(d)
+}
+
+// In a child checking the init-print student, package init prints, as a
+// student's exercises package may.
+func init() {
+	if os.Getenv(testStudentsEnv) == "init-print" && os.Getenv(check.ChildEnv) == "1" {
+		fmt.Println("exercises loaded")
+	}
+}
+
+// studentLog is a logger a student's package makes on stdout.
+var studentLog = log.New(os.Stdout, "student: ", 0)
+
+// loggingHandler logs each delivery, then is the book's.
+func loggingHandler(d *harness.Delivery) error {
+	studentLog.Println("handling", d.Message())
+	return bookDelivery(d)
+}
+
+// hogSink keeps hoggingHandler's memory alive.
+var hogSink []byte
+
+// hoggingHandler asks for 3 GB (never touched: on code without a memory
+// limit it costs address space, not the machine's memory), then is the
+// book's.
+func hoggingHandler(d *harness.Delivery) error {
+	if hogSink == nil {
+		hogSink = make([]byte, 3<<30)
+	}
+	return bookDelivery(d)
+}
+
+var slowOnce sync.Once
+
+// slowCPU is the CPU time slowHandler burns on its first call.
+const slowCPU = 500 * time.Millisecond
+
+// slowHandler burns slowCPU of its process's CPU time on its first call,
+// then is the book's: code that is slow, not stuck; on a busy machine its
+// wall time is several times that.
+func slowHandler(d *harness.Delivery) error {
+	slowOnce.Do(func() {
+		start := cpuTime()
+		for cpuTime()-start < slowCPU {
+			for i := 0; i < 1e5; i++ {
+			}
+		}
+	})
+	return bookDelivery(d)
+}
+
+// cpuTime is this process's CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
