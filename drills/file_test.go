@@ -46,7 +46,7 @@ func TestBuiltinFilesHaveTheirWords(t *testing.T) {
 	}
 }
 
-// TestTeacherFile: the README's example, written with no Go, runs green.
+// TestTeacherFile: the example of docs/drill-files.md, written with no Go, runs green.
 func TestTeacherFile(t *testing.T) {
 	data, err := os.ReadFile("../testdata/files/ack-lost-twice-then-crash.txtar")
 	if err != nil {

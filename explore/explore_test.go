@@ -37,7 +37,7 @@ func strategy(t *testing.T, rep *Report, name string) Strategy {
 // TestDefaultVerdicts: the default scopes give the book's verdicts, each
 // unsafe design broken the way the book says (naive and early-prune double,
 // mark-before-effect loses, retry alone diverges, a late fence lets the
-// zombie in), with the exact schedule counts the README prints.
+// zombie in), with the exact schedule counts docs/explore.md prints.
 func TestDefaultVerdicts(t *testing.T) {
 	inbox, err := Inbox(ctx, DefaultInbox, Options{})
 	if err != nil {

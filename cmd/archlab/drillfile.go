@@ -207,7 +207,7 @@ func writeAtomic(target string, st os.FileInfo, data []byte) error {
 
 // printVerbs prints a section's verbs, one a line with its explanation, and
 // the names counters and checks may read: the program's own list, so the
-// README cannot drift from it.
+// drill-file reference (docs/drill-files.md) cannot drift from it.
 func (o *drillOptions) printVerbs(section string) error {
 	g := o.g
 	s, ok := harness.SectionByName(section)

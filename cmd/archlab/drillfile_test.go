@@ -88,10 +88,11 @@ func TestRewriteRoundTrips(t *testing.T) {
 	}
 }
 
-// TestReadmeVerbs: the README's verb lists are what the program prints, so
-// they cannot drift from the harness.
+// TestReadmeVerbs: the verb lists of the drill-file reference
+// (docs/drill-files.md) are what the program prints, so they cannot drift
+// from the harness.
 func TestReadmeVerbs(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/drill-files.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,12 +100,12 @@ func TestReadmeVerbs(t *testing.T) {
 		marker := "<!-- verbs " + s + " -->\n```\n"
 		_, rest, ok := strings.Cut(string(readme), marker)
 		if !ok {
-			t.Fatalf("README has no %q block", marker)
+			t.Fatalf("docs/drill-files.md has no %q block", marker)
 		}
 		block, _, _ := strings.Cut(rest, "```\n")
 		out, _, code := runCLI(t, nil, "drill", "--verbs", s)
 		if code != 0 || out != block {
-			t.Fatalf("README's verbs of %s differ from archlab drill --verbs %s:\n%s", s, s, diff(out, block))
+			t.Fatalf("docs/drill-files.md's verbs of %s differ from archlab drill --verbs %s:\n%s", s, s, diff(out, block))
 		}
 	}
 }
@@ -134,26 +135,45 @@ func TestHelpExamplesTeach(t *testing.T) {
 	}
 }
 
-// TestReadmeSamples: every README block marked <!-- sample: ARGS --> is
-// what archlab ARGS prints at 80 columns (after "$ archlab ARGS" when the
-// block starts with it); -update rewrites them.
+// TestReadmeSamples: every block marked <!-- sample: ARGS --> in the README
+// or a page of docs/ is what archlab ARGS prints at 80 columns (after
+// "$ archlab ARGS" when the block starts with it); -update rewrites them.
 func TestReadmeSamples(t *testing.T) {
-	path := "../../README.md"
+	docs, err := filepath.Glob("../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	samples := 0
+	for _, path := range append([]string{"../../README.md"}, docs...) {
+		samples += checkSamples(t, path)
+	}
+	if samples == 0 {
+		t.Fatal("no <!-- sample: ARGS --> block in README.md or docs/")
+	}
+}
+
+// checkSamples checks (or with -update rewrites) the samples of one page
+// and returns how many it holds.
+func checkSamples(t *testing.T, path string) int {
+	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	name := strings.TrimPrefix(path, "../../")
 	lines := strings.Split(string(data), "\n")
 	var out []string
+	samples := 0
 	for i := 0; i < len(lines); i++ {
 		out = append(out, lines[i])
 		args, ok := strings.CutPrefix(lines[i], "<!-- sample: ")
 		if !ok {
 			continue
 		}
+		samples++
 		args = strings.TrimSuffix(args, " -->")
 		if i+1 >= len(lines) || lines[i+1] != "```" {
-			t.Fatalf("README line %d: a sample marker must sit right above a ``` block", i+1)
+			t.Fatalf("%s line %d: a sample marker must sit right above a ``` block", name, i+1)
 		}
 		end := i + 2
 		for end < len(lines) && lines[end] != "```" {
@@ -172,15 +192,16 @@ func TestReadmeSamples(t *testing.T) {
 			continue
 		}
 		if strings.Join(old, "\n") != strings.Join(block, "\n") {
-			t.Errorf("README's sample of archlab %s is stale (go test ./cmd/archlab -run TestReadmeSamples -update):\n%s",
-				args, diff(strings.Join(old, "\n"), strings.Join(block, "\n")))
+			t.Errorf("%s's sample of archlab %s is stale (go test ./cmd/archlab -run TestReadmeSamples -update):\n%s",
+				name, args, diff(strings.Join(old, "\n"), strings.Join(block, "\n")))
 		}
 		out = append(out, old...)
 		i = end - 1
 	}
-	if *update {
+	if *update && samples > 0 {
 		if err := os.WriteFile(path, []byte(strings.Join(out, "\n")), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return samples
 }

@@ -128,7 +128,7 @@ func TestClosedPipeIsQuiet(t *testing.T) {
 	}
 }
 
-// TestExitStatusTable is the table of README.md and --help, path by path
+// TestExitStatusTable is the table of README.md (and docs/using.md) and --help, path by path
 // (the could-not-run paths of the database are in db_test.go, the signals
 // in signals_test.go).
 func TestExitStatusTable(t *testing.T) {

@@ -336,7 +336,7 @@ func (o *exploreOptions) emitFiles(rep *exploreReport) error {
 	return nil
 }
 
-// jsonExplore is `archlab explore --json`; the README documents it.
+// jsonExplore is `archlab explore --json`; docs/explore.md documents it.
 type jsonExplore struct {
 	Mechanism   string          `json:"mechanism"`
 	Section     string          `json:"section"`

@@ -22,7 +22,7 @@ import (
 // Kafka cluster, --store sqlite (with --db and --crash real) needs SQLite,
 // serve needs net/http. Compiling them doubled the time of the README's
 // first command on a fresh clone, and linking them tripled the time every
-// command took to start (BENCHMARKS.md, issue 27).
+// command took to start (docs/benchmarks.md, issue 27).
 //
 // So the archlab that `go run ./cmd/archlab` builds leaves them out. Each
 // is a build tag, and its wiring is a file of its own that only that tag

@@ -81,10 +81,11 @@ func TestFileDirNamesFiles(t *testing.T) {
 	}
 }
 
-// TestReadmeDrillSample: README's sample drill file is the teacher's file
-// in testdata, whose Chinese follows the glossary.
+// TestReadmeDrillSample: the sample drill file of the drill-file reference
+// (docs/drill-files.md) is the teacher's file in testdata, whose Chinese
+// follows the glossary.
 func TestReadmeDrillSample(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/drill-files.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +94,7 @@ func TestReadmeDrillSample(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(readme), "```\n"+string(file)+"```\n") {
-		t.Fatal("README's sample drill file is not testdata/files/ack-lost-twice-then-crash.txtar")
+		t.Fatal("docs/drill-files.md's sample drill file is not testdata/files/ack-lost-twice-then-crash.txtar")
 	}
 	_, zh, _ := strings.Cut(string(file), "-- zh --\n")
 	if p := i18n.Problems(zh); len(p) > 0 {

@@ -24,7 +24,7 @@ import (
 // from the clone into the user's cache and runs each exercise in it, under
 // the time limit, as a plain check runs each in itself. Go's build cache
 // recompiles only the exercises and links a binary a tenth of archlab's
-// size, so a verdict follows a save in about a second (BENCHMARKS.md).
+// size, so a verdict follows a save in about a second (docs/benchmarks.md).
 //
 // Saves are seen two ways at once: fsnotify, which is immediate where the
 // file system reports changes, and a poll of the exercises' sizes and

@@ -73,7 +73,7 @@ const (
 // mistake or a budget, at a line) or a *drills.ParamError; never a panic;
 // and the process's peak resident memory stays under 500 MB. With
 // ARCHLAB_FUZZ_STATS=FILE each fuzzing process appends its longest run and
-// its peak memory to FILE whenever either grows (for TESTING.md).
+// its peak memory to FILE whenever either grows (for docs/testing.md).
 func FuzzRun(f *testing.F) {
 	addBuiltins(f)
 	f.Add([]byte("drill r\nsection 8.3\n-- steps --\nroute 1000 4\nrestart\n-- counters --\nused\nmoved\n-- checks --\nok: moved == 0\n"))

@@ -289,7 +289,7 @@ func replaySaved(t *testing.T, st explore.Start, path []string) {
 func sameStep(a, b harness.Step) bool { return fmt.Sprint(a) == fmt.Sprint(b) }
 
 // TestStateKeysListed: the keys a state page answers to (state.js) are
-// listed in its help, in the page's language, and in the README.
+// listed in its help, in the page's language, and in docs/serve.md.
 func TestStateKeysListed(t *testing.T) {
 	h := web.New(i18n.EN)
 	for _, tt := range []struct {
@@ -309,13 +309,13 @@ func TestStateKeysListed(t *testing.T) {
 			t.Errorf("%s: the page's help does not hold the keys: %s", tt.lang, help)
 		}
 	}
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/serve.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, k := range []string{"**1–9**", "**Backspace**", "**?**", "**B**"} {
 		if !strings.Contains(string(readme), k) {
-			t.Errorf("README.md does not list the state pages' key %s", k)
+			t.Errorf("docs/serve.md does not list the state pages' key %s", k)
 		}
 	}
 }
