@@ -1,6 +1,10 @@
 package explore
 
-import "archlab/harness"
+import (
+	"slices"
+
+	"archlab/harness"
+)
 
 // The fault classes of each section's scope, as a pass on a student's code
 // counts them: how many of the schedules the code ran hit each one. The
@@ -55,17 +59,21 @@ func (s *orderingSchedule) faults() uint32 {
 	return m
 }
 
-// shardjobFaultClasses are §11.2's: the worker crashes after an item, and
-// the zombie of the previous epoch commits before the new owner's first
-// item or after one of its commits.
-var shardjobFaultClasses = []string{"crash-after-item", "zombie-before-work", "zombie-after-commit"}
-
-func (s *shardSchedule) faults() uint32 {
-	switch {
-	case s.k == 0:
-		return 0
-	case s.z == 0:
-		return 1<<0 | 1<<1
+// shardjobFaultClasses are §11.2's fault table's rows the scope walks, in
+// the table's order: each stop of the first worker, each zombie of the
+// rerun.
+var shardjobFaultClasses = func() []string {
+	var out []string
+	for _, row := range append(slices.Clone(shardStops), shardZombies...) {
+		out = append(out, harness.ShardFaults[row].Name)
 	}
-	return 1<<0 | 1<<2
+	return out
+}()
+
+// faults is the classes the schedule hit: its stop's and its zombie's.
+func (s *shardSchedule) faults() uint32 {
+	if s.stop == 0 {
+		return 0
+	}
+	return 1<<slices.Index(shardStops, int(s.stop)) | 1<<(len(shardStops)+slices.Index(shardZombies, int(s.zombie)))
 }

@@ -28,6 +28,9 @@ type Arg struct {
 	// ChoiceKey, when set, is the catalogue key of a choice's one-line
 	// explanation, for --verbs.
 	ChoiceKey func(choice string) string
+	// DocKey, when set, is the catalogue key of an optional argument's
+	// one-line explanation, for --verbs: a fault armed by a count.
+	DocKey string
 	// Size marks a Number that says how many things the verb builds (keys
 	// to split, shards, orders to route): it must be at least 0, and a
 	// driver bounds it by its budget before the verb allocates anything.
