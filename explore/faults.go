@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"archlab/harness"
+	"archlab/internal/ordering"
 )
 
 // The fault classes of each section's scope, as a pass on a student's code
@@ -33,30 +34,25 @@ func (s *inboxSchedule) faults() uint32 {
 	return m
 }
 
-// orderingFaultClasses are §8.3's: an event delivered before one of a lower
-// version of its order, an event delivered twice, the poison event.
-var orderingFaultClasses = []string{"out-of-order", "duplicate", "poison"}
-
-func (s *orderingSchedule) faults() uint32 {
-	var m uint32
-	var seen [len(orderingEvents)]bool
-	var highest int64
-	for _, e := range s.events[:s.n] {
-		if seen[e] {
-			m |= 1 << 1
-		}
-		seen[e] = true
-		if e == poisonEvent {
-			m |= 1 << 2
-			continue
-		}
-		v := orderingEvents[e].Version
-		if v < highest {
-			m |= 1 << 0
-		}
-		highest = max(highest, v)
+// orderingFaultClasses are §8.3's fault table's rows, in its order: an
+// event delivered after a higher version of its order, an event delivered
+// again, the poison event.
+var orderingFaultClasses = func() []string {
+	var out []string
+	for _, f := range harness.OrderingFaults {
+		out = append(out, f.Name)
 	}
-	return m
+	return out
+}()
+
+// faults is the rows the schedule's delivery order struck, as the table
+// recognises them.
+func (s *orderingSchedule) faults() uint32 {
+	var events [maxOrderingLen]ordering.Event
+	for i, e := range s.events[:s.n] {
+		events[i] = orderingEvents[e]
+	}
+	return harness.OrderingFaultsOf(events[:s.n])
 }
 
 // shardjobFaultClasses are §11.2's fault table's rows the scope walks, in

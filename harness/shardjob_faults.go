@@ -69,7 +69,7 @@ type ShardFault struct {
 	// there the crashed worker lives on as the zombie already.
 	Explored bool
 	// Doc says what happens, in one line, for --verbs; Brief in a few
-	// words, for the explorer's legend.
+	// words.
 	Doc, Brief Words
 	// Step is how the trace names the stop, with the row's count and the
 	// items done as arguments (%[1]d, %[2]d); a stop after an Apply is
@@ -158,27 +158,13 @@ func shardFaultArgs() []Arg {
 
 func init() {
 	en, zh := map[string]string{}, map[string]string{}
-	var legend Words
-	for i, f := range ShardFaults[1:] {
+	for _, f := range ShardFaults[1:] {
 		en[f.DocKey()], zh[f.DocKey()] = f.Doc.En, f.Doc.Zh
 		en[f.BriefKey()], zh[f.BriefKey()] = f.Brief.En, f.Brief.Zh
 		if f.Step != (Words{}) {
 			en[f.StepKey()], zh[f.StepKey()] = f.Step.En, f.Step.Zh
 		}
-		if !f.Explored {
-			continue
-		}
-		sep := " · "
-		switch {
-		case legend.En == "":
-			sep = ""
-		case i%2 == 0:
-			sep = "\n"
-		}
-		legend.En += sep + f.Name + ": " + f.Brief.En
-		legend.Zh += sep + f.Name + "：" + f.Brief.Zh
 	}
-	en["explore.legend.shardjob"], zh["explore.legend.shardjob"] = legend.En, legend.Zh
 	i18n.Add(i18n.EN, en)
 	i18n.Add(i18n.ZH, zh)
 }

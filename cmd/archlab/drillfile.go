@@ -234,6 +234,7 @@ func (o *drillOptions) printVerbs(section string) error {
 			}
 		}
 	}
+	printStaged(w, g, s.Staged, width)
 	var obs []string
 	for _, ob := range s.Observables {
 		if ob.Args > 0 {

@@ -26,3 +26,20 @@ func printArgDocs(w io.Writer, g *globalOptions, args []harness.Arg, width int) 
 		writeHanging(w, head, strings.Repeat(" ", len(head)), g.t(a.DocKey), width)
 	}
 }
+
+// printStaged prints the faults of a section's table that the scenario
+// stages rather than a verb's argument arms, one a line.
+func printStaged(w io.Writer, g *globalOptions, staged []harness.StagedFault, width int) {
+	if len(staged) == 0 {
+		return
+	}
+	writeHanging(w, "", "  ", g.t("cli.verbs.staged"), width)
+	pad := 0
+	for _, f := range staged {
+		pad = max(pad, len(f.Name))
+	}
+	for _, f := range staged {
+		head := fmt.Sprintf("  %-*s  ", pad, f.Name)
+		writeHanging(w, head, strings.Repeat(" ", len(head)), g.t(f.DocKey), width)
+	}
+}
