@@ -24,10 +24,15 @@ type mistakes struct {
 	resumeFromZero    bool // Run starts at item 0, not at the checkpoint
 	cadenceFromZero   bool // commits when (i+1) % CommitEvery == 0, not counted from the resume offset
 	commitBeforeApply bool // commits an offset before applying the item under it
-	goOnAfterRefusal  bool // a refused commit does not stop the run
-	staleEpochOK      bool // Commit compares offsets only, never epochs
-	offsetBackOK      bool // Commit lets the offset move back within an epoch
-	equalRefused      bool // Commit refuses an equal offset (ErrStaleOffset)
+	// commits an item's offset as it hands the item out, one item ahead of
+	// its effect, and counts its crash after the effect: every crash
+	// after an Apply finds the checkpoint where the book's would be, and
+	// only a crash between that commit and the effect loses the item
+	commitAhead      bool
+	goOnAfterRefusal bool // a refused commit does not stop the run
+	staleEpochOK     bool // Commit compares offsets only, never epochs
+	offsetBackOK     bool // Commit lets the offset move back within an epoch
+	equalRefused     bool // Commit refuses an equal offset (ErrStaleOffset)
 }
 
 func init() {
@@ -38,6 +43,7 @@ func init() {
 		{"resume-from-zero", mistakes{resumeFromZero: true}},
 		{"cadence-from-zero", mistakes{cadenceFromZero: true}},
 		{"commit-before-apply", mistakes{commitBeforeApply: true}},
+		{"commit-ahead", mistakes{commitAhead: true}},
 		{"go-on-after-refusal", mistakes{goOnAfterRefusal: true}},
 		{"stale-epoch-accepted", mistakes{staleEpochOK: true}},
 		{"offset-back-accepted", mistakes{offsetBackOK: true}},
@@ -126,6 +132,9 @@ func (r *flawedRunner) Run(shard string, items []string, crashAfter int) (shardj
 				return res, crash(i)
 			}
 		}
+		if r.m.commitAhead && boundary && !commit(i+1) {
+			return res, refused
+		}
 		if r.sink.Apply(items[i]) {
 			res.Applied++
 		} else {
@@ -137,7 +146,7 @@ func (r *flawedRunner) Run(shard string, items []string, crashAfter int) (shardj
 		if crashAfter > 0 && res.Attempts == crashAfter {
 			return res, crash(i)
 		}
-		if boundary && !commit(i+1) {
+		if !r.m.commitAhead && boundary && !commit(i+1) {
 			return res, refused
 		}
 	}

@@ -170,6 +170,29 @@ var wrong = []variant{
 		}
 		return w.Commit(w.Epoch(), len(items))
 	}}},
+	// A worker pool's dispatcher: the checkpoint moves past an item as the
+	// item is handed out, before its effect. It fences its takeover and
+	// every crash right after an Apply finds the checkpoint where the
+	// book's loop leaves it; a crash between that commit and the effect
+	// loses the item (issue 33, a real worker's bug).
+	{"commit-ahead", "shard-loop", &harness.Students{Shardjob: func(w *harness.Worker) error {
+		start, err := w.Fence()
+		if err != nil {
+			return err
+		}
+		items, every := w.Items(), w.CommitEvery()
+		for i := start; i < len(items); i++ {
+			if every > 0 && (i+1-start)%every == 0 {
+				if err := w.Commit(w.Epoch(), i+1); err != nil {
+					return err
+				}
+			}
+			if _, err := w.Apply(items[i]); err != nil {
+				return err
+			}
+		}
+		return w.Commit(w.Epoch(), len(items))
+	}}},
 	{"restart-from-zero", "shard-loop", &harness.Students{Shardjob: func(w *harness.Worker) error {
 		if err := w.Commit(w.Epoch(), w.Load()); err != nil {
 			return err

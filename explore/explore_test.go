@@ -63,8 +63,8 @@ func TestDefaultVerdicts(t *testing.T) {
 		{inbox, 4272, "early-prune", map[string]uint64{"lost": 0, "doubled": 2490}},
 		{ordering, 576, "retry-then-reconcile", map[string]uint64{"moved-back": 0, "applied-twice": 0, "diverged": 0, "duplicate-refused": 0}},
 		{ordering, 576, "retry-only", map[string]uint64{"moved-back": 0, "applied-twice": 0, "diverged": 141, "duplicate-refused": 0}},
-		{shard, 3539, "fence-at-takeover", map[string]uint64{"not-exactly-once": 0, "replay-mismatch": 0, "moved-back": 0, "zombie-moved": 0}},
-		{shard, 3539, "fence-at-first-commit", map[string]uint64{"not-exactly-once": 0, "replay-mismatch": 0, "moved-back": 0, "zombie-moved": 900}},
+		{shard, 13539, "fence-at-takeover", map[string]uint64{"not-exactly-once": 0, "replay-mismatch": 0, "moved-back": 0, "zombie-moved": 0}},
+		{shard, 13539, "fence-at-first-commit", map[string]uint64{"not-exactly-once": 0, "replay-mismatch": 0, "moved-back": 103, "zombie-moved": 2458}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.rep.Mechanism+"/"+tt.strategy, func(t *testing.T) {
@@ -238,16 +238,29 @@ func TestOrderingAndShardjobCounts(t *testing.T) {
 		t.Fatalf("ordering: enumerated %d (%d distinct), size %d, want 576", got, len(seen), sp.size())
 	}
 	// A shard of n keys: per commit interval C, one clean run plus, per
-	// crash point K, one zombie step before the rerun's commits and one
-	// after each of them.
+	// stop of the first worker, each of the three zombies at one step
+	// before the rerun's commits and one after each of them. The stops: a
+	// crash after each of its n items (the rerun resumes at the last
+	// multiple of C below it), after each of its n/C+1 commits (at J·C, or
+	// n after the last), after its one load (at 0).
+	if got := harness.ShardZombies(true); len(got) != 3 {
+		t.Fatalf("the scope's zombies are %v, this count knows three", got)
+	}
+	if got := harness.ShardStops(true); len(got) != 3 {
+		t.Fatalf("the scope's stops are %v, this count knows three", got)
+	}
 	for _, n := range []int{1, 2, 3, 7, 30} {
 		var want uint64
+		rerun := func(resume, c int) uint64 { return 3 * uint64(int(math.Ceil(float64(n-resume)/float64(c)))+1) }
 		for c := 1; c <= n; c++ {
 			want++
 			for k := 1; k <= n; k++ {
-				resume := (k - 1) / c * c
-				want += uint64(int(math.Ceil(float64(n-resume)/float64(c))) + 1)
+				want += rerun((k-1)/c*c, c)
 			}
+			for j := 1; j <= n/c+1; j++ {
+				want += rerun(min(j*c, n), c)
+			}
+			want += rerun(0, c)
 		}
 		sp := newShardSpace(ShardjobScope{Keys: n})
 		var got uint64

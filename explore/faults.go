@@ -1,6 +1,11 @@
 package explore
 
-import "archlab/harness"
+import (
+	"slices"
+
+	"archlab/harness"
+	"archlab/internal/ordering"
+)
 
 // The fault classes of each section's scope, as a pass on a student's code
 // counts them: how many of the schedules the code ran hit each one. The
@@ -29,43 +34,42 @@ func (s *inboxSchedule) faults() uint32 {
 	return m
 }
 
-// orderingFaultClasses are §8.3's: an event delivered before one of a lower
-// version of its order, an event delivered twice, the poison event.
-var orderingFaultClasses = []string{"out-of-order", "duplicate", "poison"}
-
-func (s *orderingSchedule) faults() uint32 {
-	var m uint32
-	var seen [len(orderingEvents)]bool
-	var highest int64
-	for _, e := range s.events[:s.n] {
-		if seen[e] {
-			m |= 1 << 1
-		}
-		seen[e] = true
-		if e == poisonEvent {
-			m |= 1 << 2
-			continue
-		}
-		v := orderingEvents[e].Version
-		if v < highest {
-			m |= 1 << 0
-		}
-		highest = max(highest, v)
+// orderingFaultClasses are §8.3's fault table's rows, in its order: an
+// event delivered after a higher version of its order, an event delivered
+// again, the poison event.
+var orderingFaultClasses = func() []string {
+	var out []string
+	for _, f := range harness.OrderingFaults {
+		out = append(out, f.Name)
 	}
-	return m
+	return out
+}()
+
+// faults is the rows the schedule's delivery order struck, as the table
+// recognises them.
+func (s *orderingSchedule) faults() uint32 {
+	var events [maxOrderingLen]ordering.Event
+	for i, e := range s.events[:s.n] {
+		events[i] = orderingEvents[e]
+	}
+	return harness.OrderingFaultsOf(events[:s.n])
 }
 
-// shardjobFaultClasses are §11.2's: the worker crashes after an item, and
-// the zombie of the previous epoch commits before the new owner's first
-// item or after one of its commits.
-var shardjobFaultClasses = []string{"crash-after-item", "zombie-before-work", "zombie-after-commit"}
-
-func (s *shardSchedule) faults() uint32 {
-	switch {
-	case s.k == 0:
-		return 0
-	case s.z == 0:
-		return 1<<0 | 1<<1
+// shardjobFaultClasses are §11.2's fault table's rows the scope walks, in
+// the table's order: each stop of the first worker, each zombie of the
+// rerun.
+var shardjobFaultClasses = func() []string {
+	var out []string
+	for _, row := range append(slices.Clone(shardStops), shardZombies...) {
+		out = append(out, harness.ShardFaults[row].Name)
 	}
-	return 1<<0 | 1<<2
+	return out
+}()
+
+// faults is the classes the schedule hit: its stop's and its zombie's.
+func (s *shardSchedule) faults() uint32 {
+	if s.stop == 0 {
+		return 0
+	}
+	return 1<<slices.Index(shardStops, int(s.stop)) | 1<<(len(shardStops)+slices.Index(shardZombies, int(s.zombie)))
 }

@@ -443,7 +443,7 @@ func studentShardjob(ctx context.Context, sc ShardjobScope, s *harness.Students,
 	t, n, err := tallyEach(ctx, sp.each, func(sched *shardSchedule) (uint8, int, uint32, error) {
 		s.Watch.At(sched)
 		res, err := sp.run(strategy, sched, nil, nil)
-		return res.broken, int(sched.k + sched.z), sched.faults(), err
+		return res.broken, sched.length(), sched.faults(), err
 	}, len(shardjobFaultClasses))
 	if err != nil {
 		return nil, err

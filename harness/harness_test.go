@@ -179,7 +179,7 @@ func TestZombieWindow(t *testing.T) {
 		if err := s.Split(30, 1); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.Run(Run{Shard: "shard-0", Epoch: 1, Every: 10, CrashAfter: 15, ZombieAt: -1, Named: true}); err != nil {
+		if _, err := s.Run(Run{Shard: "shard-0", Epoch: 1, Every: 10, Stop: row("crash-after"), StopAt: 15, Named: true}); err != nil {
 			t.Fatal(err)
 		}
 		if fence {
@@ -187,7 +187,7 @@ func TestZombieWindow(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		ran, err := s.Run(Run{Shard: "shard-0", Epoch: 2, Every: 10, ZombieAt: 0, Named: true})
+		ran, err := s.Run(Run{Shard: "shard-0", Epoch: 2, Every: 10, Zombie: row("zombie-at"), ZombieAt: 0, Named: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -263,7 +263,7 @@ func TestSplitIsShared(t *testing.T) {
 	if err := s.Split(4, 1); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Run(Run{Shard: "shard-0", Epoch: 1, ZombieAt: -1}); err != nil {
+	if _, err := s.Run(Run{Shard: "shard-0", Epoch: 1}); err != nil {
 		t.Fatal(err)
 	}
 	fresh := NewShardjob(nil)
@@ -285,9 +285,9 @@ func TestZombieCommitsTheOffsetItReached(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range []Run{
-		{Shard: "shard-0", Epoch: 1, Every: 10, CrashAfter: 25, ZombieAt: -1},
-		{Shard: "shard-0", Epoch: 2, Every: 10, StallAfter: 15, ZombieAt: -1, Named: true},
-		{Shard: "shard-0", Epoch: 3, Every: 10, ZombieAt: 0, Named: true},
+		{Shard: "shard-0", Epoch: 1, Every: 10, Stop: row("crash-after"), StopAt: 25},
+		{Shard: "shard-0", Epoch: 2, Every: 10, Stop: row("stall-after"), StopAt: 15, Named: true},
+		{Shard: "shard-0", Epoch: 3, Every: 10, Zombie: row("zombie-at"), ZombieAt: 0, Named: true},
 	} {
 		if _, err := h.Run(r); err != nil {
 			t.Fatal(err)
@@ -305,7 +305,7 @@ func TestFenceMakesTheOldEpochAZombie(t *testing.T) {
 	if err := h.Split(100, 1); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.Run(Run{Shard: "shard-0", Epoch: 1, Every: 10, StallAfter: 25, ZombieAt: -1, Named: true}); err != nil {
+	if _, err := h.Run(Run{Shard: "shard-0", Epoch: 1, Every: 10, Stop: row("stall-after"), StopAt: 25, Named: true}); err != nil {
 		t.Fatal(err)
 	}
 	if err := h.Fence("shard-0", 2); err != nil {
@@ -328,10 +328,10 @@ func TestZombieRefusedAsStaleOffsetIsNotAccepted(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range []Run{
-		{Shard: "shard-0", Epoch: 1, Every: 10, StallAfter: 25, ZombieAt: -1, Named: true},
+		{Shard: "shard-0", Epoch: 1, Every: 10, Stop: row("stall-after"), StopAt: 25, Named: true},
 		// The new owner stalls before its first commit: the checkpoint
 		// still holds epoch 1 at 20.
-		{Shard: "shard-0", Epoch: 2, Every: 10, StallAfter: 5, ZombieAt: -1, Named: true},
+		{Shard: "shard-0", Epoch: 2, Every: 10, Stop: row("stall-after"), StopAt: 5, Named: true},
 	} {
 		if _, err := h.Run(r); err != nil {
 			t.Fatal(err)
@@ -344,4 +344,13 @@ func TestZombieRefusedAsStaleOffsetIsNotAccepted(t *testing.T) {
 	if h.ZombieAccepted() != 0 || h.ZombieMoved() != 0 || rejected != 1 {
 		t.Fatalf("accepted=%d moved=%d rejected=%v, want 0 0 1", h.ZombieAccepted(), h.ZombieMoved(), rejected)
 	}
+}
+
+// row is a §11.2 fault row's index, by name.
+func row(name string) int {
+	i, ok := ShardFaultByName(name)
+	if !ok {
+		panic("no §11.2 fault " + name)
+	}
+	return i
 }

@@ -594,6 +594,7 @@ var OrderingSection = Section{
 		{"moved_back", 0}, {"applied_twice", 0}, {"duplicate_refused", 0}, {"diverged", 0}, {"truth", 1},
 		{"dlq_of", 1}, {"waiting", 0}, {"unreconciled", 0}, {"skipped", 0},
 	},
+	Staged: orderingStaged(),
 	New: func(strategy string, env Env, rec *Recorder) (Harness, error) {
 		if strategy == Student {
 			o := NewStudentOrdering(env.Student, rec)

@@ -28,6 +28,7 @@ type Shardjob struct {
 
 	maxEpoch uint64         // the highest epoch that ran or fenced: older ones are zombies
 	reached  map[uint64]int // the offset each epoch's worker reached, which its zombie commits
+	started  map[uint64]int // ...and the offset it started from, which a stale zombie commits
 	crashed  map[string]bool
 	// The invariants the explorer checks, kept after every commit.
 	last           map[string]int
@@ -49,7 +50,7 @@ type Shardjob struct {
 // NewShardjob starts a §11.2 run. rec may be nil.
 func NewShardjob(rec *Recorder) *Shardjob {
 	return &Shardjob{rec: rec, sink: shardjob.NewSink(), cp: shardjob.NewCheckpoint(),
-		reached: map[uint64]int{}, crashed: map[string]bool{}, last: map[string]int{}}
+		reached: map[uint64]int{}, started: map[uint64]int{}, crashed: map[string]bool{}, last: map[string]int{}}
 }
 
 // JobKeys are the book's business keys: order-0 … order-(n-1).
@@ -103,21 +104,20 @@ func (s *Shardjob) Split(keys, shards int) error {
 }
 
 // Run is one worker's run of a shard under a lease epoch, committing every
-// `every` items (Runner.Run). crashAfter > 0 kills the worker right after
-// that many items, before anything else it would do; stallAfter > 0 stops
-// it there alive (its lease expires, it becomes a zombie); zombieAt >= 0
-// lets the previous epoch's zombie commit the offset it reached: right
-// after this worker's first call to the checkpoint (0), before it has
-// written anything, or right after its zombieAt-th commit that moved the
-// checkpoint.
+// `every` items (Runner.Run), with at most one stop and one zombie from
+// §11.2's fault table (ShardFaults) around it: Stop, a row that kills the
+// worker or stalls it alive right after its StopAt-th call of the row's
+// kind (an Apply, a Commit, a Load); Zombie, a row whose zombie (the
+// previous epoch's worker) commits at ZombieAt: right after this worker's
+// first call to the checkpoint (0), before it has written anything, or
+// right after its ZombieAt-th commit that moved the checkpoint.
 type Run struct {
-	Shard      string
-	Epoch      uint64
-	Every      int
-	CrashAfter int
-	StallAfter int
-	ZombieAt   int // -1: no zombie
-	Named      bool
+	Shard            string
+	Epoch            uint64
+	Every            int
+	Stop, StopAt     int // 0: no stop
+	Zombie, ZombieAt int // 0: no zombie
+	Named            bool
 }
 
 // Ran is what a run did.
@@ -151,9 +151,12 @@ func (s *Shardjob) Run(r Run) (Ran, error) {
 		s.maxEpoch = r.Epoch
 	}
 	e := s.newWorker(r, actor)
-	stop := r.CrashAfter
-	if r.StallAfter > 0 {
-		stop = r.StallAfter
+	// A stop after an Apply is the book's own crashAfter: Runner.Run (and
+	// the student's Runner) stops itself there. Any other stop is the
+	// environment's: every call after it fails.
+	stop := 0
+	if row := ShardFaults[r.Stop]; row.Stop != NoStop && row.After == CallApply {
+		stop = r.StopAt
 	}
 	var res shardjob.Result
 	switch {
@@ -163,11 +166,11 @@ func (s *Shardjob) Run(r Run) (Ran, error) {
 		// does: that is part of what the student writes.
 		s.watch.Call("r.Run")
 		res, err = s.mechanism.NewRunner(e, e, r.Epoch, r.Every).Run(r.Shard, slices.Clone(items), stop)
-		if err != nil && !errors.Is(err, shardjob.ErrInjectedCrash) && rejectedName(err) == "" {
+		if err != nil && !errors.Is(err, shardjob.ErrInjectedCrash) && !e.dead && rejectedName(err) == "" {
 			return Ran{}, fmt.Errorf("the student's Runner.Run: %w", err)
 		}
 	case s.student:
-		e.stop = stop // the environment stops the student's loop where Run stops itself
+		e.stopApply = stop // the environment stops the student's loop where Run stops itself
 		res, err = s.runStudent(e, items)
 	default:
 		runner := &shardjob.Runner{Sink: e, CP: e, Epoch: r.Epoch, CommitEvery: r.Every}
@@ -178,6 +181,13 @@ func (s *Shardjob) Run(r Run) (Ran, error) {
 	if err != nil && !stopped && rejected == "" {
 		return Ran{}, err
 	}
+	if e.dead {
+		// Killed by the environment, the loop ran on against a dead sink
+		// and checkpoint until a call failed: what it did is what the
+		// environment let through.
+		res.Attempts, res.Applied, res.Suppressed = e.applies, e.applied, e.suppressed
+	}
+	stalled := stopped && ShardFaults[r.Stop].Stop == Stall
 	if e.zombie != nil && (s.student || s.mechanism != nil) {
 		e.fireZombie() // the student's loop made fewer commits than the zombie waited for
 	}
@@ -185,8 +195,8 @@ func (s *Shardjob) Run(r Run) (Ran, error) {
 	ran := Ran{Attempts: res.Attempts, Applied: res.Applied, Suppressed: res.Suppressed, Checkpoint: res.Checkpoint,
 		From: e.from, Reached: e.from + res.Attempts, Commits: e.moves, Rejected: rejected,
 		ZombieError: e.zombieErr, ZombieMoved: e.zombieMoved, FirstCommit: e.firstCommit,
-		Crashed: stopped && r.StallAfter == 0, Stalled: stopped && r.StallAfter > 0}
-	s.reached[r.Epoch] = ran.Reached
+		Crashed: stopped && !stalled, Stalled: stalled}
+	s.reached[r.Epoch], s.started[r.Epoch] = ran.Reached, ran.From
 	if ran.Crashed {
 		defer func() { s.crashed[r.Shard] = true }()
 	}
@@ -218,7 +228,9 @@ func (s *Shardjob) recordRun(e *workerEnv, ran Ran) {
 	step.Result = M("res.rerun", ran.Applied, ran.Suppressed)
 	step.Tone = toneIf(ran.From > 0 || s.crashed[e.r.Shard], Good, Neutral)
 	s.flush(e.actor, e.r.Shard, &e.commits)
-	switch {
+	switch row := ShardFaults[e.r.Stop]; {
+	case ran.Crashed && row.After != CallApply:
+		s.fault(e.actor, e.r.Shard, M(row.StepKey(), e.r.StopAt, ran.Attempts), M("res.checkpoint-at", ran.Checkpoint))
 	case ran.Crashed:
 		s.fault(e.actor, e.r.Shard, M("step.crash", ran.Attempts), M("res.checkpoint-at", ran.Checkpoint))
 	case ran.Stalled:
@@ -426,9 +438,8 @@ var ShardjobSection = Section{
 	Exercises: []string{RunnerExercise},
 	Verbs: []Verb{
 		{Name: "split", Args: []Arg{{Name: "keys", Kind: Number, Size: true}, {Name: "shards", Kind: Number, Size: true}}, Binds: []string{"error"}},
-		{Name: "run", Args: []Arg{{Name: "shard", Kind: Word}, {Name: "epoch", Kind: Number, Optional: true},
-			{Name: "every", Kind: Number, Optional: true}, {Name: "crash-after", Kind: Number, Optional: true},
-			{Name: "stall-after", Kind: Number, Optional: true}, {Name: "zombie-at", Kind: Number, Optional: true}},
+		{Name: "run", Args: append([]Arg{{Name: "shard", Kind: Word}, {Name: "epoch", Kind: Number, Optional: true},
+			{Name: "every", Kind: Number, Optional: true}}, shardFaultArgs()...),
 			Binds: []string{"attempts", "applied", "suppressed", "checkpoint", "crashed", "stalled", "from", "reached", "epoch", "error",
 				"first_commit", "commits", "zombie_error", "zombie_moved"}},
 		{Name: "fence", Args: []Arg{{Name: "shard", Kind: Word}, {Name: "epoch", Kind: Number}}},
@@ -471,11 +482,12 @@ func (s *Shardjob) Exec(c Call) (Fields, error) {
 		if epoch < 1 {
 			return nil, errArg(c.Verb, "epoch", "harness.err.at-least", 1, epoch)
 		}
-		r := Run{Shard: c.Word("shard"), Epoch: uint64(epoch), Every: c.Int("every", 0), CrashAfter: c.Int("crash-after", 0),
-			StallAfter: c.Int("stall-after", 0), ZombieAt: c.Int("zombie-at", -1), Named: c.Has("epoch")}
-		if r.CrashAfter > 0 && r.StallAfter > 0 {
-			return nil, errArg(c.Verb, "stall-after", "harness.err.exclude", "crash-after")
+		stop, stopAt, zombie, zombieAt, err := armedShardFaults(c)
+		if err != nil {
+			return nil, err
 		}
+		r := Run{Shard: c.Word("shard"), Epoch: uint64(epoch), Every: c.Int("every", 0), Stop: stop, StopAt: stopAt,
+			Zombie: zombie, ZombieAt: zombieAt, Named: c.Has("epoch")}
 		ran, err := s.Run(r)
 		if err != nil {
 			return nil, err

@@ -8,26 +8,33 @@ import (
 )
 
 // workerEnv is the world one §11.2 worker's run sees: the shard's
-// checkpoint and the idempotent sink, with the scenario's faults around
-// them. The worker's loop is the book's Runner.Run, handed this as its CP
-// and its Sink, or the student's loop through Worker's verbs; for both:
+// checkpoint and the idempotent sink, with the run's rows of §11.2's fault
+// table (ShardFaults) around them. The worker's loop is the book's
+// Runner.Run, handed this as its CP and its Sink, or the student's loop
+// through Worker's verbs; for both:
 //
-//   - a crash or a stall strikes right after the worker's Nth Apply, before
-//     anything else it would do (the book's Run stops itself there with its
-//     own crashAfter; the student's loop is stopped here: every call after
-//     that Apply fails);
-//   - the previous epoch's zombie commits the offset it reached at the
-//     moment the scenario names (zombie-at): 0, right after the worker's
-//     first call to the checkpoint, before it has written anything; j,
-//     right after its jth commit that moved the checkpoint.
+//   - a stop strikes right after the worker's Nth call of its row's kind,
+//     before anything else it would do: after an Apply, the book's Run
+//     stops itself with its own crashAfter (the student's loop is stopped
+//     here); after a Load or a Commit (a Fence is one), the environment
+//     stops either loop; from then on every call fails;
+//   - the previous epoch's zombie commits the offset its row names at the
+//     moment the scenario names (zombie-at and its kin): 0, right after the
+//     worker's first call to the checkpoint, before it has written
+//     anything; j, right after its jth commit that moved the checkpoint.
 type workerEnv struct {
 	s     *Shardjob
 	r     Run
 	actor string
 
-	stop    int // die after this many applies; 0: the loop stops itself (the book's)
-	applies int
-	dead    bool
+	stopApply  int       // die after this many applies; 0: the loop stops itself (the book's)
+	stopAfter  ShardCall // the environment's stop after another call: "" none
+	applies    int
+	applied    int // ...that the sink applied, and that it suppressed
+	suppressed int
+	loads      int
+	writes     int // commits and fences
+	dead       bool
 
 	calls   int  // the worker's calls to the checkpoint
 	moves   int  // its commits that moved the checkpoint
@@ -62,17 +69,44 @@ var (
 // newWorker sets up r's run: its zombie, when r has one.
 func (s *Shardjob) newWorker(r Run, actor string) *workerEnv {
 	e := &workerEnv{s: s, r: r, actor: actor, from: s.cp.Load(r.Shard)}
-	if r.ZombieAt >= 0 {
+	if row := ShardFaults[r.Stop]; row.Stop != NoStop && row.After != CallApply {
+		e.stopAfter = row.After
+	}
+	if row := ShardFaults[r.Zombie]; row.Zombie != NoZombie && r.ZombieAt >= 0 {
 		e.zombie = func() {
 			e.open()
 			s.flush(actor, r.Shard, &e.commits)
 			// The zombie's answer is its own: the owner runs on.
 			moved := s.zombieMoved
-			err := s.Commit(r.Shard, r.Epoch-1, s.reached[r.Epoch-1])
+			err := s.Commit(r.Shard, r.Epoch-1, s.zombieOffset(row.Zombie, r))
 			e.zombieErr, e.zombieMoved = rejectedName(err), s.zombieMoved > moved
 		}
 	}
 	return e
+}
+
+// zombieOffset is what the previous epoch's zombie commits during r: the
+// offset it reached, one past it (an item it handed out and never
+// finished; no further than the shard's end), or the one its run started
+// from.
+func (s *Shardjob) zombieOffset(z ZombieOffset, r Run) int {
+	was := r.Epoch - 1
+	switch z {
+	case ZombieAhead:
+		items, _ := s.items(r.Shard)
+		return min(s.reached[was]+1, len(items))
+	case ZombieStale:
+		return s.started[was]
+	}
+	return s.reached[was]
+}
+
+// struck is the worker having returned from a call of kind, its nth: a
+// stop of the environment's strikes now.
+func (e *workerEnv) struck(kind ShardCall, n int) {
+	if e.stopAfter == kind && n == e.r.StopAt {
+		e.dead = true
+	}
 }
 
 func (e *workerEnv) fireZombie() {
@@ -98,7 +132,12 @@ func (e *workerEnv) Apply(key string) bool {
 	}
 	e.applies++
 	applied := e.s.sink.Apply(key)
-	if e.stop > 0 && e.applies == e.stop {
+	if applied {
+		e.applied++
+	} else {
+		e.suppressed++
+	}
+	if e.stopApply > 0 && e.applies == e.stopApply {
 		e.dead = true // right after the Nth item, before its commit
 	}
 	return applied
@@ -112,6 +151,8 @@ func (e *workerEnv) Load(shard string) int {
 	v := e.s.cp.Load(shard)
 	e.noteRead(v)
 	e.called()
+	e.loads++
+	e.struck(CallLoad, e.loads)
 	return v
 }
 
@@ -133,6 +174,7 @@ func (e *workerEnv) Commit(shard string, epoch uint64, offset int) error {
 		e.s.flush(e.actor, shard, &e.commits)
 		err := e.s.Commit(shard, epoch, offset)
 		e.called()
+		e.wrote()
 		return err
 	}
 	_, moved, err := e.s.commit(shard, epoch, offset)
@@ -151,7 +193,14 @@ func (e *workerEnv) Commit(shard string, epoch uint64, offset int) error {
 		e.firstCommit = offset
 	}
 	e.called()
+	e.wrote()
 	return err
+}
+
+// wrote is the worker having returned from a write of the checkpoint.
+func (e *workerEnv) wrote() {
+	e.writes++
+	e.struck(CallCommit, e.writes)
 }
 
 // Fence is the worker's takeover: the checkpoint's offset committed under
@@ -176,6 +225,7 @@ func (e *workerEnv) Fence(shard string, epoch uint64) (int, error) {
 		e.s.step(e.actor, "checkpoint", M("step.fence", epoch, at), M("res.err", name), Good)
 	}
 	e.called()
+	e.wrote()
 	return at, err
 }
 

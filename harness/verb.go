@@ -28,6 +28,9 @@ type Arg struct {
 	// ChoiceKey, when set, is the catalogue key of a choice's one-line
 	// explanation, for --verbs.
 	ChoiceKey func(choice string) string
+	// DocKey, when set, is the catalogue key of an optional argument's
+	// one-line explanation, for --verbs: a fault armed by a count.
+	DocKey string
 	// Size marks a Number that says how many things the verb builds (keys
 	// to split, shards, orders to route): it must be at least 0, and a
 	// driver bounds it by its budget before the verb allocates anything.
@@ -146,9 +149,17 @@ type Section struct {
 	// the student's mechanism under the book's own functions. With no
 	// exercise line it runs the section's protocol exercise.
 	Exercises []string
+	// Staged are the faults of the section's table that no verb's
+	// argument arms: the scenario stages them by what it delivers and
+	// when. --verbs lists them after the verbs.
+	Staged []StagedFault
 	// New starts a run of strategy ("" for the section's default).
 	New func(strategy string, env Env, rec *Recorder) (Harness, error)
 }
+
+// StagedFault is one such fault: its name and the catalogue key of its
+// one-line explanation.
+type StagedFault struct{ Name, DocKey string }
 
 // Env says where a run's parts live when they are not the book's
 // in-memory ones: today the §8.2 consumer and its store.

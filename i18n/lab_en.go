@@ -84,7 +84,7 @@ var labEN = map[string]string{
 	"verb.8.3.count-partitions": "the reader counts the partitions in use",
 
 	"verb.11.2.split":           "splits order-0 … order-(KEYS-1) into SHARDS shards by FNV-1a",
-	"verb.11.2.run":             "a worker runs a shard under a lease epoch, committing every N items; it may crash or stall right after its Kth item, before its commit; zombie-at=J lets the previous epoch's zombie commit the offset it reached, right after this worker's first call to the checkpoint (0) or its Jth commit",
+	"verb.11.2.run":             "a worker runs a shard under a lease epoch, committing every N items; a fault, one of these, strikes around its calls to the sink and the checkpoint:",
 	"verb.11.2.fence":           "a new owner takes over: it commits the checkpoint's offset under its epoch before it works, conditionally (the lab's fence)",
 	"verb.11.2.commit":          "one commit by a worker of an epoch (a zombie's, once a newer epoch ran); it binds accepted, error, checkpoint, moved",
 	"verb.11.2.count":           "the reader counts the sink's effects, applied and suppressed",

@@ -82,7 +82,7 @@ var labZH = map[string]string{
 	"verb.8.3.count-partitions": "读取方统计正在使用的分区",
 
 	"verb.11.2.split":           "按 FNV-1a 把 order-0 … order-(KEYS-1) 分成 SHARDS 个分片",
-	"verb.11.2.run":             "工作进程以某个租约纪元处理分片，每 N 项提交一次；它可能在第 K 项之后、提交之前崩溃或停顿；zombie-at=J 让上一纪元的僵尸提交它走到的偏移量，时机是本工作进程第一次调用检查点之后（0）或第 J 次提交之后",
+	"verb.11.2.run":             "工作进程以某个租约纪元处理分片，每 N 项提交一次；下列故障之一会发生在它对下游与检查点的调用前后：",
 	"verb.11.2.fence":           "新的持有者接管：在工作之前，以自己的纪元有条件地提交检查点的偏移量（本实验的围栏）",
 	"verb.11.2.commit":          "某纪元的工作进程提交一次（较新的纪元运行之后，即僵尸的提交）；绑定 accepted、error、checkpoint、moved",
 	"verb.11.2.count":           "读取方统计下游的生效与拦下次数",

@@ -219,6 +219,7 @@ func (o *drillOptions) printVerbs(section string) error {
 	for _, v := range s.Verbs {
 		writeHanging(w, "  ", "      ", v.Usage(), width)
 		writeHanging(w, "      ", "      ", g.t(v.HelpKey(s.ID)), width)
+		printArgDocs(w, g, v.Args, width)
 		for _, a := range v.Args {
 			if a.ChoiceKey == nil {
 				continue
@@ -233,6 +234,7 @@ func (o *drillOptions) printVerbs(section string) error {
 			}
 		}
 	}
+	printStaged(w, g, s.Staged, width)
 	var obs []string
 	for _, ob := range s.Observables {
 		if ob.Args > 0 {

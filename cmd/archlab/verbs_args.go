@@ -1,0 +1,45 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"archlab/harness"
+)
+
+// printArgDocs prints, under a verb, each optional argument that has its
+// own explanation (a fault of its section's table armed by a count), one a
+// line: "crash-after=N  the worker dies right after its Nth item …".
+func printArgDocs(w io.Writer, g *globalOptions, args []harness.Arg, width int) {
+	pad := 0
+	for _, a := range args {
+		if a.DocKey != "" {
+			pad = max(pad, len(a.Name)+2)
+		}
+	}
+	for _, a := range args {
+		if a.DocKey == "" {
+			continue
+		}
+		head := fmt.Sprintf("        %-*s  ", pad, a.Name+"=N")
+		writeHanging(w, head, strings.Repeat(" ", len(head)), g.t(a.DocKey), width)
+	}
+}
+
+// printStaged prints the faults of a section's table that the scenario
+// stages rather than a verb's argument arms, one a line.
+func printStaged(w io.Writer, g *globalOptions, staged []harness.StagedFault, width int) {
+	if len(staged) == 0 {
+		return
+	}
+	writeHanging(w, "", "  ", g.t("cli.verbs.staged"), width)
+	pad := 0
+	for _, f := range staged {
+		pad = max(pad, len(f.Name))
+	}
+	for _, f := range staged {
+		head := fmt.Sprintf("  %-*s  ", pad, f.Name)
+		writeHanging(w, head, strings.Repeat(" ", len(head)), g.t(f.DocKey), width)
+	}
+}
