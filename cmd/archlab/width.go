@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 
+	"archlab/ui/wrap"
+
 	"github.com/mattn/go-runewidth"
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
 	"golang.org/x/term"
@@ -81,9 +83,9 @@ func screenWidth(w int) int {
 func displayWidth(s string) int { return columns.StringWidth(s) }
 
 // wrapText breaks s into lines of at most width columns: at spaces, and
-// between two CJK characters, which need no space to break; a closing
-// punctuation mark stays with the character before it. A word longer than
-// width gets a line of its own.
+// between two words of Chinese, which need no space to break (package
+// wrap); a closing punctuation mark stays with the word before it. A word
+// longer than width gets a line of its own.
 func wrapText(s string, width int) []string {
 	var lines []string
 	line, lineW := "", 0
@@ -130,68 +132,18 @@ type token struct {
 	space bool // a space came before it
 }
 
-// tokens splits s into words and single CJK characters. A closing
-// punctuation mark sticks to what comes before it and an opening one to
-// what comes after it, so no line starts with "，" or ends with "（".
+// tokens splits s into the pieces a line may break between: at spaces,
+// and where package wrap allows a break with no space (between two words
+// of Chinese, never before closing punctuation, never inside 《…》).
 func tokens(s string) []token {
 	var out []token
-	var cur strings.Builder
-	space := false
-	opening := ""
-	flush := func() {
-		if cur.Len() > 0 {
-			out = append(out, token{text: cur.String(), space: space})
-			cur.Reset()
-			space = false
+	for _, f := range strings.Fields(s) {
+		for i, p := range wrap.Pieces(f) {
+			out = append(out, token{text: p, space: i == 0})
 		}
 	}
-	book := false // inside 《…》: a book's title is never broken
-	for _, r := range s {
-		switch {
-		case book:
-			cur.WriteRune(r)
-			book = r != '》'
-		case r == '《':
-			flush()
-			cur.WriteString(opening)
-			opening = ""
-			cur.WriteRune(r)
-			book = true
-		case r == ' ' || r == '\t' || r == '\n':
-			flush()
-			space = true
-		case isClosingPunct(r) && cur.Len() > 0:
-			cur.WriteRune(r)
-			if isCJK(r) {
-				flush()
-			}
-		case isClosingPunct(r) && len(out) > 0 && !space:
-			out[len(out)-1].text += string(r) // never starts a line
-		case isOpeningPunct(r):
-			flush()
-			opening += string(r) // never ends a line
-		case isCJK(r):
-			flush()
-			cur.WriteString(opening)
-			opening = ""
-			cur.WriteRune(r)
-			flush()
-		default:
-			if opening != "" {
-				cur.WriteString(opening)
-				opening = ""
-			}
-			cur.WriteRune(r)
-		}
-	}
-	if opening != "" {
-		cur.WriteString(opening)
-	}
-	flush()
 	return out
 }
-
-func isOpeningPunct(r rune) bool { return strings.ContainsRune("（「『【《“‘", r) }
 
 func isCJK(r rune) bool {
 	return unicode.Is(unicode.Han, r) || columns.RuneWidth(r) == 2

@@ -96,6 +96,11 @@ func TestEveryScreenFits(t *testing.T) {
 					out, errOut, _ := runWide(width, "", append(args, "--lang", lang)...)
 					if !slices.Contains(args, "--json") { // data, not a screen
 						tooWide(t, width, out)
+						if lang == "zh" {
+							for _, p := range brokenWords(out) {
+								t.Error(p)
+							}
+						}
 					}
 					tooWide(t, width, errOut)
 				})
