@@ -104,8 +104,20 @@ func (e *FileError) Error() string { return e.line(e.Msg) }
 // Budget reports whether the file asked for more than a run's budget
 // (budget.go), rather than getting its language wrong: a command gives
 // the first a flag to raise, the second the list of verbs.
-func (e *FileError) Budget() bool {
-	return e.msg != nil && strings.HasPrefix(e.msg.key, "file.err.budget.")
+func (e *FileError) Budget() bool { return e.msg != nil && e.msg.budget() }
+
+// budget reports whether m, or a message it holds (a parameter's maximum
+// that asked for too much), is a budget's.
+func (m *msg) budget() bool {
+	if strings.HasPrefix(m.key, "file.err.budget.") {
+		return true
+	}
+	for _, a := range m.args {
+		if inner, ok := a.(*msg); ok && inner.budget() {
+			return true
+		}
+	}
+	return false
 }
 
 // Text is the error in lang: file:line: what is wrong.

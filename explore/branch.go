@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -42,6 +43,16 @@ type Start struct {
 	Every int
 	// Students is the student's code, for strategy student.
 	Students *harness.Students
+
+	ctx context.Context // OpenContext's: ends the walk between two steps
+}
+
+// stopped is the error of a walk whose context ended, nil while it runs.
+func (st Start) stopped() error {
+	if st.ctx == nil {
+		return nil
+	}
+	return context.Cause(st.ctx)
 }
 
 // Action is one step possible from a state, as the page lists it.
@@ -272,6 +283,9 @@ func (st *Start) check() (*model, error) {
 
 // begin starts a run of st and declares its world.
 func begin(m *model, st Start, rec *harness.Recorder) (walker, error) {
+	if err := st.stopped(); err != nil {
+		return nil, err
+	}
 	w, err := m.open(st, rec)
 	if err != nil {
 		var se *stepErr
@@ -307,6 +321,15 @@ func take(w walker, seg string) ([]harness.Call, error) {
 // violation. A step that cannot be taken is a *PathError, a bad start a
 // *StartError.
 func Open(st Start, path []string) (*State, error) {
+	return OpenContext(context.Background(), st, path)
+}
+
+// OpenContext is Open, stopped when ctx ends (the page's reader went, its
+// deadline passed): a state's page replays its path once for each step it
+// offers and more to find the nearest violation, so it checks ctx before
+// every replay and every step, and returns ctx's error.
+func OpenContext(ctx context.Context, st Start, path []string) (*State, error) {
+	st.ctx = ctx
 	m, err := st.check()
 	if err != nil {
 		return nil, err
@@ -321,6 +344,9 @@ func Open(st Start, path []string) (*State, error) {
 	}
 	s := &State{Start: st, w: w}
 	for i, seg := range path {
+		if err := st.stopped(); err != nil {
+			return nil, err
+		}
 		before, from := w.snapshot(), len(rec.Steps)
 		calls, err := take(w, seg)
 		if err != nil {
@@ -382,6 +408,9 @@ func replay(m *model, st Start, path []string) (walker, error) {
 		return nil, err
 	}
 	for i, seg := range path {
+		if err := st.stopped(); err != nil {
+			return nil, err
+		}
 		if _, err := take(w, seg); err != nil {
 			return nil, fmt.Errorf("explore: step %d (%s) of a path that ran before: %w", i+1, seg, err)
 		}

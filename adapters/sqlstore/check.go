@@ -53,6 +53,29 @@ var wantTables = map[string][]column{
 // own indexes are sqlite_autoindex_*, checked through table_info).
 var wantIndexes = map[string]string{"processed_keys_by_seq": "processed_keys"}
 
+// index is one row of PRAGMA index_list, with its key columns, as the
+// check compares it: a name alone says nothing of what an index does
+// (before issue 37, archlab's own processed_keys_by_seq made UNIQUE passed,
+// and dedup-scope counted effects=1 where the book prints 2).
+type index struct {
+	name    string // "" for a primary key's or a UNIQUE column's own (sqlite_autoindex_*)
+	unique  bool
+	origin  string // c: CREATE INDEX, u: a UNIQUE constraint, pk: the primary key
+	partial bool
+	columns string // its key columns, in order: "seq", "producer,event_id"
+}
+
+// wantIndexList is each table's indexes, as PRAGMA index_list reports
+// them, in name order. It must agree with schema (TestWantTablesMatchSchema).
+var wantIndexList = map[string][]index{
+	"processed_keys": {
+		{name: "processed_keys_by_seq", origin: "c", columns: "seq"},
+		{unique: true, origin: "pk", columns: "producer,event_id"},
+	},
+	"balances": {{unique: true, origin: "pk", columns: "order_id"}},
+	"counters": {{unique: true, origin: "pk", columns: "name"}},
+}
+
 // checkSchema compares the tables of an archlab file of this version with
 // wantTables. It returns a one-line description of the first difference,
 // "" when there is none.
@@ -93,6 +116,13 @@ func checkSchema(ctx context.Context, db *sql.DB) (string, error) {
 			return "", err
 		}
 		if d := diffColumns(name, got, wantTables[name]); d != "" {
+			return d, nil
+		}
+		idx, err := indexList(ctx, db, name)
+		if err != nil {
+			return "", err
+		}
+		if d := diffIndexes(name, idx, wantIndexList[name]); d != "" {
 			return d, nil
 		}
 	}
@@ -165,6 +195,104 @@ func diffColumns(table string, got, want []column) string {
 	}
 	if len(got) > len(want) {
 		return fmt.Sprintf("table %s: column %s is not archlab's", table, got[len(want)].name)
+	}
+	return ""
+}
+
+// indexList is a table's indexes, in name order, each with its key
+// columns (a descending or otherwise collated column says so).
+func indexList(ctx context.Context, db *sql.DB, table string) ([]index, error) {
+	rows, err := db.QueryContext(ctx, `SELECT name, "unique", origin, partial FROM pragma_index_list(?) ORDER BY name`, table)
+	if err != nil {
+		return nil, err
+	}
+	var list []index
+	for rows.Next() {
+		var x index
+		if err := rows.Scan(&x.name, &x.unique, &x.origin, &x.partial); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		list = append(list, x)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for i := range list {
+		cols, err := db.QueryContext(ctx, `SELECT coalesce(name, '(expression)'), desc, coll FROM pragma_index_xinfo(?) WHERE key = 1 ORDER BY seqno`, list[i].name)
+		if err != nil {
+			return nil, err
+		}
+		var names []string
+		for cols.Next() {
+			var name, coll string
+			var desc bool
+			if err := cols.Scan(&name, &desc, &coll); err != nil {
+				cols.Close()
+				return nil, err
+			}
+			if desc {
+				name += " DESC"
+			}
+			if coll != "BINARY" {
+				name += " COLLATE " + coll
+			}
+			names = append(names, name)
+		}
+		cols.Close()
+		if err := cols.Err(); err != nil {
+			return nil, err
+		}
+		list[i].columns = strings.Join(names, ",")
+		if strings.HasPrefix(list[i].name, "sqlite_autoindex_") {
+			list[i].name = ""
+		}
+	}
+	slices.SortStableFunc(list, func(a, b index) int { return strings.Compare(a.name+"\xff", b.name+"\xff") })
+	return list, nil
+}
+
+// diffIndexes names the first difference between a table's indexes and
+// the schema's.
+func diffIndexes(table string, got, want []index) string {
+	name := func(x index) string {
+		switch {
+		case x.name != "":
+			return "index " + x.name
+		case x.origin == "pk":
+			return "table " + table + ": the primary key's index"
+		}
+		return "table " + table + ": the UNIQUE index on " + x.columns
+	}
+	// Each of archlab's is found by its name, a primary key's by its
+	// origin; what is left over is someone else's.
+	same := func(g, w index) bool { return g.name == w.name && (w.name != "" || g.origin == w.origin) }
+	used := make([]bool, len(got))
+	for _, w := range want {
+		i := slices.IndexFunc(got, func(g index) bool { return same(g, w) })
+		if i < 0 {
+			return name(w) + " is missing"
+		}
+		used[i] = true
+		g := got[i]
+		switch {
+		case g.origin != w.origin:
+			return name(g) + " is not archlab's"
+		case g.unique != w.unique && g.unique:
+			return name(w) + " is UNIQUE, and archlab's is not"
+		case g.unique != w.unique:
+			return name(w) + " is not UNIQUE, and archlab's is"
+		case g.partial != w.partial:
+			return name(w) + " is partial (CREATE INDEX … WHERE), and archlab's is not"
+		case g.columns != w.columns:
+			return fmt.Sprintf("%s is on (%s), and archlab's on (%s)", name(w), g.columns, w.columns)
+		}
+	}
+	for i, g := range got {
+		if !used[i] {
+			return name(g) + " is not archlab's"
+		}
 	}
 	return ""
 }

@@ -94,6 +94,15 @@ func TestWantTablesMatchSchema(t *testing.T) {
 			t.Errorf("%s: table_xinfo %v, wantTables %v", name, got, want)
 		}
 	}
+	for name, want := range wantIndexList {
+		got, err := indexList(context.Background(), db, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: index_list %v, wantIndexList %v", name, got, want)
+		}
+	}
 	if d, err := checkSchema(context.Background(), db); d != "" || err != nil {
 		t.Fatalf("checkSchema of a fresh file = %q, %v", d, err)
 	}
@@ -134,6 +143,17 @@ func TestOpenRefusesWrongSchema(t *testing.T) {
 			"CREATE TABLE b2 (order_id TEXT PRIMARY KEY, cents INTEGER)", "DROP TABLE balances", "ALTER TABLE b2 RENAME TO balances"},
 			"table balances: column cents may be NULL"},
 		{"index missing", []string{"DROP INDEX processed_keys_by_seq"}, "index processed_keys_by_seq is missing"},
+		// Issue 37: the check compared names only, and these passed
+		// (archlab's index made UNIQUE made dedup-scope count effects=1).
+		{"index made UNIQUE", []string{"DROP INDEX processed_keys_by_seq", "CREATE UNIQUE INDEX processed_keys_by_seq ON processed_keys (seq)"},
+			"index processed_keys_by_seq is UNIQUE, and archlab's is not"},
+		{"index on another column", []string{"DROP INDEX processed_keys_by_seq", "CREATE INDEX processed_keys_by_seq ON processed_keys (amount)"},
+			"index processed_keys_by_seq is on (amount), and archlab's on (seq)"},
+		{"index made partial", []string{"DROP INDEX processed_keys_by_seq", "CREATE INDEX processed_keys_by_seq ON processed_keys (seq) WHERE amount > 0"},
+			"index processed_keys_by_seq is partial (CREATE INDEX … WHERE), and archlab's is not"},
+		{"a UNIQUE column", []string{
+			"CREATE TABLE b2 (order_id TEXT PRIMARY KEY, cents INTEGER NOT NULL UNIQUE)", "DROP TABLE balances", "ALTER TABLE b2 RENAME TO balances"},
+			"table balances: the UNIQUE index on cents is not archlab's"},
 		{"a trigger", []string{"CREATE TRIGGER more AFTER INSERT ON balances BEGIN UPDATE counters SET value = value + 1; END"},
 			"trigger more is not archlab's"},
 		{"a table of someone else's", []string{"CREATE TABLE notes (x)"}, "table notes is not archlab's"},

@@ -143,7 +143,32 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, i18n.T(lang, "web.err.origin"), http.StatusForbidden)
 		return
 	}
+	if dest, ok := embeddedElsewhere(r); ok {
+		http.Error(w, i18n.T(lang, "web.err.cross-site", dest), http.StatusForbidden)
+		return
+	}
 	s.mux.ServeHTTP(w, r)
+}
+
+// embeddedElsewhere reports whether r is a page that runs a drill fetched
+// by another site's page as a resource (four <img> tags on a page of
+// another port would each run one): GETs pass the origin checks, so the
+// browser's Fetch Metadata says where it comes from. A link followed
+// (a navigation) is served from anywhere, as a request with no metadata
+// (curl, an older browser) is; the run slots bound those.
+func embeddedElsewhere(r *http.Request) (dest string, ok bool) {
+	site, mode := r.Header.Get("Sec-Fetch-Site"), r.Header.Get("Sec-Fetch-Mode")
+	if site == "" || site == "same-origin" || site == "none" || mode == "navigate" {
+		return "", false
+	}
+	if !strings.HasPrefix(r.URL.Path, "/drill/") && !strings.HasPrefix(r.URL.Path, "/explore/") {
+		return "", false
+	}
+	dest = r.Header.Get("Sec-Fetch-Dest")
+	if dest == "" {
+		dest = mode
+	}
+	return dest, true
 }
 
 // hostAllowed reports whether a request's Host names this server.
@@ -369,17 +394,39 @@ func (s *Server) paramError(p *page, err error, params []param) string {
 // code), under the server's budget and the request's deadline. A run that
 // is not the book's own (a what-if, a pasted file) first takes a slot.
 func (s *Server) runDrill(ctx context.Context, d *drills.Drill, v drills.Values) (*drills.Result, error) {
+	return s.runDrillBudget(ctx, d, v, s.budget)
+}
+
+// runDrillBudget is runDrill under budget b.
+func (s *Server) runDrillBudget(ctx context.Context, d *drills.Drill, v drills.Values, b drills.Budget) (*drills.Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.deadline)
 	defer cancel()
 	if !d.Builtin || !maps.Equal(v, d.Defaults()) {
-		select {
-		case s.slots <- struct{}{}:
-			defer func() { <-s.slots }()
-		case <-ctx.Done():
-			return nil, ctx.Err()
+		ctx, release, err := s.slot(ctx)
+		if err != nil {
+			return nil, err
 		}
+		defer release()
+		return d.RunContext(ctx, v, drills.RunOptions{Budget: b})
 	}
-	return d.RunContext(ctx, v, drills.RunOptions{Budget: s.budget})
+	return d.RunContext(ctx, v, drills.RunOptions{Budget: b})
+}
+
+// slotHeld marks a context whose request holds a run slot.
+type slotHeld struct{}
+
+// slot waits for a run slot (a request that holds one already keeps it)
+// until ctx ends; release gives it back.
+func (s *Server) slot(ctx context.Context) (context.Context, func(), error) {
+	if ctx.Value(slotHeld{}) != nil {
+		return ctx, func() {}, nil
+	}
+	select {
+	case s.slots <- struct{}{}:
+		return context.WithValue(ctx, slotHeld{}, true), func() { <-s.slots }, nil
+	case <-ctx.Done():
+		return nil, nil, ctx.Err()
+	}
 }
 
 // runError is the page's answer to a run the request's deadline or its

@@ -68,6 +68,13 @@ type origin struct {
 	walk  *explore.Walk
 }
 
+// MaxStateKeys is the most keys a state page's world may hold: each page
+// replays its path from the start for each step it offers and more to
+// find the nearest violation (a thousand keys take milliseconds, ten
+// thousand over a second; the budget's ten seconds hold that on a busy
+// machine).
+const MaxStateKeys = 10_000
+
 // problem is a request the page cannot serve, in words: a status and a
 // message.
 type problem struct {
@@ -147,9 +154,19 @@ func (s *Server) drillOrigin(ctx context.Context, p *page, d *drills.Drill, q ur
 	if len(link) > 0 {
 		o.link += "?" + link.Encode()
 	}
-	res, err := s.runDrill(ctx, d, values)
+	// The world must be small enough for the page's replays: a larger
+	// one is refused by the split that asks for it, before any work.
+	b := s.budget
+	if b.Keys <= 0 || b.Keys > MaxStateKeys { // zero: DefaultBudget's million
+		b.Keys = MaxStateKeys
+	}
+	res, err := s.runDrillBudget(ctx, d, values, b)
 	if status, msg, ok := s.runError(p, err); ok {
 		return nil, &problem{status, msg}
+	}
+	var fe *drills.FileError
+	if errors.As(err, &fe) && fe.Budget() {
+		return nil, &problem{http.StatusUnprocessableEntity, p.T("web.state.err.too-large", b.Keys)}
 	}
 	if err != nil {
 		return nil, &problem{http.StatusBadRequest, s.paramError(p, err, nil)}
@@ -369,7 +386,17 @@ func (s *Server) state(w http.ResponseWriter, r *http.Request) {
 		s.then(w, r, p, mech, path, then)
 		return
 	}
-	o, err := s.resolve(r.Context(), q, p, mech)
+	// A state's page replays its path for every step it offers: it runs
+	// as a what-if does, in a slot, under the deadline, and stops when its
+	// reader goes.
+	ctx, release, err := s.pageSlot(r)
+	if err != nil {
+		status, msg, _ := s.runError(p, err)
+		s.fail(w, p, status, msg)
+		return
+	}
+	defer release()
+	o, err := s.resolve(ctx, q, p, mech)
 	if err != nil {
 		var pr *problem
 		if errors.As(err, &pr) {
@@ -397,7 +424,11 @@ func (s *Server) state(w http.ResponseWriter, r *http.Request) {
 		s.render(w, http.StatusNotFound, "state.html", p)
 		return
 	}
-	state, err := openState(st, path)
+	state, err := openState(ctx, st, path)
+	if status, msg, ok := s.runError(p, err); ok {
+		s.fail(w, p, status, msg)
+		return
+	}
 	if err != nil {
 		var pe *explore.PathError
 		var se *explore.StartError
@@ -424,22 +455,34 @@ func (s *Server) state(w http.ResponseWriter, r *http.Request) {
 	}
 	s.layoutState(p, v, o, state, base)
 	if vs := q.Get("vs"); vs != "" {
-		v.Vs = s.compare(p, o, st, path, vs, state, base)
+		v.Vs = s.compare(ctx, p, o, st, path, vs, state, base)
 	}
 	s.render(w, http.StatusOK, "state.html", p)
 }
 
 func sectionKey(id string) string { return "section." + id }
 
-// openState opens a state; a student's code that panics is an error of
-// the page, not of the server.
-func openState(st explore.Start, path []string) (state *explore.State, err error) {
+// pageSlot is a state page's run slot, held until release, and its
+// context: the request's, under the server's deadline.
+func (s *Server) pageSlot(r *http.Request) (context.Context, func(), error) {
+	ctx, cancel := context.WithTimeout(r.Context(), s.deadline)
+	ctx, release, err := s.slot(ctx)
+	if err != nil {
+		cancel()
+		return nil, nil, err
+	}
+	return ctx, func() { release(); cancel() }, nil
+}
+
+// openState opens a state, until ctx ends; a student's code that panics
+// is an error of the page, not of the server.
+func openState(ctx context.Context, st explore.Start, path []string) (state *explore.State, err error) {
 	defer func() {
 		if x := recover(); x != nil {
 			err = fmt.Errorf("the student's code panicked: %v", x)
 		}
 	}()
-	return explore.Open(st, path)
+	return explore.OpenContext(ctx, st, path)
 }
 
 // splitPath splits a path into its segments; bad is the index of an empty
@@ -615,21 +658,21 @@ func props(p *page, st *explore.State) []propView {
 
 // compare opens the same path under strategy vs, and lays the two runs
 // side by side with the first step where they part.
-func (s *Server) compare(p *page, o *origin, st explore.Start, path []string, vs string, here *explore.State, base url.Values) *compareView {
+func (s *Server) compare(ctx context.Context, p *page, o *origin, st explore.Start, path []string, vs string, here *explore.State, base url.Values) *compareView {
 	c := &compareView{Back: stateURL(st.Mechanism, path, base)}
 	rowsA := view.Rows(p.Lang, here.Steps)
 	other := st
 	other.Strategy = vs
 	col := compareCol{Strategy: vs}
 	var rowsB []view.Row
-	there, err := openState(other, path)
+	there, err := openState(ctx, other, path)
 	var pe *explore.PathError
 	switch {
 	case errors.As(err, &pe):
 		// The other strategy cannot take the path that far: show what it
 		// can, and why it stops.
 		col.Err = p.T("web.state.err.step", pe.Step, pe.Segment, p.T(pe.Why.Key, pe.Why.Args...))
-		if part, perr := openState(other, path[:pe.Step-1]); perr == nil {
+		if part, perr := openState(ctx, other, path[:pe.Step-1]); perr == nil {
 			rowsB = view.Rows(p.Lang, part.Steps)
 			col.Props = props(p, part)
 		}
@@ -693,7 +736,14 @@ func (s *Server) save(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	path, bad := splitPath(r.PathValue("path"))
-	o, err := s.resolve(r.Context(), r.URL.Query(), p, mech)
+	ctx, release, err := s.pageSlot(r)
+	if err != nil {
+		status, msg, _ := s.runError(p, err)
+		s.fail(w, p, status, msg)
+		return
+	}
+	defer release()
+	o, err := s.resolve(ctx, r.URL.Query(), p, mech)
 	var pr *problem
 	if errors.As(err, &pr) {
 		s.fail(w, p, pr.status, pr.msg)
@@ -708,7 +758,11 @@ func (s *Server) save(w http.ResponseWriter, r *http.Request) {
 	if v := r.URL.Query().Get("strategy"); v != "" {
 		st.Strategy = v
 	}
-	state, err := openState(st, path)
+	state, err := openState(ctx, st, path)
+	if status, msg, ok := s.runError(p, err); ok {
+		s.fail(w, p, status, msg)
+		return
+	}
 	if err != nil {
 		var pe *explore.PathError
 		if errors.As(err, &pe) {
