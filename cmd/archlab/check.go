@@ -17,6 +17,7 @@ import (
 	"archlab/exercises"
 	"archlab/explore"
 	"archlab/harness"
+	"archlab/ui/status"
 	"archlab/ui/view"
 )
 
@@ -58,7 +59,7 @@ func newCheckCmd(g *globalOptions) *cobra.Command {
 		ValidArgs: check.Names(),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
-				return &usageError{msg: g.t("check.err.args", len(args)), hint: g.t("err.hint.help", cmd.CommandPath())}
+				return &usageError{Msg: g.t("check.err.args", len(args)), Hint: g.t("err.Hint.help", cmd.CommandPath())}
 			}
 			if len(args) == 1 {
 				if _, err := check.Lookup(args[0]); err != nil {
@@ -90,9 +91,9 @@ func newCheckCmd(g *globalOptions) *cobra.Command {
 
 // unknownExercise names the bad exercise and the nearest real ones.
 func unknownExercise(g *globalOptions, name string) error {
-	e := &usageError{msg: g.t("check.err.unknown", name, strings.Join(check.Names(), ", "))}
+	e := &usageError{Msg: g.t("check.err.unknown", name, strings.Join(check.Names(), ", "))}
 	if near := drills.Nearest(name, check.Names(), 1); len(near) > 0 {
-		e.hint = g.t("err.hint.did-you-mean", near[0])
+		e.Hint = g.t("err.Hint.did-you-mean", near[0])
 	}
 	return e
 }
@@ -114,19 +115,19 @@ func (o *checkOptions) checkFormat() error {
 	switch o.format {
 	case "text":
 		if o.outputDir != "" {
-			return &usageError{msg: g.t("check.err.output-dir")}
+			return &usageError{Msg: g.t("check.err.output-dir")}
 		}
 		return nil
 	case "exercism":
 	default:
-		return &usageError{msg: g.t("check.err.format", o.format)}
+		return &usageError{Msg: g.t("check.err.format", o.format)}
 	}
 	for _, f := range []struct {
 		set  bool
 		name string
 	}{{o.json, "--json"}, {o.show, "--show"}, {o.hint, "--hint"}} {
 		if f.set {
-			return &usageError{msg: g.t("check.err.format-with", f.name)}
+			return &usageError{Msg: g.t("check.err.format-with", f.name)}
 		}
 	}
 	if o.outputDir == "" {
@@ -166,7 +167,7 @@ func (o *checkOptions) fresh() error {
 	if wd, err := os.Getwd(); err != nil || !sameDir(wd, root) {
 		again = "cd " + shellWord(root) + " && " + again
 	}
-	return &couldNotRunError{msg: g.t("check.err.stale", again)}
+	return &couldNotRunError{Msg: g.t("check.err.stale", again)}
 }
 
 // sameDir reports whether a and b name the same directory.
@@ -193,7 +194,7 @@ func (o *checkOptions) parseTimeout() error {
 	}
 	d, err := time.ParseDuration(o.timeout)
 	if err != nil || d < 100*time.Millisecond || d > maxTimeout {
-		return &usageError{msg: o.g.t("check.err.timeout", o.timeout)}
+		return &usageError{Msg: o.g.t("check.err.timeout", o.timeout)}
 	}
 	o.limit = d
 	return nil
@@ -206,7 +207,7 @@ func (o *checkOptions) run(ctx context.Context) error {
 		return o.serveChild(ctx)
 	}
 	if o.json && o.show {
-		return &usageError{msg: g.t("check.err.show-json")}
+		return &usageError{Msg: g.t("check.err.show-json")}
 	}
 	if err := o.checkFormat(); err != nil {
 		return err
@@ -215,11 +216,11 @@ func (o *checkOptions) run(ctx context.Context) error {
 		return err
 	}
 	// Ctrl-C stops the children and the watch cleanly, then exits 130.
-	ctx, stop := signalContext(ctx)
+	ctx, stop := status.SignalContext(ctx)
 	defer stop()
 	if o.watch {
 		if o.json || o.format != "text" || o.hint {
-			return &usageError{msg: g.t("check.err.watch-with")}
+			return &usageError{Msg: g.t("check.err.watch-with")}
 		}
 		return o.runWatch(ctx)
 	}
@@ -267,7 +268,7 @@ func (o *checkOptions) run(ctx context.Context) error {
 		}
 	}
 	if len(notDone) > 0 {
-		return &mismatchError{msg: g.t("check.err.not-done", strings.Join(notDone, ", "))}
+		return &mismatchError{Msg: g.t("check.err.not-done", strings.Join(notDone, ", "))}
 	}
 	return nil
 }
@@ -282,7 +283,7 @@ func (o *checkOptions) results(ctx context.Context) ([]*check.Result, error) {
 	}
 	exe, err := g.io.Exe()
 	if err != nil {
-		return nil, &couldNotRunError{msg: g.t("check.err.exe", err)}
+		return nil, &couldNotRunError{Msg: g.t("check.err.exe", err)}
 	}
 	var out []*check.Result
 	for _, e := range check.Exercises {
@@ -297,12 +298,12 @@ func (o *checkOptions) results(ctx context.Context) ([]*check.Result, error) {
 		r := check.RunChild(ctx, argv, env, e, o.limit)
 		var start *check.StartError
 		if errors.As(r.Err, &start) {
-			return nil, &couldNotRunError{msg: g.t("check.err.exe", start.Err)}
+			return nil, &couldNotRunError{Msg: g.t("check.err.exe", start.Err)}
 		}
 		out = append(out, r)
 	}
 	if ctx.Err() != nil {
-		return nil, &interruptedError{msg: g.t("check.err.interrupted"), code: signalStatus(ctx)}
+		return nil, &interruptedError{Msg: g.t("check.err.interrupted"), Code: status.SignalStatus(ctx)}
 	}
 	return out, nil
 }
@@ -312,7 +313,7 @@ func (o *checkOptions) results(ctx context.Context) ([]*check.Result, error) {
 func (o *checkOptions) serveChild(ctx context.Context) error {
 	g := o.g
 	if o.only == "" {
-		return &usageError{msg: g.t("check.err.child")}
+		return &usageError{Msg: g.t("check.err.child")}
 	}
 	// The result goes on the pipe the parent gave (fd 3): stdout and
 	// stderr are the student's code's, and this process says nothing on
@@ -320,7 +321,7 @@ func (o *checkOptions) serveChild(ctx context.Context) error {
 	err := check.ServeChild(ctx, o.only, g.lang, g.students(), g.io.In)
 	switch {
 	case errors.Is(err, check.ErrNoPipe):
-		return &usageError{msg: g.t("check.err.child")}
+		return &usageError{Msg: g.t("check.err.child")}
 	case err != nil:
 		return &mismatchError{} // said on the pipe (ErrHung: where it hung)
 	}

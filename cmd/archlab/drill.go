@@ -67,16 +67,16 @@ func newDrillCmd(g *globalOptions) *cobra.Command {
 				return o.runMany(list)
 			}
 			if o.rewrite {
-				return &usageError{msg: g.t("err.rewrite-needs-file")}
+				return &usageError{Msg: g.t("err.rewrite-needs-file")}
 			}
 			if !o.all && o.chapter == "" {
-				return &usageError{msg: g.t("err.drill.nothing"), hint: g.t("err.hint.list")}
+				return &usageError{Msg: g.t("err.drill.nothing"), Hint: g.t("err.Hint.list")}
 			}
 			list := drills.All()
 			if o.chapter != "" {
 				var err error
 				if list, err = drills.InSection(o.chapter); err != nil {
-					return &usageError{msg: g.t("err.chapter", o.chapter, sectionIDs())}
+					return &usageError{Msg: g.t("err.chapter", o.chapter, sectionIDs())}
 				}
 			}
 			return o.runMany(list)
@@ -144,7 +144,7 @@ func newDrillSubcommand(o *drillOptions, d *drills.Drill) *cobra.Command {
 		Example: drillExample(g, d),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return &usageError{msg: g.t("err.drill.args", d.Name, strings.Join(args, " ")), hint: g.t("err.hint.help", cmd.CommandPath())}
+				return &usageError{Msg: g.t("err.drill.args", d.Name, strings.Join(args, " ")), Hint: g.t("err.Hint.help", cmd.CommandPath())}
 			}
 			return nil
 		},
@@ -186,19 +186,19 @@ func newDrillSubcommand(o *drillOptions, d *drills.Drill) *cobra.Command {
 func (o *drillOptions) validate(name string) error {
 	g := o.g
 	if name != "" && (o.all || o.chapter != "") {
-		return &usageError{msg: g.t("err.drill.name-and-all", name, manyFlag(o))}
+		return &usageError{Msg: g.t("err.drill.name-and-all", name, manyFlag(o))}
 	}
 	if o.all && o.chapter != "" {
-		return &usageError{msg: g.t("err.drill.all-and-chapter")}
+		return &usageError{Msg: g.t("err.drill.all-and-chapter")}
 	}
 	if o.file != "" && (o.all || o.chapter != "" || o.verbs != "") {
-		return &usageError{msg: g.t("err.drill.file-and-many")}
+		return &usageError{Msg: g.t("err.drill.file-and-many")}
 	}
 	if o.json && (o.trace || o.mermaid || o.step) || o.mermaid && (o.trace || o.step) {
-		return &usageError{msg: g.t("err.drill.formats")}
+		return &usageError{Msg: g.t("err.drill.formats")}
 	}
 	if t := o.budget.Time; t <= 0 || t > drills.MaxTime {
-		return &usageError{msg: g.t("err.budget.time", t, drills.MaxTime)}
+		return &usageError{Msg: g.t("err.budget.time", t, drills.MaxTime)}
 	}
 	return nil
 }
@@ -326,7 +326,7 @@ func (o *drillOptions) paramError(err error) error {
 		return err // a broker that stopped the drill: could not run
 	}
 	if !errors.As(err, &pe) {
-		return &usageError{msg: drills.ErrorText(g.lang, err)}
+		return &usageError{Msg: drills.ErrorText(g.lang, err)}
 	}
 	var msg string
 	if pe.Bounded {
@@ -342,7 +342,7 @@ func (o *drillOptions) paramError(err error) error {
 			msg = g.t("err.param.derived", strings.Join(o.given, " "), pe.WhyText(g.lang), pe.Flag, pe.Value, pe.Flag, pe.Max)
 		}
 	}
-	return &usageError{msg: msg}
+	return &usageError{Msg: msg}
 }
 
 // mismatch returns the exit-1 error naming the first drill and counter that
@@ -362,16 +362,16 @@ func mismatch(g *globalOptions, results []*drills.Result) error {
 	if len(failed) == 0 {
 		return nil
 	}
-	return &mismatchError{msg: g.t("err.mismatch", len(failed), strings.Join(failed, ", "), first)}
+	return &mismatchError{Msg: g.t("err.mismatch", len(failed), strings.Join(failed, ", "), first)}
 }
 
 // unknownDrill names the bad drill and the nearest real ones.
 func unknownDrill(g *globalOptions, name string) error {
-	e := &usageError{msg: g.t("err.unknown-drill", name)}
+	e := &usageError{Msg: g.t("err.unknown-drill", name)}
 	if near := drills.Nearest(name, drills.Names(), 3); len(near) > 0 {
-		e.hint = g.t("err.hint.did-you-mean", strings.Join(near, ", "))
+		e.Hint = g.t("err.Hint.did-you-mean", strings.Join(near, ", "))
 	} else {
-		e.hint = g.t("err.hint.list")
+		e.Hint = g.t("err.Hint.list")
 	}
 	return e
 }

@@ -187,10 +187,10 @@ func (o *checkOptions) writeExercism(results []*check.Result) error {
 		dir := filepath.Join(o.outputDir, res.Exercise.Name)
 		path := filepath.Join(dir, "results.json")
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return &couldNotRunError{msg: g.t("check.exercism.err.write", path, osReason(g, err))}
+			return &couldNotRunError{Msg: g.t("check.exercism.err.write", path, osReason(g, err))}
 		}
 		if err := writeWhole(path, b.Bytes()); err != nil {
-			return &couldNotRunError{msg: g.t("check.exercism.err.write", path, osReason(g, err))}
+			return &couldNotRunError{Msg: g.t("check.exercism.err.write", path, osReason(g, err))}
 		}
 		if _, err := fmt.Fprintln(g.io.Out, g.t("check.exercism.wrote", path, r.Status)); err != nil {
 			return err

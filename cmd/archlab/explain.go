@@ -30,7 +30,7 @@ func newExplainCmd(g *globalOptions) *cobra.Command {
 		Example: g.t("help.explain.example"),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return &usageError{msg: g.t("err.explain.args", len(args)), hint: g.t("err.hint.list")}
+				return &usageError{Msg: g.t("err.explain.args", len(args)), Hint: g.t("err.Hint.list")}
 			}
 			return nil
 		},

@@ -19,6 +19,7 @@ import (
 	"archlab/drills"
 	"archlab/explore"
 	"archlab/harness"
+	"archlab/ui/status"
 )
 
 // exploreOptions are the flags of `archlab explore` and its three
@@ -53,16 +54,16 @@ func newExploreCmd(g *globalOptions) *cobra.Command {
 		Example: g.t("explore.help.example"),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				e := &usageError{msg: g.t("explore.err.unknown", args[0], exploreMechanisms)}
+				e := &usageError{Msg: g.t("explore.err.unknown", args[0], exploreMechanisms)}
 				if near := drills.Nearest(args[0], strings.Split(exploreMechanisms, ", "), 1); len(near) > 0 {
-					e.hint = g.t("err.hint.did-you-mean", near[0])
+					e.Hint = g.t("err.Hint.did-you-mean", near[0])
 				}
 				return e
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return &usageError{msg: g.t("explore.err.nothing", exploreMechanisms), hint: g.t("err.hint.help", cmd.CommandPath())}
+			return &usageError{Msg: g.t("explore.err.nothing", exploreMechanisms), Hint: g.t("err.Hint.help", cmd.CommandPath())}
 		},
 	}
 	f := cmd.PersistentFlags()
@@ -117,12 +118,12 @@ func (o *exploreOptions) subcommand(name string, run func(context.Context, explo
 		ValidArgs: strategies,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
-				return &usageError{msg: g.t("explore.err.args", name, strings.Join(args, " ")), hint: g.t("err.hint.help", cmd.CommandPath())}
+				return &usageError{Msg: g.t("explore.err.args", name, strings.Join(args, " ")), Hint: g.t("err.Hint.help", cmd.CommandPath())}
 			}
 			if len(args) == 1 && !slices.Contains(strategies, args[0]) {
-				e := &usageError{msg: g.t("explore.err.strategy", name, args[0], strings.Join(strategies, ", "))}
+				e := &usageError{Msg: g.t("explore.err.strategy", name, args[0], strings.Join(strategies, ", "))}
 				if near := drills.Nearest(args[0], strategies, 2); len(near) > 0 {
-					e.hint = g.t("err.hint.did-you-mean", near[0])
+					e.Hint = g.t("err.Hint.did-you-mean", near[0])
 				}
 				return e
 			}
@@ -148,29 +149,29 @@ func (o *exploreOptions) subcommand(name string, run func(context.Context, explo
 func (o *exploreOptions) options(cmd *cobra.Command) (explore.Options, error) {
 	g := o.g
 	if o.json && o.show {
-		return explore.Options{}, &usageError{msg: g.t("explore.err.formats")}
+		return explore.Options{}, &usageError{Msg: g.t("explore.err.formats")}
 	}
 	if o.json && o.emit {
-		return explore.Options{}, &usageError{msg: g.t("explore.err.emit-json")}
+		return explore.Options{}, &usageError{Msg: g.t("explore.err.emit-json")}
 	}
 	if o.strategy != "" && !o.show && !o.emit {
-		return explore.Options{}, &usageError{msg: g.t("explore.err.strategy-alone"), hint: g.t("err.hint.help", cmd.CommandPath())}
+		return explore.Options{}, &usageError{Msg: g.t("explore.err.strategy-alone"), Hint: g.t("err.Hint.help", cmd.CommandPath())}
 	}
 	if o.random < 0 || o.random > maxExploreSamples {
-		return explore.Options{}, &usageError{msg: g.t("err.param.range", "random", 0, maxExploreSamples, o.random)}
+		return explore.Options{}, &usageError{Msg: g.t("err.param.range", "random", 0, maxExploreSamples, o.random)}
 	}
 	if o.workers < 0 || o.workers > maxExploreWorkers {
-		return explore.Options{}, &usageError{msg: g.t("err.param.range", "workers", 0, maxExploreWorkers, o.workers)}
+		return explore.Options{}, &usageError{Msg: g.t("err.param.range", "workers", 0, maxExploreWorkers, o.workers)}
 	}
 	if !slices.Contains(explore.Engines, explore.Engine(o.engine)) {
-		return explore.Options{}, &usageError{msg: g.t("explore.err.engine", o.engine)}
+		return explore.Options{}, &usageError{Msg: g.t("explore.err.engine", o.engine)}
 	}
 	if o.random > 0 && cmd.Flags().Changed("engine") && explore.Engine(o.engine) == explore.EngineStates {
-		return explore.Options{}, &usageError{msg: g.t("explore.err.engine-random")}
+		return explore.Options{}, &usageError{Msg: g.t("explore.err.engine-random")}
 	}
 	seedSet := cmd.Flags().Changed("seed")
 	if seedSet && o.random == 0 {
-		return explore.Options{}, &usageError{msg: g.t("explore.err.seed-without-random"), hint: g.t("explore.err.hint.random")}
+		return explore.Options{}, &usageError{Msg: g.t("explore.err.seed-without-random"), Hint: g.t("explore.err.Hint.random")}
 	}
 	// The seed has a fixed default, so the same command prints the same
 	// bytes; another sample is one --seed away.
@@ -189,7 +190,7 @@ func (o *exploreOptions) run(ctx context.Context, name string, opts explore.Opti
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ctx, stop := signalContext(ctx) // its own handler: see signals.go
+	ctx, stop := status.SignalContext(ctx) // its own handler: see signals.go
 	defer stop()
 	workers := opts.Workers
 	if workers == 0 {
@@ -202,8 +203,8 @@ func (o *exploreOptions) run(ctx context.Context, name string, opts explore.Opti
 		return (*exploreReport)(r), err
 	})
 	elapsed := time.Since(start)
-	if stoppedBySignal(ctx) {
-		return &interruptedError{msg: o.g.t("explore.err.interrupted"), code: signalStatus(ctx)}
+	if status.StoppedBySignal(ctx) {
+		return &interruptedError{Msg: o.g.t("explore.err.interrupted"), Code: status.SignalStatus(ctx)}
 	}
 	if err != nil {
 		return o.scopeError(name, err)
@@ -306,23 +307,23 @@ func (o *exploreOptions) scopeError(name string, err error) error {
 	g := o.g
 	var se *explore.ScopeError
 	if errors.As(err, &se) && errors.Is(err, explore.ErrRange) {
-		return &usageError{msg: g.t("err.param.range", se.Flag, se.Min, se.Max, se.Value)}
+		return &usageError{Msg: g.t("err.param.range", se.Flag, se.Min, se.Max, se.Value)}
 	}
 	if errors.As(err, &se) && errors.Is(err, explore.ErrTooManyStates) {
-		return &usageError{msg: g.t("explore.err.too-many-states", name, groupDigits(se.Limit)), hint: g.t("explore.err.hint.random")}
+		return &usageError{Msg: g.t("explore.err.too-many-states", name, groupDigits(se.Limit)), Hint: g.t("explore.err.Hint.random")}
 	}
 	if errors.Is(err, explore.ErrNoStateGraph) {
-		return &usageError{msg: g.t("explore.err.no-states", name)}
+		return &usageError{Msg: g.t("explore.err.no-states", name)}
 	}
 	if errors.Is(err, explore.ErrOverflow) {
-		return &usageError{msg: g.t("explore.err.overflow", name), hint: g.t("explore.err.hint.random")}
+		return &usageError{Msg: g.t("explore.err.overflow", name), Hint: g.t("explore.err.Hint.random")}
 	}
 	if errors.As(err, &se) && errors.Is(err, explore.ErrTooLarge) {
-		return &usageError{msg: g.t("explore.err.too-large", name, groupDigits(se.Schedules), groupDigits(se.Limit)), hint: g.t("explore.err.hint.random")}
+		return &usageError{Msg: g.t("explore.err.too-large", name, groupDigits(se.Schedules), groupDigits(se.Limit)), Hint: g.t("explore.err.Hint.random")}
 	}
 	var de *explore.DriftError
 	if errors.As(err, &de) {
-		return &mismatchError{msg: g.t("explore.err.drift", name, de.Strategy, de.Err)}
+		return &mismatchError{Msg: g.t("explore.err.drift", name, de.Strategy, de.Err)}
 	}
 	return err
 }
@@ -339,7 +340,7 @@ func (o *exploreOptions) verdicts(rep *exploreReport) error {
 	if len(wrong) == 0 {
 		return nil
 	}
-	return &mismatchError{msg: o.g.t("explore.err.mismatch", len(wrong), rep.Mechanism, strings.Join(wrong, ", "))}
+	return &mismatchError{Msg: o.g.t("explore.err.mismatch", len(wrong), rep.Mechanism, strings.Join(wrong, ", "))}
 }
 
 // rerun is the command line that repeats a run: the scope's flags and, for

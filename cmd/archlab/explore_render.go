@@ -305,9 +305,9 @@ func (o *exploreOptions) picked(rep *exploreReport) ([]*explore.Counterexample, 
 		}
 	}
 	if o.strategy != "" && len(out) == 0 {
-		e := &usageError{msg: o.g.t("explore.err.no-counterexample", o.strategy)}
+		e := &usageError{Msg: o.g.t("explore.err.no-counterexample", o.strategy)}
 		if len(unsafe) > 0 {
-			e.hint = o.g.t("explore.err.hint.unsafe", strings.Join(unsafe, ", "))
+			e.Hint = o.g.t("explore.err.Hint.unsafe", strings.Join(unsafe, ", "))
 		}
 		return nil, e
 	}

@@ -16,6 +16,7 @@ import (
 
 	"archlab/harness"
 	"archlab/i18n"
+	"archlab/ui/status"
 )
 
 // IO is everything a command may touch outside itself: results go to Out,
@@ -60,33 +61,17 @@ const (
 	// exitCouldNotRun (3, exitstatus.go): the environment stopped the run.
 	// exitInterrupted is the shell's 128+SIGINT: Ctrl-C stopped a run
 	// after archlab cleaned up (--crash real).
-	exitInterrupted = 130
+	exitInterrupted = status.Interrupted130
 )
 
-// usageError is bad input: one line saying what was wrong and what is
-// allowed, an optional hint line, exit 2.
-type usageError struct {
-	msg  string
-	hint string
-}
-
-func (e *usageError) Error() string { return e.msg }
-
-// mismatchError means a drill ran but disagreed with the book (exit 1). Its
-// details were already printed with the drill's output.
-type mismatchError struct{ msg string }
-
-func (e *mismatchError) Error() string { return e.msg }
-
-// interruptedError is a run stopped by a signal once its consumer process
-// was killed and its temporary files removed: exit 128+signal, 130 (Ctrl-C)
-// when code is 0.
-type interruptedError struct {
-	msg  string
-	code int
-}
-
-func (e *interruptedError) Error() string { return e.msg }
+// The error kinds a command returns (ui/status): usage (2), mismatch (1),
+// interrupted (128+signal) and could not run (3, exitstatus.go).
+type (
+	usageError       = status.Usage
+	mismatchError    = status.Mismatch
+	interruptedError = status.Interrupted
+	couldNotRunError = status.CouldNotRun
+)
 
 // exitCode maps an error from a command to the process's exit status and
 // prints it on stderr.
@@ -108,26 +93,26 @@ func describe(err error) (code int, msg, hint string) {
 	}
 	var mm *mismatchError
 	if errors.As(err, &mm) {
-		return exitMismatch, mm.msg, ""
+		return exitMismatch, mm.Msg, ""
 	}
 	var ie *interruptedError
 	if errors.As(err, &ie) {
-		if ie.code != 0 {
-			return ie.code, ie.msg, ""
+		if ie.Code != 0 {
+			return ie.Code, ie.Msg, ""
 		}
-		return exitInterrupted, ie.msg, ""
+		return exitInterrupted, ie.Msg, ""
 	}
 	var ce *couldNotRunError
 	if errors.As(err, &ce) {
-		return exitCouldNotRun, ce.msg, ce.hint
+		return exitCouldNotRun, ce.Msg, ce.Hint
 	}
 	var ue *usageError
 	if !errors.As(err, &ue) {
 		// Errors from cobra's own parsing (unknown flag, bad number) are
 		// usage errors too.
-		ue = &usageError{msg: firstLine(err.Error())}
+		ue = &usageError{Msg: firstLine(err.Error())}
 	}
-	return exitUsage, ue.msg, ue.hint
+	return exitUsage, ue.Msg, ue.Hint
 }
 
 func firstLine(s string) string {
@@ -166,7 +151,7 @@ func noArgs(g *globalOptions) cobra.PositionalArgs {
 		if len(args) == 0 {
 			return nil
 		}
-		return &usageError{msg: g.t("err.args.none", cmd.CommandPath(), strings.Join(args, " ")), hint: g.t("err.hint.help", cmd.CommandPath())}
+		return &usageError{Msg: g.t("err.args.none", cmd.CommandPath(), strings.Join(args, " ")), Hint: g.t("err.Hint.help", cmd.CommandPath())}
 	}
 }
 

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"archlab/ui/status"
 )
 
 // Some runs need a heavy dependency that every other run would pay for if
@@ -82,7 +84,7 @@ func needParts(asker string, parts ...string) error {
 // It returns the exit status of that run, or an error if it could not
 // start it.
 func (g *globalOptions) handOver(ne *needsError, args []string) (int, error) {
-	ctx, stop := signalContext(context.Background())
+	ctx, stop := status.SignalContext(context.Background())
 	bin, err := g.variant(ctx, ne)
 	stop()
 	if err != nil {
@@ -91,7 +93,7 @@ func (g *globalOptions) handOver(ne *needsError, args []string) (int, error) {
 	io := g.io
 	if io.Replace != nil {
 		err := io.Replace(bin, append([]string{bin}, args...), os.Environ())
-		return 0, &couldNotRunError{msg: g.t("err.ondemand.exec", bin, err)} // Replace returns only when it failed
+		return 0, &couldNotRunError{Msg: g.t("err.ondemand.exec", bin, err)} // Replace returns only when it failed
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = io.In, io.Out, io.Err
@@ -111,7 +113,7 @@ func (g *globalOptions) handOver(ne *needsError, args []string) (int, error) {
 		return ee.ExitCode(), nil
 	}
 	if err != nil {
-		return 0, &couldNotRunError{msg: g.t("err.ondemand.exec", bin, err)}
+		return 0, &couldNotRunError{Msg: g.t("err.ondemand.exec", bin, err)}
 	}
 	return exitOK, nil
 }
@@ -130,18 +132,18 @@ func (g *globalOptions) variant(ctx context.Context, ne *needsError) (string, er
 	what := g.partsWords(ne.parts)
 	root, err := sourceRoot()
 	if err != nil {
-		return "", &couldNotRunError{msg: g.t("err.ondemand.no-source", ne.asker, what, err), hint: g.t("err.ondemand.hint", strings.Join(onDemandParts, ","))}
+		return "", &couldNotRunError{Msg: g.t("err.ondemand.no-source", ne.asker, what, err), Hint: g.t("err.ondemand.hint", strings.Join(onDemandParts, ","))}
 	}
 	goTool, err := exec.LookPath("go")
 	if err != nil {
-		return "", &couldNotRunError{msg: g.t("err.ondemand.no-go", ne.asker, what), hint: g.t("err.ondemand.hint", strings.Join(onDemandParts, ","))}
+		return "", &couldNotRunError{Msg: g.t("err.ondemand.no-go", ne.asker, what), Hint: g.t("err.ondemand.hint", strings.Join(onDemandParts, ","))}
 	}
 	cache, err := cloneCache(root)
 	if err == nil {
 		err = os.MkdirAll(cache, 0o700)
 	}
 	if err != nil {
-		return "", &couldNotRunError{msg: g.t("err.ondemand.no-cache", what, err)}
+		return "", &couldNotRunError{Msg: g.t("err.ondemand.no-cache", what, err)}
 	}
 	race := builtWithRace()
 	name := "archlab-" + strings.Join(ne.parts, "+")
@@ -151,7 +153,7 @@ func (g *globalOptions) variant(ctx context.Context, ne *needsError) (string, er
 	bin := filepath.Join(cache, name)
 	stamp, err := sourceStamp(root, ne.parts, race)
 	if err != nil {
-		return "", &couldNotRunError{msg: g.t("err.ondemand.no-source", ne.asker, what, err)}
+		return "", &couldNotRunError{Msg: g.t("err.ondemand.no-source", ne.asker, what, err)}
 	}
 	old, _ := os.ReadFile(bin + ".stamp")
 	_, statErr := os.Stat(bin)
@@ -168,13 +170,13 @@ func (g *globalOptions) variant(ctx context.Context, ne *needsError) (string, er
 		defer t.Stop()
 	}
 	if err := build(ctx, goTool, root, bin, "./cmd/archlab", ne.parts, race); err != nil {
-		if stoppedBySignal(ctx) {
-			return "", &interruptedError{msg: g.t("err.interrupted.build", bin), code: signalStatus(ctx)}
+		if status.StoppedBySignal(ctx) {
+			return "", &interruptedError{Msg: g.t("err.interrupted.build", bin), Code: status.SignalStatus(ctx)}
 		}
-		return "", &couldNotRunError{msg: g.t("err.ondemand.build", bin, err)}
+		return "", &couldNotRunError{Msg: g.t("err.ondemand.build", bin, err)}
 	}
 	if err := writeStamp(bin+".stamp", stamp); err != nil {
-		return "", &couldNotRunError{msg: g.t("err.ondemand.no-cache", what, err)}
+		return "", &couldNotRunError{Msg: g.t("err.ondemand.no-cache", what, err)}
 	}
 	return bin, nil
 }

@@ -148,7 +148,7 @@ func pickLang(args []string, getenv func(string) string) (i18n.Lang, error) {
 		}
 		if !valid {
 			// Said in the language chosen so far.
-			return "", &usageError{msg: i18n.T(lang, "err.lang", value)}
+			return "", &usageError{Msg: i18n.T(lang, "err.lang", value)}
 		}
 		lang = l
 	}
@@ -168,7 +168,7 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 		// ignores any arguments after it (`-v extra` exited 0).
 		Args: func(cmd *cobra.Command, args []string) error {
 			if v, _ := cmd.Flags().GetBool("version"); v && len(args) > 0 {
-				return &usageError{msg: g.t("err.version.args", strings.Join(args, " ")), hint: g.t("err.hint.help", cmd.CommandPath())}
+				return &usageError{Msg: g.t("err.version.args", strings.Join(args, " ")), Hint: g.t("err.Hint.help", cmd.CommandPath())}
 			}
 			if len(args) > 0 {
 				return unknownCommand(g, cmd, args[0])
@@ -191,7 +191,7 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 		if near := flagSuggestion(cmd, err); near != "" {
 			msg = g.t("err.flag.did-you-mean", msg, near)
 		}
-		return &usageError{msg: msg, hint: g.t("err.hint.help", cmd.CommandPath())}
+		return &usageError{Msg: msg, Hint: g.t("err.Hint.help", cmd.CommandPath())}
 	})
 	// Drill and command names ignore case: ACK-LOST is ack-lost.
 	cobra.EnableCaseInsensitive = true
@@ -214,7 +214,7 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			target, rest, err := root.Find(args)
 			if target == nil || err != nil || len(rest) > 0 {
-				return &usageError{msg: g.t("err.help.unknown", strings.Join(args, " ")), hint: g.t("err.hint.help", "archlab")}
+				return &usageError{Msg: g.t("err.help.unknown", strings.Join(args, " ")), Hint: g.t("err.Hint.help", "archlab")}
 			}
 			return target.Help()
 		},
@@ -271,7 +271,7 @@ func flagError(g *globalOptions, err error) string {
 
 // unknownCommand names the bad word and the nearest real commands.
 func unknownCommand(g *globalOptions, cmd *cobra.Command, name string) error {
-	e := &usageError{msg: g.t("err.unknown-command", name, cmd.CommandPath())}
+	e := &usageError{Msg: g.t("err.unknown-command", name, cmd.CommandPath())}
 	// By edit distance, not only by prefix as cobra's SuggestionsFor
 	// does when called by hand: chek, lst, drll and explane are typos.
 	var names []string
@@ -283,12 +283,12 @@ func unknownCommand(g *globalOptions, cmd *cobra.Command, name string) error {
 	}
 	switch near := drills.Nearest(strings.ToLower(name), names, 3); {
 	case len(near) > 0:
-		e.hint = g.t("err.hint.did-you-mean", strings.Join(near, ", "))
+		e.Hint = g.t("err.Hint.did-you-mean", strings.Join(near, ", "))
 	case cmd == cmd.Root() && isDrill(name):
 		// `archlab ack-lost`: a drill's name where a command goes.
-		e.hint = g.t("err.hint.did-you-mean", "archlab drill "+strings.ToLower(name))
+		e.Hint = g.t("err.Hint.did-you-mean", "archlab drill "+strings.ToLower(name))
 	default:
-		e.hint = g.t("err.hint.help", cmd.CommandPath())
+		e.Hint = g.t("err.Hint.help", cmd.CommandPath())
 	}
 	return e
 }

@@ -20,7 +20,7 @@ func (r *renderer) pause(prompt string) error {
 	fmt.Fprint(r.g.io.Err, "\r\x1b[2K")
 	switch {
 	case key == 0x03: // Ctrl-C, which raw mode delivers as a key
-		return &interruptedError{msg: r.g.t("cli.step.interrupted")}
+		return &interruptedError{Msg: r.g.t("cli.step.interrupted")}
 	case err != nil || key == 'q' || key == 'Q' || key == 0x04: // Ctrl-D
 		r.stopped = true
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"archlab/check"
+	"archlab/ui/status"
 )
 
 // check --watch checks again each time an exercise is saved. The archlab
@@ -44,23 +45,23 @@ func (o *checkOptions) runWatch(ctx context.Context) error {
 	g := o.g
 	root, err := workRoot()
 	if err != nil {
-		return &couldNotRunError{msg: g.t("check.watch.no-source", err)}
+		return &couldNotRunError{Msg: g.t("check.watch.no-source", err)}
 	}
 	goTool, err := exec.LookPath("go")
 	if err != nil {
-		return &couldNotRunError{msg: g.t("check.watch.no-go")}
+		return &couldNotRunError{Msg: g.t("check.watch.no-go")}
 	}
 	cache, err := cloneCache(root)
 	if err == nil {
 		err = os.MkdirAll(cache, 0o700)
 	}
 	if err != nil {
-		return &couldNotRunError{msg: g.t("err.ondemand.no-cache", "archlab-check", err)}
+		return &couldNotRunError{Msg: g.t("err.ondemand.no-cache", "archlab-check", err)}
 	}
 	dir := filepath.Join(root, "exercises")
 	saves, stop, err := watchDir(ctx, dir)
 	if err != nil {
-		return &couldNotRunError{msg: g.t("check.watch.no-dir", dir, err)}
+		return &couldNotRunError{Msg: g.t("check.watch.no-dir", dir, err)}
 	}
 	defer stop()
 	bin := filepath.Join(cache, "archlab-check")
@@ -72,7 +73,7 @@ func (o *checkOptions) runWatch(ctx context.Context) error {
 		o.para(g.t("check.watch.waiting", filepath.Join(root, "exercises")), fmt.Sprint)
 		select {
 		case <-ctx.Done():
-			return &interruptedError{msg: g.t("check.watch.stopped"), code: signalStatus(ctx)}
+			return &interruptedError{Msg: g.t("check.watch.stopped"), Code: status.SignalStatus(ctx)}
 		case files := <-saves:
 			names = o.watched(files)
 			fmt.Fprintln(g.io.Out)
@@ -108,7 +109,7 @@ func (o *checkOptions) watchRound(ctx context.Context, goTool, root, bin string,
 	g := o.g
 	if err := build(ctx, goTool, root, bin, "./cmd/archlab-check", nil, builtWithRace()); err != nil {
 		if ctx.Err() != nil {
-			return &interruptedError{msg: g.t("check.watch.stopped"), code: signalStatus(ctx)}
+			return &interruptedError{Msg: g.t("check.watch.stopped"), Code: status.SignalStatus(ctx)}
 		}
 		fmt.Fprintln(g.io.Out, g.t("check.watch.compile"))
 		fmt.Fprintln(g.io.Out, compileErrors(err.Error()))
@@ -120,11 +121,11 @@ func (o *checkOptions) watchRound(ctx context.Context, goTool, root, bin string,
 		e, _ := check.Lookup(name)
 		r := check.RunChild(ctx, []string{bin, "--lang", string(g.lang), name}, os.Environ(), e, o.limit)
 		if ctx.Err() != nil {
-			return &interruptedError{msg: g.t("check.watch.stopped"), code: signalStatus(ctx)}
+			return &interruptedError{Msg: g.t("check.watch.stopped"), Code: status.SignalStatus(ctx)}
 		}
 		var start *check.StartError
 		if errors.As(r.Err, &start) {
-			return &couldNotRunError{msg: g.t("check.err.exe", start.Err)}
+			return &couldNotRunError{Msg: g.t("check.err.exe", start.Err)}
 		}
 		if r.Status == check.Done {
 			done++
