@@ -18,6 +18,7 @@ import (
 	"archlab/explore"
 	"archlab/harness"
 	"archlab/ui/status"
+	"archlab/ui/term"
 	"archlab/ui/view"
 )
 
@@ -59,7 +60,7 @@ func newCheckCmd(g *globalOptions) *cobra.Command {
 		ValidArgs: check.Names(),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
-				return &usageError{Msg: g.t("check.err.args", len(args)), Hint: g.t("err.Hint.help", cmd.CommandPath())}
+				return &usageError{Msg: g.t("check.err.args", len(args)), Hint: g.t("err.hint.help", cmd.CommandPath())}
 			}
 			if len(args) == 1 {
 				if _, err := check.Lookup(args[0]); err != nil {
@@ -93,7 +94,7 @@ func newCheckCmd(g *globalOptions) *cobra.Command {
 func unknownExercise(g *globalOptions, name string) error {
 	e := &usageError{Msg: g.t("check.err.unknown", name, strings.Join(check.Names(), ", "))}
 	if near := drills.Nearest(name, check.Names(), 1); len(near) > 0 {
-		e.Hint = g.t("err.Hint.did-you-mean", near[0])
+		e.Hint = g.t("err.hint.did-you-mean", near[0])
 	}
 	return e
 }
@@ -256,7 +257,7 @@ func (o *checkOptions) run(ctx context.Context) error {
 	} else if o.json {
 		j := o.jsonResults(results, done)
 		j.Hint = hint
-		if err := writeJSON(g.io.Out, j); err != nil {
+		if err := term.WriteJSON(g.io.Out, j); err != nil {
 			return err
 		}
 	} else {
@@ -333,7 +334,7 @@ func (o *checkOptions) serveChild(ctx context.Context) error {
 // then the progress.
 func (o *checkOptions) render(results []*check.Result, done int) error {
 	g := o.g
-	r := &renderer{g: g, p: newPalette(g.colour())}
+	r := g.renderer()
 	para := o.para
 	for _, res := range results {
 		if err := o.renderOne(r, res); err != nil {
@@ -348,21 +349,21 @@ func (o *checkOptions) render(results []*check.Result, done int) error {
 // renderOne is one exercise's lines: its status, then for a pass the
 // faults, for a hang where it was, for a failure the shortest run, where
 // it parts from the book, the hint and (with --show) the whole run.
-func (o *checkOptions) renderOne(r *renderer, res *check.Result) error {
+func (o *checkOptions) renderOne(r *term.Renderer, res *check.Result) error {
 	g, out, para := o.g, o.g.io.Out, o.para
 	e := res.Exercise
 	tone := fmt.Sprint
 	switch res.Status {
 	case check.Done:
-		tone = r.p.good.Sprint
+		tone = r.P.Good.Sprint
 	case check.NotDone, check.Failed:
-		tone = r.p.bad.Sprint
+		tone = r.P.Bad.Sprint
 	}
 	para(o.line(res), tone)
 	switch res.Status {
 	case check.Done:
 		if len(res.Faults) > 0 {
-			para(g.t("check.detail.faults", groupDigits(res.Walked), o.faults(res.Faults)), r.p.dim.Sprint)
+			para(g.t("check.detail.faults", term.GroupDigits(res.Walked), o.faults(res.Faults)), r.P.Dim.Sprint)
 		}
 		return nil
 	case check.Hung:
@@ -380,7 +381,7 @@ func (o *checkOptions) renderOne(r *renderer, res *check.Result) error {
 	}
 	para(g.t("check.detail.hint", res.Hint(g.lang)), fmt.Sprint)
 	if !o.show {
-		para(g.t("check.detail.show", e.Name), r.p.dim.Sprint)
+		para(g.t("check.detail.show", e.Name), r.P.Dim.Sprint)
 		return nil
 	}
 	if res.Shortest == nil {
@@ -391,7 +392,7 @@ func (o *checkOptions) renderOne(r *renderer, res *check.Result) error {
 		return err
 	}
 	fmt.Fprintln(out, "\n"+g.t("check.detail.trace", e.Name))
-	if err := r.trace(steps); err != nil {
+	if err := r.Trace(steps); err != nil {
 		return err
 	}
 	file, err := res.Shortest.File(g.lang)
@@ -406,27 +407,15 @@ func (o *checkOptions) renderOne(r *renderer, res *check.Result) error {
 
 // printedBy shows what the student's code printed while it was checked
 // (its debugging output): how many lines, and the first few.
-func (o *checkOptions) printedBy(r *renderer, res *check.Result) {
+func (o *checkOptions) printedBy(r *term.Renderer, res *check.Result) {
 	if res.PrintedLines == 0 {
 		return
 	}
 	g := o.g
-	o.para(g.t("check.detail.printed", groupDigits(uint64(res.PrintedLines)), len(res.Printed)), r.p.dim.Sprint)
+	o.para(g.t("check.detail.printed", term.GroupDigits(uint64(res.PrintedLines)), len(res.Printed)), r.P.Dim.Sprint)
 	for _, l := range res.Printed {
-		fmt.Fprintln(g.io.Out, "      │ "+cut(l, g.width()-8))
+		fmt.Fprintln(g.io.Out, "      │ "+term.Cut(l, g.width()-8))
 	}
-}
-
-// cut shortens s to n columns, with "…" where it was cut.
-func cut(s string, n int) string {
-	if displayWidth(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	for len(r) > 0 && displayWidth(string(r))+1 > n {
-		r = r[:len(r)-1]
-	}
-	return string(r) + "…"
 }
 
 // diagnosis is where a failing run parts from the book's, in lines: the
@@ -466,7 +455,7 @@ func (o *checkOptions) diagnosisTexts(d *check.Diagnosis) (at, book, yours strin
 func (o *checkOptions) faults(fs []explore.Count) string {
 	var parts []string
 	for _, f := range fs {
-		parts = append(parts, f.Name+" "+groupDigits(f.N))
+		parts = append(parts, f.Name+" "+term.GroupDigits(f.N))
 	}
 	return strings.Join(parts, " · ")
 }
@@ -490,7 +479,7 @@ func (o *checkOptions) hang(h *check.Hang) string {
 func (o *checkOptions) para(text string, tone func(...any) string) {
 	g := o.g
 	indent := text[:len(text)-len(strings.TrimLeft(text, " "))]
-	for i, l := range wrapText(strings.TrimLeft(text, " "), g.width()-len(indent)-2) {
+	for i, l := range term.WrapText(strings.TrimLeft(text, " "), g.width()-len(indent)-2) {
 		if i > 0 {
 			l = "  " + l
 		}
@@ -503,7 +492,7 @@ func (o *checkOptions) line(res *check.Result) string {
 	g, e := o.g, res.Exercise
 	switch res.Status {
 	case check.Done:
-		return g.t("check.line.done", e.Name, e.Section, res.Drills, groupDigits(res.Schedules))
+		return g.t("check.line.done", e.Name, e.Section, res.Drills, term.GroupDigits(res.Schedules))
 	case check.NotStarted:
 		return g.t("check.line.not-started", e.Name, e.Section, e.Func, e.File)
 	case check.Failed:

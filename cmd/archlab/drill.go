@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"archlab/drills"
+	"archlab/ui/term"
 	"archlab/ui/view"
 )
 
@@ -70,7 +71,7 @@ func newDrillCmd(g *globalOptions) *cobra.Command {
 				return &usageError{Msg: g.t("err.rewrite-needs-file")}
 			}
 			if !o.all && o.chapter == "" {
-				return &usageError{Msg: g.t("err.drill.nothing"), Hint: g.t("err.Hint.list")}
+				return &usageError{Msg: g.t("err.drill.nothing"), Hint: g.t("err.hint.list")}
 			}
 			list := drills.All()
 			if o.chapter != "" {
@@ -144,7 +145,7 @@ func newDrillSubcommand(o *drillOptions, d *drills.Drill) *cobra.Command {
 		Example: drillExample(g, d),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return &usageError{Msg: g.t("err.drill.args", d.Name, strings.Join(args, " ")), Hint: g.t("err.Hint.help", cmd.CommandPath())}
+				return &usageError{Msg: g.t("err.drill.args", d.Name, strings.Join(args, " ")), Hint: g.t("err.hint.help", cmd.CommandPath())}
 			}
 			return nil
 		},
@@ -236,11 +237,11 @@ func (o *drillOptions) runOne(d *drills.Drill, v drills.Values) (err error) {
 	r := o.renderer(s)
 	switch {
 	case o.json:
-		err = writeJSON(o.g.io.Out, jsonOf(o.g.lang, res, s.brokerName()))
+		err = term.WriteJSON(o.g.io.Out, term.DrillJSON(o.g.lang, res, s.brokerName()))
 	case o.mermaid:
-		err = r.mermaid(res)
+		err = r.Mermaid(res)
 	default:
-		err = r.drill(res, o.trace || o.step)
+		err = r.Drill(res, o.trace || o.step)
 	}
 	if err != nil {
 		return err
@@ -276,29 +277,29 @@ func (o *drillOptions) runMany(list []*drills.Drill) (err error) {
 	r := o.renderer(s)
 	switch {
 	case o.json:
-		err = writeJSON(o.g.io.Out, jsonOfAll(o.g.lang, results, s.brokerName()))
+		err = term.WriteJSON(o.g.io.Out, term.DrillsJSON(o.g.lang, results, s.brokerName()))
 	case o.mermaid:
-		err = r.mermaidAll(results)
+		err = r.MermaidAll(results)
 	default:
 		if o.trace || o.step {
 			for i, res := range results {
 				// --step pauses before each drill too; q skips to
 				// the summary.
-				if i > 0 && r.step && !r.stopped {
-					if err := r.pause(o.g.t("cli.step.next-drill", res.Drill.Name)); err != nil {
+				if i > 0 && r.Step && !r.Stopped {
+					if err := r.Pause(o.g.t("cli.step.next-drill", res.Drill.Name)); err != nil {
 						return err
 					}
 				}
-				if r.stopped {
+				if r.Stopped {
 					break
 				}
-				if err := r.drill(res, true); err != nil {
+				if err := r.Drill(res, true); err != nil {
 					return err
 				}
 				fmt.Fprintln(o.g.io.Out)
 			}
 		}
-		err = r.summary(results, o.paths)
+		err = r.Summary(results, o.paths)
 	}
 	if err != nil {
 		return err
@@ -310,12 +311,14 @@ func (o *drillOptions) runMany(list []*drills.Drill) (err error) {
 // only where a person sits at a terminal on both ends; elsewhere it says
 // so on stderr, once, and shows the timeline without pauses rather than
 // ignoring the flag in silence.
-func (o *drillOptions) renderer(s *stores) *renderer {
+func (o *drillOptions) renderer(s *stores) *term.Renderer {
 	step := o.step && o.g.io.InIsTerminal && o.g.io.OutIsTerminal
 	if o.step && !step {
 		fmt.Fprintln(o.g.io.Err, o.g.t("cli.step.no-terminal"))
 	}
-	return &renderer{g: o.g, p: newPalette(o.g.colour()), step: step, broker: s.brokerLine()}
+	r := o.g.renderer()
+	r.Step, r.Broker = step, s.brokerLine()
+	return r
 }
 
 // paramError turns a drill's *ParamError into one translated line.
@@ -369,9 +372,9 @@ func mismatch(g *globalOptions, results []*drills.Result) error {
 func unknownDrill(g *globalOptions, name string) error {
 	e := &usageError{Msg: g.t("err.unknown-drill", name)}
 	if near := drills.Nearest(name, drills.Names(), 3); len(near) > 0 {
-		e.Hint = g.t("err.Hint.did-you-mean", strings.Join(near, ", "))
+		e.Hint = g.t("err.hint.did-you-mean", strings.Join(near, ", "))
 	} else {
-		e.Hint = g.t("err.Hint.list")
+		e.Hint = g.t("err.hint.list")
 	}
 	return e
 }

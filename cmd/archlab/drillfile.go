@@ -16,6 +16,7 @@ import (
 	"archlab/drills"
 	"archlab/harness"
 	"archlab/ui/status"
+	"archlab/ui/term"
 )
 
 // loadFiles reads --file: one drill file, or every *.txtar file of a
@@ -56,7 +57,7 @@ func (o *drillOptions) loadFiles() ([]*drills.Drill, error) {
 		}
 		d, err := drills.ParseBudget(p, data, o.budget)
 		if err != nil {
-			e := &usageError{Msg: drills.ErrorText(g.lang, err), Hint: g.t("err.Hint.verbs")}
+			e := &usageError{Msg: drills.ErrorText(g.lang, err), Hint: g.t("err.hint.verbs")}
 			if fe := (*drills.FileError)(nil); errors.As(err, &fe) && fe.Budget() {
 				e.Hint = "" // the message names the flag that raises it
 			}
@@ -216,10 +217,10 @@ func (o *drillOptions) printVerbs(section string) error {
 		return &usageError{Msg: g.t("err.verbs", section)}
 	}
 	w, width := g.io.Out, g.width()
-	writeHanging(w, "", "  ", g.t("cli.verbs.head", s.ID, s.Harness), width)
+	term.WriteHanging(w, "", "  ", g.t("cli.verbs.head", s.ID, s.Harness), width)
 	for _, v := range s.Verbs {
-		writeHanging(w, "  ", "      ", v.Usage(), width)
-		writeHanging(w, "      ", "      ", g.t(v.HelpKey(s.ID)), width)
+		term.WriteHanging(w, "  ", "      ", v.Usage(), width)
+		term.WriteHanging(w, "      ", "      ", g.t(v.HelpKey(s.ID)), width)
 		for _, a := range v.Args {
 			if a.ChoiceKey == nil {
 				continue
@@ -230,7 +231,7 @@ func (o *drillOptions) printVerbs(section string) error {
 			}
 			for _, c := range a.Choices {
 				head := fmt.Sprintf("        %-*s  ", pad, c)
-				writeHanging(w, head, strings.Repeat(" ", len(head)), g.t(a.ChoiceKey(c)), width)
+				term.WriteHanging(w, head, strings.Repeat(" ", len(head)), g.t(a.ChoiceKey(c)), width)
 			}
 		}
 	}
@@ -242,9 +243,9 @@ func (o *drillOptions) printVerbs(section string) error {
 			obs = append(obs, ob.Name)
 		}
 	}
-	writeHanging(w, "", "  ", g.t("cli.verbs.observables", strings.Join(obs, ", ")), width)
+	term.WriteHanging(w, "", "  ", g.t("cli.verbs.observables", strings.Join(obs, ", ")), width)
 	if len(s.Strategies) > 0 {
-		writeHanging(w, "", "  ", g.t("cli.verbs.strategies", strings.Join(s.Strategies, ", ")), width)
+		term.WriteHanging(w, "", "  ", g.t("cli.verbs.strategies", strings.Join(s.Strategies, ", ")), width)
 	}
 	return nil
 }

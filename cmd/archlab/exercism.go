@@ -9,6 +9,7 @@ import (
 
 	"archlab/check"
 	"archlab/drills"
+	"archlab/ui/term"
 )
 
 // `archlab check --format exercism` writes each exercise's result as an
@@ -181,7 +182,7 @@ func (o *checkOptions) writeExercism(results []*check.Result) error {
 			return err
 		}
 		var b bytes.Buffer
-		if err := writeJSON(&b, r); err != nil {
+		if err := term.WriteJSON(&b, r); err != nil {
 			return err
 		}
 		dir := filepath.Join(o.outputDir, res.Exercise.Name)

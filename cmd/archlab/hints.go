@@ -130,13 +130,13 @@ func hintFor(results []*check.Result) *check.Result {
 // renderHint prints the hint given, or why none was needed.
 func (o *checkOptions) renderHint(h *graduatedHint) {
 	g := o.g
-	r := &renderer{g: g, p: newPalette(g.colour())}
+	r := g.renderer()
 	fmt.Fprintln(g.io.Out)
 	switch {
 	case h == nil && o.only != "":
-		o.para(g.t("check.hints.not-needed", o.only), r.p.good.Sprint)
+		o.para(g.t("check.hints.not-needed", o.only), r.P.Good.Sprint)
 	case h == nil:
-		o.para(g.t("check.hints.all-done"), r.p.good.Sprint)
+		o.para(g.t("check.hints.all-done"), r.P.Good.Sprint)
 	case h.Number == h.Of:
 		o.para(g.t("check.hints.last", h.Number, h.Of, h.Exercise, h.Text), fmt.Sprint)
 	default:
@@ -145,6 +145,6 @@ func (o *checkOptions) renderHint(h *graduatedHint) {
 		for _, a := range g.args {
 			again += " " + shellWord(a)
 		}
-		o.para(g.t("check.hints.next", strings.TrimSpace(again)), r.p.dim.Sprint)
+		o.para(g.t("check.hints.next", strings.TrimSpace(again)), r.P.Dim.Sprint)
 	}
 }

@@ -12,8 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/fatih/color"
-
 	"archlab/harness"
 	"archlab/i18n"
 	"archlab/ui/status"
@@ -120,38 +118,13 @@ func firstLine(s string) string {
 	return s
 }
 
-// palette colours results when colour is on and leaves them plain otherwise.
-type palette struct {
-	good, bad, dim, bold *color.Color
-}
-
-// newPalette enables colour only on a terminal, without NO_COLOR, without
-// --no-color. fatih/color's global switch is left alone: the decision is
-// made per run, from the injected IO.
-func newPalette(on bool) palette {
-	p := palette{
-		good: color.New(color.FgGreen),
-		bad:  color.New(color.FgRed),
-		dim:  color.New(color.Faint),
-		bold: color.New(color.Bold),
-	}
-	for _, c := range []*color.Color{p.good, p.bad, p.dim, p.bold} {
-		if on {
-			c.EnableColor()
-		} else {
-			c.DisableColor()
-		}
-	}
-	return p
-}
-
 // noArgs is cobra.NoArgs in the reader's language, with a hint.
 func noArgs(g *globalOptions) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) == 0 {
 			return nil
 		}
-		return &usageError{Msg: g.t("err.args.none", cmd.CommandPath(), strings.Join(args, " ")), Hint: g.t("err.Hint.help", cmd.CommandPath())}
+		return &usageError{Msg: g.t("err.args.none", cmd.CommandPath(), strings.Join(args, " ")), Hint: g.t("err.hint.help", cmd.CommandPath())}
 	}
 }
 

@@ -15,7 +15,9 @@ import (
 	"strings"
 	"syscall"
 
-	"golang.org/x/term"
+	xterm "golang.org/x/term"
+
+	"archlab/ui/term"
 )
 
 func main() {
@@ -39,10 +41,10 @@ func newIO() *IO {
 		Out:           os.Stdout,
 		Err:           os.Stderr,
 		Getenv:        os.Getenv,
-		OutIsTerminal: term.IsTerminal(int(os.Stdout.Fd())),
-		InIsTerminal:  term.IsTerminal(int(os.Stdin.Fd())),
-		Width:         terminalWidth(os.Getenv),
-		ErrWidth:      stderrWidth(),
+		OutIsTerminal: xterm.IsTerminal(int(os.Stdout.Fd())),
+		InIsTerminal:  xterm.IsTerminal(int(os.Stdin.Fd())),
+		Width:         term.TerminalWidth(os.Getenv),
+		ErrWidth:      term.StderrWidth(),
 		Replace:       syscall.Exec,
 		Exe:           os.Executable,
 	}

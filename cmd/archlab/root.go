@@ -13,6 +13,7 @@ import (
 
 	"archlab/drills"
 	"archlab/i18n"
+	"archlab/ui/term"
 )
 
 // globalOptions are the flags every command has.
@@ -30,6 +31,15 @@ func (g *globalOptions) colour() bool {
 	return !g.noColor && g.io.Getenv("NO_COLOR") == "" && g.io.Getenv("TERM") != "dumb" && g.io.OutIsTerminal
 }
 
+// width is the number of columns output may take.
+func (g *globalOptions) width() int { return term.ScreenWidth(g.io.Width) }
+
+// renderer is the terminal's rendering (ui/term) on this run's streams,
+// in the reader's language, coloured when colour is on.
+func (g *globalOptions) renderer() *term.Renderer {
+	return &term.Renderer{Out: g.io.Out, Err: g.io.Err, In: g.io.In, Lang: g.lang, Width: g.width(), P: term.NewPalette(g.colour())}
+}
+
 // run builds the command tree in the reader's language and executes it,
 // returning the exit status. Every command writes its results through one
 // outWriter, checked once at the end: a result that could not be written
@@ -37,7 +47,7 @@ func (g *globalOptions) colour() bool {
 func run(io *IO, args []string) int {
 	var errw goio.Writer = io.Err
 	if io.ErrWidth > 0 {
-		errw = &stderrWriter{w: io.Err, width: screenWidth(io.ErrWidth)}
+		errw = term.NewStderrWriter(io.Err, term.ScreenWidth(io.ErrWidth))
 	}
 	args = typedArgs(errw, args)
 	out := &outWriter{w: io.Out}
@@ -168,7 +178,7 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 		// ignores any arguments after it (`-v extra` exited 0).
 		Args: func(cmd *cobra.Command, args []string) error {
 			if v, _ := cmd.Flags().GetBool("version"); v && len(args) > 0 {
-				return &usageError{Msg: g.t("err.version.args", strings.Join(args, " ")), Hint: g.t("err.Hint.help", cmd.CommandPath())}
+				return &usageError{Msg: g.t("err.version.args", strings.Join(args, " ")), Hint: g.t("err.hint.help", cmd.CommandPath())}
 			}
 			if len(args) > 0 {
 				return unknownCommand(g, cmd, args[0])
@@ -191,7 +201,7 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 		if near := flagSuggestion(cmd, err); near != "" {
 			msg = g.t("err.flag.did-you-mean", msg, near)
 		}
-		return &usageError{Msg: msg, Hint: g.t("err.Hint.help", cmd.CommandPath())}
+		return &usageError{Msg: msg, Hint: g.t("err.hint.help", cmd.CommandPath())}
 	})
 	// Drill and command names ignore case: ACK-LOST is ack-lost.
 	cobra.EnableCaseInsensitive = true
@@ -214,7 +224,7 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			target, rest, err := root.Find(args)
 			if target == nil || err != nil || len(rest) > 0 {
-				return &usageError{Msg: g.t("err.help.unknown", strings.Join(args, " ")), Hint: g.t("err.Hint.help", "archlab")}
+				return &usageError{Msg: g.t("err.help.unknown", strings.Join(args, " ")), Hint: g.t("err.hint.help", "archlab")}
 			}
 			return target.Help()
 		},
@@ -283,12 +293,12 @@ func unknownCommand(g *globalOptions, cmd *cobra.Command, name string) error {
 	}
 	switch near := drills.Nearest(strings.ToLower(name), names, 3); {
 	case len(near) > 0:
-		e.Hint = g.t("err.Hint.did-you-mean", strings.Join(near, ", "))
+		e.Hint = g.t("err.hint.did-you-mean", strings.Join(near, ", "))
 	case cmd == cmd.Root() && isDrill(name):
 		// `archlab ack-lost`: a drill's name where a command goes.
-		e.Hint = g.t("err.Hint.did-you-mean", "archlab drill "+strings.ToLower(name))
+		e.Hint = g.t("err.hint.did-you-mean", "archlab drill "+strings.ToLower(name))
 	default:
-		e.Hint = g.t("err.Hint.help", cmd.CommandPath())
+		e.Hint = g.t("err.hint.help", cmd.CommandPath())
 	}
 	return e
 }
