@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"archlab/drills"
+	"archlab/ui/numflag"
 	"archlab/ui/term"
 	"archlab/ui/view"
 )
@@ -171,7 +172,7 @@ func newDrillSubcommand(o *drillOptions, d *drills.Drill) *cobra.Command {
 		},
 	}
 	for _, p := range d.Params {
-		intFlag(cmd.Flags(), p.Name, p.Default, d.ParamUsage(g.lang, p))
+		numflag.IntFlag(cmd.Flags(), p.Name, p.Default, d.ParamUsage(g.lang, p))
 	}
 	cmd.Flags().BoolVar(&o.source, "source", false, g.t("help.flag.source"))
 	addBrokerFlags(cmd.Flags(), g, &o.stores.broker, d)
@@ -208,9 +209,9 @@ func (o *drillOptions) validate(name string) error {
 // a run past one stops with exit 2 and names the flag.
 func addBudgetFlags(f *pflag.FlagSet, g *globalOptions, b *drills.Budget) {
 	d := drills.DefaultBudget
-	boundedIntVar(f, &b.Steps, "max-steps", d.Steps, 1, drills.MaxSteps, g.t("help.flag.max-steps"))
-	boundedIntVar(f, &b.Deliveries, "max-deliveries", d.Deliveries, 1, drills.MaxDeliveries, g.t("help.flag.max-deliveries"))
-	boundedIntVar(f, &b.Keys, "max-keys", d.Keys, 1, drills.MaxKeys, g.t("help.flag.max-keys"))
+	numflag.BoundedIntVar(f, &b.Steps, "max-steps", d.Steps, 1, drills.MaxSteps, g.t("help.flag.max-steps"))
+	numflag.BoundedIntVar(f, &b.Deliveries, "max-deliveries", d.Deliveries, 1, drills.MaxDeliveries, g.t("help.flag.max-deliveries"))
+	numflag.BoundedIntVar(f, &b.Keys, "max-keys", d.Keys, 1, drills.MaxKeys, g.t("help.flag.max-keys"))
 	f.DurationVar(&b.Time, "max-time", d.Time, g.t("help.flag.max-time"))
 }
 

@@ -90,13 +90,8 @@ func readLimited(path string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func unwrapPathErr(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
-}
+// unwrapPathErr is the system's reason alone (ui/term).
+func unwrapPathErr(err error) error { return term.UnwrapPathErr(err) }
 
 // rewrite runs each file with its own defaults and writes what it counted
 // into its expect part, the way cockroachdb/datadriven's -rewrite does: a

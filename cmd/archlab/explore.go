@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"archlab/ui/numflag"
 	"archlab/ui/term"
 
 	"archlab/drills"
@@ -68,31 +69,31 @@ func newExploreCmd(g *globalOptions) *cobra.Command {
 	f.BoolVar(&o.json, "json", false, g.t("help.flag.json"))
 	f.BoolVar(&o.show, "show", false, g.t("explore.flag.show"))
 	f.BoolVar(&o.emit, "emit", false, g.t("explore.flag.emit"))
-	intVar(f, &o.random, "random", 0, g.t("explore.flag.random"))
-	uint64Var(f, &o.seed, "seed", 1, g.t("explore.flag.seed"))
-	intVar(f, &o.workers, "workers", 0, g.t("explore.flag.workers"))
+	numflag.IntVar(f, &o.random, "random", 0, g.t("explore.flag.random"))
+	numflag.Uint64Var(f, &o.seed, "seed", 1, g.t("explore.flag.seed"))
+	numflag.IntVar(f, &o.workers, "workers", 0, g.t("explore.flag.workers"))
 	f.StringVar(&o.engine, "engine", string(explore.EngineStates), g.t("explore.flag.engine"))
 
 	inbox := explore.DefaultInbox
 	inboxCmd := o.subcommand("inbox", func(ctx context.Context, opts explore.Options) (*explore.Report, error) {
 		return explore.Inbox(ctx, inbox, opts)
 	})
-	intVar(inboxCmd.Flags(), &inbox.Messages, "messages", inbox.Messages, g.t("explore.flag.messages"))
-	intVar(inboxCmd.Flags(), &inbox.Faults, "faults", inbox.Faults, g.t("explore.flag.faults"))
+	numflag.IntVar(inboxCmd.Flags(), &inbox.Messages, "messages", inbox.Messages, g.t("explore.flag.messages"))
+	numflag.IntVar(inboxCmd.Flags(), &inbox.Faults, "faults", inbox.Faults, g.t("explore.flag.faults"))
 
 	ord := explore.DefaultOrdering
 	orderingCmd := o.subcommand("ordering", func(ctx context.Context, opts explore.Options) (*explore.Report, error) {
 		return explore.Ordering(ctx, ord, opts)
 	})
-	intVar(orderingCmd.Flags(), &ord.Duplicates, "duplicates", ord.Duplicates, g.t("explore.flag.duplicates"))
+	numflag.IntVar(orderingCmd.Flags(), &ord.Duplicates, "duplicates", ord.Duplicates, g.t("explore.flag.duplicates"))
 	orderingCmd.Flags().BoolVar(&ord.Poison, "poison", ord.Poison, g.t("explore.flag.poison"))
-	intVar(orderingCmd.Flags(), &ord.MaxAttempts, "max-attempts", ord.MaxAttempts, g.t("explore.flag.max-attempts"))
+	numflag.IntVar(orderingCmd.Flags(), &ord.MaxAttempts, "max-attempts", ord.MaxAttempts, g.t("explore.flag.max-attempts"))
 
 	shard := explore.DefaultShardjob
 	shardCmd := o.subcommand("shardjob", func(ctx context.Context, opts explore.Options) (*explore.Report, error) {
 		return explore.Shardjob(ctx, shard, opts)
 	})
-	intVar(shardCmd.Flags(), &shard.Keys, "keys", shard.Keys, g.t("explore.flag.keys"))
+	numflag.IntVar(shardCmd.Flags(), &shard.Keys, "keys", shard.Keys, g.t("explore.flag.keys"))
 
 	cmd.AddCommand(inboxCmd, orderingCmd, shardCmd)
 	return cmd

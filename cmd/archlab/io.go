@@ -4,10 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -15,6 +12,7 @@ import (
 	"archlab/harness"
 	"archlab/i18n"
 	"archlab/ui/status"
+	"archlab/ui/term"
 )
 
 // IO is everything a command may touch outside itself: results go to Out,
@@ -47,7 +45,7 @@ type IO struct {
 	// values no child could see.
 	Exe func() (string, error)
 	// SourceRoot finds the clone this archlab was built from; nil is
-	// sourceRoot (ondemand.go). Tests point check at a copy, or at none.
+	// ondemand.SourceRoot (adapters/ondemand). Tests point check at a copy, or at none.
 	SourceRoot func() (string, error)
 }
 
@@ -128,38 +126,8 @@ func noArgs(g *globalOptions) cobra.PositionalArgs {
 	}
 }
 
-// osReason is why the system refused a file, in the reader's language
-// for the common reasons, else as the system said it.
-func osReason(g *globalOptions, err error) string {
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return g.t("err.os.not-exist")
-	case errors.Is(err, fs.ErrPermission):
-		return g.t("err.os.permission")
-	case errors.Is(err, syscall.EISDIR):
-		return g.t("err.os.is-dir")
-	case errors.Is(err, syscall.ENOTDIR):
-		return g.t("err.os.not-dir")
-	}
-	return unwrapPathErr(err).Error()
-}
+// osReason is why the system refused a file, in the reader's words (ui/term).
+func osReason(g *globalOptions, err error) string { return term.OSReason(g.lang, err) }
 
-// duration says how long something took, to three significant digits,
-// in the reader's units: 7.84s, 用时 7.84 秒.
-func (g *globalOptions) duration(d time.Duration) string {
-	key, v := "time.seconds", d.Seconds()
-	switch {
-	case d < time.Millisecond:
-		key, v = "time.microseconds", float64(d)/float64(time.Microsecond)
-	case d < time.Second:
-		key, v = "time.milliseconds", float64(d)/float64(time.Millisecond)
-	}
-	digits := 2
-	switch {
-	case v >= 100:
-		digits = 0
-	case v >= 10:
-		digits = 1
-	}
-	return g.t(key, strconv.FormatFloat(v, 'f', digits, 64))
-}
+// duration says how long something took, in the reader's units (ui/term).
+func (g *globalOptions) duration(d time.Duration) string { return term.Duration(g.lang, d) }

@@ -17,6 +17,7 @@ import (
 
 	xterm "golang.org/x/term"
 
+	"archlab/adapters/ondemand"
 	"archlab/ui/term"
 )
 
@@ -50,7 +51,7 @@ func newIO() *IO {
 	}
 	// A run handed over by a test's archlab (ondemand.go) sees the
 	// terminal that test's IO said it had.
-	if v := os.Getenv(handedIO); v != "" {
+	if v := os.Getenv(ondemand.HandedIO); v != "" {
 		fmt.Sscanf(strings.ReplaceAll(v, ",", " "), "%d %t %t", &io.Width, &io.OutIsTerminal, &io.InIsTerminal)
 	}
 	return io

@@ -13,6 +13,7 @@ import (
 
 	"archlab/drills"
 	"archlab/i18n"
+	"archlab/ui/numflag"
 	"archlab/ui/term"
 )
 
@@ -256,9 +257,9 @@ func flagError(g *globalOptions, err error) string {
 		return g.t("err.flag.needs-value", "--"+missing.GetFlag().Name)
 	case errors.As(err, &invalid):
 		name := "--" + invalid.GetFlag().Name
-		var de *decimalError
+		var de *numflag.Error
 		if errors.As(err, &de) {
-			return decimalMessage(g, name, de)
+			return numflag.Message(g.lang, name, de)
 		}
 		var pe *dbPathError
 		if errors.As(err, &pe) {

@@ -65,7 +65,7 @@ func openBrokers(ctx context.Context, g *globalOptions, o brokerOptions) (broker
 		if errors.As(r.err, &ue) {
 			why := redactIn(firstLine(ue.Err.Error()), o.natsURL)
 			return nil, &couldNotRunError{Msg: g.t("err.broker.unreachable", ue.Broker, redactURL(ue.Addr), why),
-				hint: g.t("err.broker.unreachable-hint")}
+				Hint: g.t("err.broker.unreachable-hint")}
 		}
 		return nil, &couldNotRunError{Msg: redactIn(r.err.Error(), o.natsURL)}
 	}
