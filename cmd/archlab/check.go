@@ -27,16 +27,16 @@ type checkOptions struct {
 	g    *globalOptions
 	json bool
 	show bool
-	hint bool   // --hint: the next graduated hint (hints.go)
+	hint bool   // --hint: the next graduated hint (check/report/hints.go)
 	only string // the EXERCISE argument, "" for all
-	// format is text or exercism (exercism.go); outputDir is where
+	// format is text or exercism (check/report/exercism.go); outputDir is where
 	// exercism's results.json files go.
 	format, outputDir string
 	// timeout is each exercise's time limit, as typed ("" for the
 	// default); limit is it parsed.
 	timeout string
 	limit   time.Duration
-	// watch is --watch: check again after every save (watch.go).
+	// watch is --watch: check again after every save (check/watch).
 	watch bool
 	// child is the hidden --child: check the one exercise named here, in
 	// this process, and hand the result to the archlab that started it.

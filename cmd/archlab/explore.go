@@ -189,7 +189,7 @@ func (o *exploreOptions) run(ctx context.Context, name string, opts explore.Opti
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ctx, stop := status.SignalContext(ctx) // its own handler: see signals.go
+	ctx, stop := status.SignalContext(ctx) // its own handler: see ui/status
 	defer stop()
 	workers := opts.Workers
 	if workers == 0 {

@@ -24,7 +24,7 @@ type IO struct {
 	OutIsTerminal bool
 	InIsTerminal  bool
 	// Width is the columns output may take: the terminal's when stdout is
-	// one, else 0, which means 80 (see width.go).
+	// one, else 0, which means 80 (see ui/term/width.go).
 	Width int
 	// ErrWidth is stderr's width when it is a terminal, else 0: lines
 	// on stderr are wrapped to it there, and left whole in a log or a
