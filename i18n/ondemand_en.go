@@ -1,7 +1,7 @@
 package i18n
 
 // ondemandEN holds the words of the parts archlab builds on first use
-// (cmd/archlab/ondemand.go): the one line a first build prints, and what
+// (adapters/ondemand): the one line a first build prints, and what
 // goes wrong when it cannot build. zh has exactly the same keys
 // (ondemand_zh.go).
 var ondemandEN = map[string]string{

@@ -13,7 +13,7 @@
 // clone of which nats-server's one package is most, longer than all of
 // go test ./... may take (issue 27). The everyday archlab leaves them out
 // and builds the archlab that has them on the first --broker run
-// (cmd/archlab/ondemand.go); `go test -tags brokers ./...` tests them,
+// (adapters/ondemand); `go test -tags brokers ./...` tests them,
 // and .ci/run does.
 package broker
 

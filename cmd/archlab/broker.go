@@ -11,6 +11,7 @@ import (
 
 	"archlab/drills"
 	"archlab/harness"
+	"archlab/ui/status"
 )
 
 // brokerOptions are the flags that put a section's broker on a real one:
@@ -79,21 +80,21 @@ var openRealBroker func(ctx context.Context, g *globalOptions, o brokerOptions) 
 func checkBroker(g *globalOptions, o brokerOptions, list []*drills.Drill) error {
 	switch {
 	case o.broker != "memory" && o.broker != "nats" && o.broker != "kafka":
-		return &usageError{msg: g.t("err.broker", o.broker)}
+		return &usageError{Msg: g.t("err.broker", o.broker)}
 	case o.natsGiven && o.broker != "nats":
-		return &usageError{msg: g.t("err.broker.url-needs", "--nats-url", "nats")}
+		return &usageError{Msg: g.t("err.broker.url-needs", "--nats-url", "nats")}
 	case o.kafkaGiven && o.broker != "kafka":
-		return &usageError{msg: g.t("err.broker.url-needs", "--kafka-brokers", "kafka")}
+		return &usageError{Msg: g.t("err.broker.url-needs", "--kafka-brokers", "kafka")}
 	case o.natsGiven && !validNATSURLs(o.natsURL):
-		return &usageError{msg: g.t("err.broker.nats-url", redactURL(o.natsURL))}
+		return &usageError{Msg: g.t("err.broker.nats-url", redactURL(o.natsURL))}
 	case o.kafkaGiven && !validKafkaBrokers(o.kafkaBrokers):
-		return &usageError{msg: g.t("err.broker.kafka-brokers", o.kafkaBrokers)}
+		return &usageError{Msg: g.t("err.broker.kafka-brokers", o.kafkaBrokers)}
 	case o.broker == "memory":
 		return nil
 	}
 	for _, d := range list {
 		if d.Section != brokerSection[o.broker] {
-			return &usageError{msg: g.t("err.broker.section", o.broker, d.Name, d.Section)}
+			return &usageError{Msg: g.t("err.broker.section", o.broker, d.Name, d.Section)}
 		}
 	}
 	return nil
@@ -206,7 +207,7 @@ func brokerFailure(g *globalOptions, res *drills.Result, o brokerOptions) error 
 		return nil
 	}
 	msg := redactIn(firstLine(res.Err.Error()), o.natsURL)
-	return &couldNotRunError{msg: g.t("err.env.run", res.Drill.Name, msg)}
+	return &couldNotRunError{Msg: g.t("err.env.run", res.Drill.Name, msg)}
 }
 
 // openBroker opens the chosen broker for the stores; Ctrl-C from here on
@@ -218,7 +219,7 @@ func (s *stores) openBroker() (*stores, error) {
 		return s, nil
 	}
 	if s.ctx == nil {
-		s.ctx, s.stop = signalContext(context.Background())
+		s.ctx, s.stop = status.SignalContext(context.Background())
 	}
 	b, err := openRealBroker(s.ctx, s.g, s.o.broker)
 	if err != nil {

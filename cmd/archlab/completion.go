@@ -27,7 +27,7 @@ func newCompletionCmd(g *globalOptions, root *cobra.Command) *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return &usageError{msg: g.t("err.completion.shell"), hint: g.t("err.hint.help", cmd.CommandPath())}
+			return &usageError{Msg: g.t("err.completion.shell"), Hint: g.t("err.hint.help", cmd.CommandPath())}
 		},
 	}
 	shells := []struct {

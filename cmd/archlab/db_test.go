@@ -13,12 +13,13 @@ import (
 	"time"
 
 	"archlab/adapters/sqlstore"
+	"archlab/ui/term"
 )
 
 // counter reads one counter from a drill's --json output.
 func counter(t *testing.T, out []byte, name string) string {
 	t.Helper()
-	var j jsonDrill
+	var j term.JSONDrill
 	if err := json.Unmarshal(out, &j); err != nil {
 		t.Fatalf("%v:\n%s", err, out)
 	}

@@ -10,6 +10,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"archlab/drills"
+	"archlab/ui/numflag"
+	"archlab/ui/term"
 	"archlab/ui/view"
 )
 
@@ -67,16 +69,16 @@ func newDrillCmd(g *globalOptions) *cobra.Command {
 				return o.runMany(list)
 			}
 			if o.rewrite {
-				return &usageError{msg: g.t("err.rewrite-needs-file")}
+				return &usageError{Msg: g.t("err.rewrite-needs-file")}
 			}
 			if !o.all && o.chapter == "" {
-				return &usageError{msg: g.t("err.drill.nothing"), hint: g.t("err.hint.list")}
+				return &usageError{Msg: g.t("err.drill.nothing"), Hint: g.t("err.hint.list")}
 			}
 			list := drills.All()
 			if o.chapter != "" {
 				var err error
 				if list, err = drills.InSection(o.chapter); err != nil {
-					return &usageError{msg: g.t("err.chapter", o.chapter, sectionIDs())}
+					return &usageError{Msg: g.t("err.chapter", o.chapter, sectionIDs())}
 				}
 			}
 			return o.runMany(list)
@@ -144,7 +146,7 @@ func newDrillSubcommand(o *drillOptions, d *drills.Drill) *cobra.Command {
 		Example: drillExample(g, d),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return &usageError{msg: g.t("err.drill.args", d.Name, strings.Join(args, " ")), hint: g.t("err.hint.help", cmd.CommandPath())}
+				return &usageError{Msg: g.t("err.drill.args", d.Name, strings.Join(args, " ")), Hint: g.t("err.hint.help", cmd.CommandPath())}
 			}
 			return nil
 		},
@@ -170,7 +172,7 @@ func newDrillSubcommand(o *drillOptions, d *drills.Drill) *cobra.Command {
 		},
 	}
 	for _, p := range d.Params {
-		intFlag(cmd.Flags(), p.Name, p.Default, d.ParamUsage(g.lang, p))
+		numflag.IntFlag(cmd.Flags(), p.Name, p.Default, d.ParamUsage(g.lang, p))
 	}
 	cmd.Flags().BoolVar(&o.source, "source", false, g.t("help.flag.source"))
 	addBrokerFlags(cmd.Flags(), g, &o.stores.broker, d)
@@ -186,19 +188,19 @@ func newDrillSubcommand(o *drillOptions, d *drills.Drill) *cobra.Command {
 func (o *drillOptions) validate(name string) error {
 	g := o.g
 	if name != "" && (o.all || o.chapter != "") {
-		return &usageError{msg: g.t("err.drill.name-and-all", name, manyFlag(o))}
+		return &usageError{Msg: g.t("err.drill.name-and-all", name, manyFlag(o))}
 	}
 	if o.all && o.chapter != "" {
-		return &usageError{msg: g.t("err.drill.all-and-chapter")}
+		return &usageError{Msg: g.t("err.drill.all-and-chapter")}
 	}
 	if o.file != "" && (o.all || o.chapter != "" || o.verbs != "") {
-		return &usageError{msg: g.t("err.drill.file-and-many")}
+		return &usageError{Msg: g.t("err.drill.file-and-many")}
 	}
 	if o.json && (o.trace || o.mermaid || o.step) || o.mermaid && (o.trace || o.step) {
-		return &usageError{msg: g.t("err.drill.formats")}
+		return &usageError{Msg: g.t("err.drill.formats")}
 	}
 	if t := o.budget.Time; t <= 0 || t > drills.MaxTime {
-		return &usageError{msg: g.t("err.budget.time", t, drills.MaxTime)}
+		return &usageError{Msg: g.t("err.budget.time", t, drills.MaxTime)}
 	}
 	return nil
 }
@@ -207,9 +209,9 @@ func (o *drillOptions) validate(name string) error {
 // a run past one stops with exit 2 and names the flag.
 func addBudgetFlags(f *pflag.FlagSet, g *globalOptions, b *drills.Budget) {
 	d := drills.DefaultBudget
-	boundedIntVar(f, &b.Steps, "max-steps", d.Steps, 1, drills.MaxSteps, g.t("help.flag.max-steps"))
-	boundedIntVar(f, &b.Deliveries, "max-deliveries", d.Deliveries, 1, drills.MaxDeliveries, g.t("help.flag.max-deliveries"))
-	boundedIntVar(f, &b.Keys, "max-keys", d.Keys, 1, drills.MaxKeys, g.t("help.flag.max-keys"))
+	numflag.BoundedIntVar(f, &b.Steps, "max-steps", d.Steps, 1, drills.MaxSteps, g.t("help.flag.max-steps"))
+	numflag.BoundedIntVar(f, &b.Deliveries, "max-deliveries", d.Deliveries, 1, drills.MaxDeliveries, g.t("help.flag.max-deliveries"))
+	numflag.BoundedIntVar(f, &b.Keys, "max-keys", d.Keys, 1, drills.MaxKeys, g.t("help.flag.max-keys"))
 	f.DurationVar(&b.Time, "max-time", d.Time, g.t("help.flag.max-time"))
 }
 
@@ -236,11 +238,11 @@ func (o *drillOptions) runOne(d *drills.Drill, v drills.Values) (err error) {
 	r := o.renderer(s)
 	switch {
 	case o.json:
-		err = writeJSON(o.g.io.Out, jsonOf(o.g.lang, res, s.brokerName()))
+		err = term.WriteJSON(o.g.io.Out, term.DrillJSON(o.g.lang, res, s.brokerName()))
 	case o.mermaid:
-		err = r.mermaid(res)
+		err = r.Mermaid(res)
 	default:
-		err = r.drill(res, o.trace || o.step)
+		err = r.Drill(res, o.trace || o.step)
 	}
 	if err != nil {
 		return err
@@ -276,29 +278,29 @@ func (o *drillOptions) runMany(list []*drills.Drill) (err error) {
 	r := o.renderer(s)
 	switch {
 	case o.json:
-		err = writeJSON(o.g.io.Out, jsonOfAll(o.g.lang, results, s.brokerName()))
+		err = term.WriteJSON(o.g.io.Out, term.DrillsJSON(o.g.lang, results, s.brokerName()))
 	case o.mermaid:
-		err = r.mermaidAll(results)
+		err = r.MermaidAll(results)
 	default:
 		if o.trace || o.step {
 			for i, res := range results {
 				// --step pauses before each drill too; q skips to
 				// the summary.
-				if i > 0 && r.step && !r.stopped {
-					if err := r.pause(o.g.t("cli.step.next-drill", res.Drill.Name)); err != nil {
+				if i > 0 && r.Step && !r.Stopped {
+					if err := r.Pause(o.g.t("cli.step.next-drill", res.Drill.Name)); err != nil {
 						return err
 					}
 				}
-				if r.stopped {
+				if r.Stopped {
 					break
 				}
-				if err := r.drill(res, true); err != nil {
+				if err := r.Drill(res, true); err != nil {
 					return err
 				}
 				fmt.Fprintln(o.g.io.Out)
 			}
 		}
-		err = r.summary(results, o.paths)
+		err = r.Summary(results, o.paths)
 	}
 	if err != nil {
 		return err
@@ -310,12 +312,14 @@ func (o *drillOptions) runMany(list []*drills.Drill) (err error) {
 // only where a person sits at a terminal on both ends; elsewhere it says
 // so on stderr, once, and shows the timeline without pauses rather than
 // ignoring the flag in silence.
-func (o *drillOptions) renderer(s *stores) *renderer {
+func (o *drillOptions) renderer(s *stores) *term.Renderer {
 	step := o.step && o.g.io.InIsTerminal && o.g.io.OutIsTerminal
 	if o.step && !step {
 		fmt.Fprintln(o.g.io.Err, o.g.t("cli.step.no-terminal"))
 	}
-	return &renderer{g: o.g, p: newPalette(o.g.colour()), step: step, broker: s.brokerLine()}
+	r := o.g.renderer()
+	r.Step, r.Broker = step, s.brokerLine()
+	return r
 }
 
 // paramError turns a drill's *ParamError into one translated line.
@@ -326,7 +330,7 @@ func (o *drillOptions) paramError(err error) error {
 		return err // a broker that stopped the drill: could not run
 	}
 	if !errors.As(err, &pe) {
-		return &usageError{msg: drills.ErrorText(g.lang, err)}
+		return &usageError{Msg: drills.ErrorText(g.lang, err)}
 	}
 	var msg string
 	if pe.Bounded {
@@ -342,7 +346,7 @@ func (o *drillOptions) paramError(err error) error {
 			msg = g.t("err.param.derived", strings.Join(o.given, " "), pe.WhyText(g.lang), pe.Flag, pe.Value, pe.Flag, pe.Max)
 		}
 	}
-	return &usageError{msg: msg}
+	return &usageError{Msg: msg}
 }
 
 // mismatch returns the exit-1 error naming the first drill and counter that
@@ -362,16 +366,16 @@ func mismatch(g *globalOptions, results []*drills.Result) error {
 	if len(failed) == 0 {
 		return nil
 	}
-	return &mismatchError{msg: g.t("err.mismatch", len(failed), strings.Join(failed, ", "), first)}
+	return &mismatchError{Msg: g.t("err.mismatch", len(failed), strings.Join(failed, ", "), first)}
 }
 
 // unknownDrill names the bad drill and the nearest real ones.
 func unknownDrill(g *globalOptions, name string) error {
-	e := &usageError{msg: g.t("err.unknown-drill", name)}
+	e := &usageError{Msg: g.t("err.unknown-drill", name)}
 	if near := drills.Nearest(name, drills.Names(), 3); len(near) > 0 {
-		e.hint = g.t("err.hint.did-you-mean", strings.Join(near, ", "))
+		e.Hint = g.t("err.hint.did-you-mean", strings.Join(near, ", "))
 	} else {
-		e.hint = g.t("err.hint.list")
+		e.Hint = g.t("err.hint.list")
 	}
 	return e
 }

@@ -15,6 +15,8 @@ import (
 
 	"archlab/drills"
 	"archlab/harness"
+	"archlab/ui/status"
+	"archlab/ui/term"
 )
 
 // loadFiles reads --file: one drill file, or every *.txtar file of a
@@ -25,14 +27,14 @@ func (o *drillOptions) loadFiles() ([]*drills.Drill, error) {
 	st, err := os.Stat(o.file)
 	switch {
 	case err != nil:
-		return nil, &usageError{msg: g.t("err.file.open", o.file, osReason(g, err))}
+		return nil, &usageError{Msg: g.t("err.file.open", o.file, osReason(g, err))}
 	case !st.IsDir() && !st.Mode().IsRegular():
 		// A FIFO or a device would block the read, or never end it.
-		return nil, &usageError{msg: g.t("err.file.not-regular", o.file)}
+		return nil, &usageError{Msg: g.t("err.file.not-regular", o.file)}
 	case st.IsDir():
 		entries, err := os.ReadDir(o.file)
 		if err != nil {
-			return nil, &usageError{msg: g.t("err.file.open", o.file, osReason(g, err))}
+			return nil, &usageError{Msg: g.t("err.file.open", o.file, osReason(g, err))}
 		}
 		paths = nil
 		for _, e := range entries {
@@ -41,23 +43,23 @@ func (o *drillOptions) loadFiles() ([]*drills.Drill, error) {
 			}
 		}
 		if len(paths) == 0 {
-			return nil, &usageError{msg: g.t("err.file.empty-dir", o.file)}
+			return nil, &usageError{Msg: g.t("err.file.empty-dir", o.file)}
 		}
 	}
 	var list []*drills.Drill
 	for _, p := range paths {
 		if st, err := os.Stat(p); err == nil && !st.Mode().IsRegular() {
-			return nil, &usageError{msg: g.t("err.file.not-regular", p)}
+			return nil, &usageError{Msg: g.t("err.file.not-regular", p)}
 		}
 		data, err := readLimited(p)
 		if err != nil {
-			return nil, &usageError{msg: g.t("err.file.open", p, osReason(g, err))}
+			return nil, &usageError{Msg: g.t("err.file.open", p, osReason(g, err))}
 		}
 		d, err := drills.ParseBudget(p, data, o.budget)
 		if err != nil {
-			e := &usageError{msg: drills.ErrorText(g.lang, err), hint: g.t("err.hint.verbs")}
+			e := &usageError{Msg: drills.ErrorText(g.lang, err), Hint: g.t("err.hint.verbs")}
 			if fe := (*drills.FileError)(nil); errors.As(err, &fe) && fe.Budget() {
-				e.hint = "" // the message names the flag that raises it
+				e.Hint = "" // the message names the flag that raises it
 			}
 			return nil, e
 		}
@@ -88,13 +90,8 @@ func readLimited(path string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func unwrapPathErr(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
-}
+// unwrapPathErr is the system's reason alone (ui/term).
+func unwrapPathErr(err error) error { return term.UnwrapPathErr(err) }
 
 // rewrite runs each file with its own defaults and writes what it counted
 // into its expect part, the way cockroachdb/datadriven's -rewrite does: a
@@ -106,18 +103,18 @@ func unwrapPathErr(err error) error {
 // drill ran is left alone.
 func (o *drillOptions) rewriteFiles(list []*drills.Drill) (err error) {
 	g := o.g
-	ctx, stop := signalContext(context.Background())
+	ctx, stop := status.SignalContext(context.Background())
 	defer stop()
 	for _, d := range list {
 		res, err := d.RunContext(ctx, d.Defaults(), drills.RunOptions{Budget: o.budget, NoCompare: true})
 		if ctx.Err() != nil {
-			return &interruptedError{msg: g.t("err.interrupted.memory"), code: signalStatus(ctx)}
+			return &interruptedError{Msg: g.t("err.interrupted.memory"), Code: status.SignalStatus(ctx)}
 		}
 		if err != nil {
 			return o.paramError(err)
 		}
 		if res.Err != nil {
-			return &mismatchError{msg: g.t("cli.fail.error", d.Name, res.Err)}
+			return &mismatchError{Msg: g.t("cli.fail.error", d.Name, res.Err)}
 		}
 		data, err := drills.Source(d)
 		if err != nil {
@@ -129,7 +126,7 @@ func (o *drillOptions) rewriteFiles(list []*drills.Drill) (err error) {
 		}
 		out, err := d.WithExpect(counters)
 		if err != nil {
-			return &usageError{msg: drills.ErrorText(g.lang, err)}
+			return &usageError{Msg: drills.ErrorText(g.lang, err)}
 		}
 		if bytes.Equal(out, data) {
 			fmt.Fprintln(g.io.Err, g.t("cli.rewrite.same", d.Path))
@@ -151,22 +148,22 @@ func (o *drillOptions) rewriteFiles(list []*drills.Drill) (err error) {
 func rewriteFile(g *globalOptions, path string, was, data []byte) error {
 	target, err := filepath.EvalSymlinks(path)
 	if err != nil {
-		return &couldNotRunError{msg: g.t("err.file.write", path, unwrapPathErr(err))}
+		return &couldNotRunError{Msg: g.t("err.file.write", path, unwrapPathErr(err))}
 	}
 	st, err := os.Stat(target)
 	if err != nil {
-		return &couldNotRunError{msg: g.t("err.file.write", path, unwrapPathErr(err))}
+		return &couldNotRunError{Msg: g.t("err.file.write", path, unwrapPathErr(err))}
 	}
 	// Root may write any file, and a rename replaces a read-only one: a
 	// file without a write bit says "leave me", whoever runs archlab.
 	if st.Mode().Perm()&0o222 == 0 || unix.Access(target, unix.W_OK) != nil {
-		return &couldNotRunError{msg: g.t("err.file.read-only", path)}
+		return &couldNotRunError{Msg: g.t("err.file.read-only", path)}
 	}
 	if now, err := readLimited(target); err != nil || !bytes.Equal(now, was) {
-		return &couldNotRunError{msg: g.t("err.file.changed", path)}
+		return &couldNotRunError{Msg: g.t("err.file.changed", path)}
 	}
 	if err := writeAtomic(target, st, data); err != nil {
-		return &couldNotRunError{msg: g.t("err.file.write", path, unwrapPathErr(err))}
+		return &couldNotRunError{Msg: g.t("err.file.write", path, unwrapPathErr(err))}
 	}
 	return nil
 }
@@ -212,13 +209,13 @@ func (o *drillOptions) printVerbs(section string) error {
 	g := o.g
 	s, ok := harness.SectionByName(section)
 	if !ok {
-		return &usageError{msg: g.t("err.verbs", section)}
+		return &usageError{Msg: g.t("err.verbs", section)}
 	}
 	w, width := g.io.Out, g.width()
-	writeHanging(w, "", "  ", g.t("cli.verbs.head", s.ID, s.Harness), width)
+	term.WriteHanging(w, "", "  ", g.t("cli.verbs.head", s.ID, s.Harness), width)
 	for _, v := range s.Verbs {
-		writeHanging(w, "  ", "      ", v.Usage(), width)
-		writeHanging(w, "      ", "      ", g.t(v.HelpKey(s.ID)), width)
+		term.WriteHanging(w, "  ", "      ", v.Usage(), width)
+		term.WriteHanging(w, "      ", "      ", g.t(v.HelpKey(s.ID)), width)
 		printArgDocs(w, g, v.Args, width)
 		for _, a := range v.Args {
 			if a.ChoiceKey == nil {
@@ -230,7 +227,7 @@ func (o *drillOptions) printVerbs(section string) error {
 			}
 			for _, c := range a.Choices {
 				head := fmt.Sprintf("        %-*s  ", pad, c)
-				writeHanging(w, head, strings.Repeat(" ", len(head)), g.t(a.ChoiceKey(c)), width)
+				term.WriteHanging(w, head, strings.Repeat(" ", len(head)), g.t(a.ChoiceKey(c)), width)
 			}
 		}
 	}
@@ -243,9 +240,9 @@ func (o *drillOptions) printVerbs(section string) error {
 			obs = append(obs, ob.Name)
 		}
 	}
-	writeHanging(w, "", "  ", g.t("cli.verbs.observables", strings.Join(obs, ", ")), width)
+	term.WriteHanging(w, "", "  ", g.t("cli.verbs.observables", strings.Join(obs, ", ")), width)
 	if len(s.Strategies) > 0 {
-		writeHanging(w, "", "  ", g.t("cli.verbs.strategies", strings.Join(s.Strategies, ", ")), width)
+		term.WriteHanging(w, "", "  ", g.t("cli.verbs.strategies", strings.Join(s.Strategies, ", ")), width)
 	}
 	return nil
 }

@@ -1,11 +1,12 @@
 package main
 
 import (
-	"archlab/drills"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"archlab/drills"
 )
 
 // TestBadDrillFiles: every malformed file under testdata/files/bad gets

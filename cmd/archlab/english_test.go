@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"archlab/check/report"
 	"archlab/drills"
 	"archlab/harness"
 	"archlab/i18n"
@@ -299,6 +300,6 @@ func identifiers() map[string]bool {
 	add("source brew compinit autoload fpath dump")
 	add("mod") // FNV-1a(key) mod shards: a formula
 	// Exercism's test-runner format: its name and the values of its status.
-	add("Exercism " + exPass + " " + exFail + " " + exError)
+	add("Exercism " + report.ExPass + " " + report.ExFail + " " + report.ExError)
 	return ok
 }

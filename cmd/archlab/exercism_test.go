@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"archlab/check"
+	"archlab/check/report"
 	"archlab/drills"
 	"archlab/harness"
 	"archlab/i18n"
@@ -20,13 +21,13 @@ import (
 
 // readResults reads DIR/EXERCISE/results.json twice over: as the struct,
 // and as a map, to see which keys are there at all.
-func readResults(t *testing.T, dir, exercise string) (exercismResults, map[string]any, []map[string]any) {
+func readResults(t *testing.T, dir, exercise string) (report.ExercismResults, map[string]any, []map[string]any) {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, exercise, "results.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r exercismResults
+	var r report.ExercismResults
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&r); err != nil {
@@ -54,7 +55,7 @@ func keys(m map[string]any) []string {
 // wantTests checks the tests of one results.json against the exercise:
 // one per drill, in the checker's order, then the explorer's scope; each
 // with the keys the interface names and nothing else.
-func wantTests(t *testing.T, lang i18n.Lang, e *check.Exercise, r exercismResults, raw []map[string]any, status func(i int) string) {
+func wantTests(t *testing.T, lang i18n.Lang, e *check.Exercise, r report.ExercismResults, raw []map[string]any, status func(i int) string) {
 	t.Helper()
 	units := len(e.Units)
 	if len(r.Tests) != units+len(e.Drills)+1 {
@@ -81,7 +82,7 @@ func wantTests(t *testing.T, lang i18n.Lang, e *check.Exercise, r exercismResult
 			t.Errorf("%s, test %d: name %q, status %q, task_id %d; want %q, %q, 1", e.Name, i, tc.Name, tc.Status, tc.TaskID, name, status(i))
 		}
 		want := []string{"message", "name", "status", "task_id", "test_code"}
-		if tc.Status == exPass {
+		if tc.Status == report.ExPass {
 			want = []string{"name", "status", "task_id", "test_code"} // no message: null or absent, says the spec
 		}
 		if got := keys(raw[i]); !slices.Equal(got, want) {
@@ -104,10 +105,10 @@ func TestExercismStubs(t *testing.T) {
 		for _, e := range check.Exercises {
 			lines = append(lines, i18n.T(lang, "check.exercism.wrote", filepath.Join(dir, e.Name, "results.json"), "fail"))
 			r, top, tests := readResults(t, dir, e.Name)
-			if r.Version != 3 || r.Status != exFail || !slices.Equal(keys(top), []string{"status", "tests", "version"}) {
+			if r.Version != 3 || r.Status != report.ExFail || !slices.Equal(keys(top), []string{"status", "tests", "version"}) {
 				t.Errorf("%s: version %d, status %q, keys %v; want 3, fail, no top-level message", e.Name, r.Version, r.Status, keys(top))
 			}
-			wantTests(t, lang, e, r, tests, func(int) string { return exFail })
+			wantTests(t, lang, e, r, tests, func(int) string { return report.ExFail })
 			for _, tc := range r.Tests {
 				if want := i18n.T(lang, "check.hint.start", e.File, e.Func); tc.Message != want {
 					t.Errorf("%s, %s: message %q, want %q", e.Name, tc.Name, tc.Message, want)
@@ -132,10 +133,10 @@ func TestExercismDone(t *testing.T) {
 	first := map[string][]byte{}
 	for _, e := range check.Exercises {
 		r, top, tests := readResults(t, dir, e.Name)
-		if r.Version != 3 || r.Status != exPass || !slices.Equal(keys(top), []string{"status", "tests", "version"}) {
+		if r.Version != 3 || r.Status != report.ExPass || !slices.Equal(keys(top), []string{"status", "tests", "version"}) {
 			t.Errorf("%s: version %d, status %q, keys %v; want 3, pass", e.Name, r.Version, r.Status, keys(top))
 		}
-		wantTests(t, i18n.EN, e, r, tests, func(int) string { return exPass })
+		wantTests(t, i18n.EN, e, r, tests, func(int) string { return report.ExPass })
 		first[e.Name], _ = os.ReadFile(filepath.Join(dir, e.Name, "results.json"))
 	}
 	if _, _, code := runWith(t, bookStudents, "check", "--format", "exercism", "--output-dir", dir); code != exitOK {
@@ -179,18 +180,18 @@ func TestExercismNotDone(t *testing.T) {
 		}
 		return false
 	}
-	if r.Status != exFail {
+	if r.Status != report.ExFail {
 		t.Errorf("status %q, want fail", r.Status)
 	}
 	wantTests(t, i18n.EN, e, r, tests, func(i int) string {
 		if broken(i) {
-			return exFail
+			return report.ExFail
 		}
-		return exPass
+		return report.ExPass
 	})
 	hinted := false
 	for i, tc := range r.Tests {
-		if tc.Status != exFail {
+		if tc.Status != report.ExFail {
 			continue
 		}
 		if has := strings.Contains(tc.Message, "\nhint: "+res.Hint(i18n.EN)); has != !hinted {
@@ -225,10 +226,10 @@ func TestExercismError(t *testing.T) {
 	}
 	e, _ := check.Lookup("projection-decision")
 	r, top, tests := readResults(t, dir, e.Name)
-	if r.Status != exError || !strings.Contains(r.Message, "boom") || !slices.Equal(keys(top), []string{"message", "status", "tests", "version"}) {
+	if r.Status != report.ExError || !strings.Contains(r.Message, "boom") || !slices.Equal(keys(top), []string{"message", "status", "tests", "version"}) {
 		t.Errorf("status %q, message %q, keys %v; want error with the error as message", r.Status, r.Message, keys(top))
 	}
-	wantTests(t, i18n.EN, e, r, tests, func(int) string { return exError })
+	wantTests(t, i18n.EN, e, r, tests, func(int) string { return report.ExError })
 	if !strings.Contains(r.Tests[0].Message, "boom") || !strings.Contains(r.Tests[1].Message, "not run") {
 		t.Errorf("the first test should carry the error, the next say it did not run: %q, %q", r.Tests[0].Message, r.Tests[1].Message)
 	}

@@ -44,10 +44,10 @@ func TestExitCodes(t *testing.T) {
 		line string
 	}{
 		{nil, exitOK, ""},
-		{&usageError{msg: "--shards must be at least 1, got 0"}, exitUsage, "archlab: --shards must be at least 1, got 0\n"},
-		{&usageError{msg: "unknown drill \"x\"", hint: "run 'archlab list' to see every drill"}, exitUsage, "archlab: unknown drill \"x\"\nrun 'archlab list' to see every drill\n"},
+		{&usageError{Msg: "--shards must be at least 1, got 0"}, exitUsage, "archlab: --shards must be at least 1, got 0\n"},
+		{&usageError{Msg: "unknown drill \"x\"", Hint: "run 'archlab list' to see every drill"}, exitUsage, "archlab: unknown drill \"x\"\nrun 'archlab list' to see every drill\n"},
 		{errors.New("some cobra error\n\nwith more lines"), exitUsage, "archlab: some cobra error\n"},
-		{&mismatchError{msg: "drift"}, exitMismatch, "archlab: drift\n"},
+		{&mismatchError{Msg: "drift"}, exitMismatch, "archlab: drift\n"},
 	}
 	for _, tt := range tests {
 		var stderr bytes.Buffer

@@ -20,15 +20,6 @@ const exitCouldNotRun = 3
 // exitTerminated is the shell's 128+SIGTERM.
 const exitTerminated = 143
 
-// couldNotRunError is a run the environment stopped (exit 3): one line
-// saying what failed, an optional hint line.
-type couldNotRunError struct {
-	msg  string
-	hint string
-}
-
-func (e *couldNotRunError) Error() string { return e.msg }
-
 // outWriter is stdout as the commands see it. It remembers the first write
 // error, and refuses every later write, so that a full disk or a closed
 // pipe is found once, at the end of every command, however the output was
@@ -97,7 +88,7 @@ func ownError(err error) bool {
 func envFailure(g *globalOptions, results []*drills.Result) error {
 	for _, res := range results {
 		if res.Err != nil && sqlite != nil && sqlite.environmental(res.Err) {
-			return &couldNotRunError{msg: g.t("err.env.run", res.Drill.Name, firstLine(res.Err.Error()))}
+			return &couldNotRunError{Msg: g.t("err.env.run", res.Drill.Name, firstLine(res.Err.Error()))}
 		}
 	}
 	return nil

@@ -8,18 +8,19 @@ import (
 
 	"archlab/check"
 	"archlab/drills"
+	"archlab/ui/term"
 )
 
 // explainExercise prints an exercise's section, title and explanation:
 // the task, the verbs, what is checked.
 func explainExercise(g *globalOptions, e *check.Exercise) error {
-	r := &renderer{g: g, p: newPalette(g.colour())}
+	r := g.renderer()
 	sec, _ := drills.SectionByID(e.Section)
-	for _, l := range wrapText(g.t(sec.TitleKey()), g.width()) {
-		fmt.Fprintln(g.io.Out, r.p.dim.Sprint(l))
+	for _, l := range term.WrapText(g.t(sec.TitleKey()), g.width()) {
+		fmt.Fprintln(g.io.Out, r.P.Dim.Sprint(l))
 	}
-	writeHanging(g.io.Out, r.p.bold.Sprint(e.Name)+" — ", strings.Repeat(" ", len(e.Name)+3), g.t(e.TitleKey()), g.width())
-	_, err := fmt.Fprintf(g.io.Out, "\n%s\n", reflow(g.t(e.ExplainKey()), g.width()))
+	term.WriteHanging(g.io.Out, r.P.Bold.Sprint(e.Name)+" — ", strings.Repeat(" ", len(e.Name)+3), g.t(e.TitleKey()), g.width())
+	_, err := fmt.Fprintf(g.io.Out, "\n%s\n", term.Reflow(g.t(e.ExplainKey()), g.width()))
 	return err
 }
 
@@ -30,7 +31,7 @@ func newExplainCmd(g *globalOptions) *cobra.Command {
 		Example: g.t("help.explain.example"),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return &usageError{msg: g.t("err.explain.args", len(args)), hint: g.t("err.hint.list")}
+				return &usageError{Msg: g.t("err.explain.args", len(args)), Hint: g.t("err.hint.list")}
 			}
 			return nil
 		},
@@ -42,9 +43,9 @@ func newExplainCmd(g *globalOptions) *cobra.Command {
 				}
 				return unknownDrill(g, args[0])
 			}
-			r := &renderer{g: g, p: newPalette(g.colour())}
-			r.header(d)
-			_, err = fmt.Fprintf(g.io.Out, "\n%s\n", reflow(d.Explain(g.lang), g.width()))
+			r := g.renderer()
+			r.Header(d)
+			_, err = fmt.Fprintf(g.io.Out, "\n%s\n", term.Reflow(d.Explain(g.lang), g.width()))
 			return err
 		},
 	}

@@ -4,21 +4,21 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
+
+	"archlab/ui/numflag"
+	"archlab/ui/term"
 
 	"archlab/drills"
 	"archlab/explore"
 	"archlab/harness"
+	"archlab/ui/status"
 )
 
 // exploreOptions are the flags of `archlab explore` and its three
@@ -53,47 +53,47 @@ func newExploreCmd(g *globalOptions) *cobra.Command {
 		Example: g.t("explore.help.example"),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				e := &usageError{msg: g.t("explore.err.unknown", args[0], exploreMechanisms)}
+				e := &usageError{Msg: g.t("explore.err.unknown", args[0], exploreMechanisms)}
 				if near := drills.Nearest(args[0], strings.Split(exploreMechanisms, ", "), 1); len(near) > 0 {
-					e.hint = g.t("err.hint.did-you-mean", near[0])
+					e.Hint = g.t("err.hint.did-you-mean", near[0])
 				}
 				return e
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return &usageError{msg: g.t("explore.err.nothing", exploreMechanisms), hint: g.t("err.hint.help", cmd.CommandPath())}
+			return &usageError{Msg: g.t("explore.err.nothing", exploreMechanisms), Hint: g.t("err.hint.help", cmd.CommandPath())}
 		},
 	}
 	f := cmd.PersistentFlags()
 	f.BoolVar(&o.json, "json", false, g.t("help.flag.json"))
 	f.BoolVar(&o.show, "show", false, g.t("explore.flag.show"))
 	f.BoolVar(&o.emit, "emit", false, g.t("explore.flag.emit"))
-	intVar(f, &o.random, "random", 0, g.t("explore.flag.random"))
-	uint64Var(f, &o.seed, "seed", 1, g.t("explore.flag.seed"))
-	intVar(f, &o.workers, "workers", 0, g.t("explore.flag.workers"))
+	numflag.IntVar(f, &o.random, "random", 0, g.t("explore.flag.random"))
+	numflag.Uint64Var(f, &o.seed, "seed", 1, g.t("explore.flag.seed"))
+	numflag.IntVar(f, &o.workers, "workers", 0, g.t("explore.flag.workers"))
 	f.StringVar(&o.engine, "engine", string(explore.EngineStates), g.t("explore.flag.engine"))
 
 	inbox := explore.DefaultInbox
 	inboxCmd := o.subcommand("inbox", func(ctx context.Context, opts explore.Options) (*explore.Report, error) {
 		return explore.Inbox(ctx, inbox, opts)
 	})
-	intVar(inboxCmd.Flags(), &inbox.Messages, "messages", inbox.Messages, g.t("explore.flag.messages"))
-	intVar(inboxCmd.Flags(), &inbox.Faults, "faults", inbox.Faults, g.t("explore.flag.faults"))
+	numflag.IntVar(inboxCmd.Flags(), &inbox.Messages, "messages", inbox.Messages, g.t("explore.flag.messages"))
+	numflag.IntVar(inboxCmd.Flags(), &inbox.Faults, "faults", inbox.Faults, g.t("explore.flag.faults"))
 
 	ord := explore.DefaultOrdering
 	orderingCmd := o.subcommand("ordering", func(ctx context.Context, opts explore.Options) (*explore.Report, error) {
 		return explore.Ordering(ctx, ord, opts)
 	})
-	intVar(orderingCmd.Flags(), &ord.Duplicates, "duplicates", ord.Duplicates, g.t("explore.flag.duplicates"))
+	numflag.IntVar(orderingCmd.Flags(), &ord.Duplicates, "duplicates", ord.Duplicates, g.t("explore.flag.duplicates"))
 	orderingCmd.Flags().BoolVar(&ord.Poison, "poison", ord.Poison, g.t("explore.flag.poison"))
-	intVar(orderingCmd.Flags(), &ord.MaxAttempts, "max-attempts", ord.MaxAttempts, g.t("explore.flag.max-attempts"))
+	numflag.IntVar(orderingCmd.Flags(), &ord.MaxAttempts, "max-attempts", ord.MaxAttempts, g.t("explore.flag.max-attempts"))
 
 	shard := explore.DefaultShardjob
 	shardCmd := o.subcommand("shardjob", func(ctx context.Context, opts explore.Options) (*explore.Report, error) {
 		return explore.Shardjob(ctx, shard, opts)
 	})
-	intVar(shardCmd.Flags(), &shard.Keys, "keys", shard.Keys, g.t("explore.flag.keys"))
+	numflag.IntVar(shardCmd.Flags(), &shard.Keys, "keys", shard.Keys, g.t("explore.flag.keys"))
 
 	cmd.AddCommand(inboxCmd, orderingCmd, shardCmd)
 	return cmd
@@ -117,12 +117,12 @@ func (o *exploreOptions) subcommand(name string, run func(context.Context, explo
 		ValidArgs: strategies,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
-				return &usageError{msg: g.t("explore.err.args", name, strings.Join(args, " ")), hint: g.t("err.hint.help", cmd.CommandPath())}
+				return &usageError{Msg: g.t("explore.err.args", name, strings.Join(args, " ")), Hint: g.t("err.hint.help", cmd.CommandPath())}
 			}
 			if len(args) == 1 && !slices.Contains(strategies, args[0]) {
-				e := &usageError{msg: g.t("explore.err.strategy", name, args[0], strings.Join(strategies, ", "))}
+				e := &usageError{Msg: g.t("explore.err.strategy", name, args[0], strings.Join(strategies, ", "))}
 				if near := drills.Nearest(args[0], strategies, 2); len(near) > 0 {
-					e.hint = g.t("err.hint.did-you-mean", near[0])
+					e.Hint = g.t("err.hint.did-you-mean", near[0])
 				}
 				return e
 			}
@@ -148,29 +148,29 @@ func (o *exploreOptions) subcommand(name string, run func(context.Context, explo
 func (o *exploreOptions) options(cmd *cobra.Command) (explore.Options, error) {
 	g := o.g
 	if o.json && o.show {
-		return explore.Options{}, &usageError{msg: g.t("explore.err.formats")}
+		return explore.Options{}, &usageError{Msg: g.t("explore.err.formats")}
 	}
 	if o.json && o.emit {
-		return explore.Options{}, &usageError{msg: g.t("explore.err.emit-json")}
+		return explore.Options{}, &usageError{Msg: g.t("explore.err.emit-json")}
 	}
 	if o.strategy != "" && !o.show && !o.emit {
-		return explore.Options{}, &usageError{msg: g.t("explore.err.strategy-alone"), hint: g.t("err.hint.help", cmd.CommandPath())}
+		return explore.Options{}, &usageError{Msg: g.t("explore.err.strategy-alone"), Hint: g.t("err.hint.help", cmd.CommandPath())}
 	}
 	if o.random < 0 || o.random > maxExploreSamples {
-		return explore.Options{}, &usageError{msg: g.t("err.param.range", "random", 0, maxExploreSamples, o.random)}
+		return explore.Options{}, &usageError{Msg: g.t("err.param.range", "random", 0, maxExploreSamples, o.random)}
 	}
 	if o.workers < 0 || o.workers > maxExploreWorkers {
-		return explore.Options{}, &usageError{msg: g.t("err.param.range", "workers", 0, maxExploreWorkers, o.workers)}
+		return explore.Options{}, &usageError{Msg: g.t("err.param.range", "workers", 0, maxExploreWorkers, o.workers)}
 	}
 	if !slices.Contains(explore.Engines, explore.Engine(o.engine)) {
-		return explore.Options{}, &usageError{msg: g.t("explore.err.engine", o.engine)}
+		return explore.Options{}, &usageError{Msg: g.t("explore.err.engine", o.engine)}
 	}
 	if o.random > 0 && cmd.Flags().Changed("engine") && explore.Engine(o.engine) == explore.EngineStates {
-		return explore.Options{}, &usageError{msg: g.t("explore.err.engine-random")}
+		return explore.Options{}, &usageError{Msg: g.t("explore.err.engine-random")}
 	}
 	seedSet := cmd.Flags().Changed("seed")
 	if seedSet && o.random == 0 {
-		return explore.Options{}, &usageError{msg: g.t("explore.err.seed-without-random"), hint: g.t("explore.err.hint.random")}
+		return explore.Options{}, &usageError{Msg: g.t("explore.err.seed-without-random"), Hint: g.t("explore.err.hint.random")}
 	}
 	// The seed has a fixed default, so the same command prints the same
 	// bytes; another sample is one --seed away.
@@ -189,7 +189,7 @@ func (o *exploreOptions) run(ctx context.Context, name string, opts explore.Opti
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ctx, stop := signalContext(ctx) // its own handler: see signals.go
+	ctx, stop := status.SignalContext(ctx) // its own handler: see ui/status
 	defer stop()
 	workers := opts.Workers
 	if workers == 0 {
@@ -197,13 +197,13 @@ func (o *exploreOptions) run(ctx context.Context, name string, opts explore.Opti
 		opts.Workers = workers
 	}
 	start := time.Now()
-	rep, err := o.withProgress(name, &opts, func() (*exploreReport, error) {
+	rep, err := o.withProgress(name, &opts, func() (*explore.Report, error) {
 		r, err := fn(ctx, opts)
-		return (*exploreReport)(r), err
+		return r, err
 	})
 	elapsed := time.Since(start)
-	if stoppedBySignal(ctx) {
-		return &interruptedError{msg: o.g.t("explore.err.interrupted"), code: signalStatus(ctx)}
+	if status.StoppedBySignal(ctx) {
+		return &interruptedError{Msg: o.g.t("explore.err.interrupted"), Code: status.SignalStatus(ctx)}
 	}
 	if err != nil {
 		return o.scopeError(name, err)
@@ -211,7 +211,7 @@ func (o *exploreOptions) run(ctx context.Context, name string, opts explore.Opti
 	o.rate(rep, elapsed, workers)
 	switch {
 	case o.json:
-		if err := writeJSON(o.g.io.Out, rep.json(o.g)); err != nil {
+		if err := term.WriteJSON(o.g.io.Out, term.ExploreJSON(o.g.lang, rep)); err != nil {
 			return err
 		}
 	case o.emit:
@@ -219,26 +219,28 @@ func (o *exploreOptions) run(ctx context.Context, name string, opts explore.Opti
 			return err
 		}
 	default:
-		if err := o.render(rep); err != nil {
+		r := o.g.renderer()
+		if err := r.Explore(rep); err != nil {
 			return err
+		}
+		if o.show {
+			if _, err := o.picked(rep); err != nil {
+				return err
+			}
+			if err := r.ExploreTraces(rep, o.strategy); err != nil {
+				return err
+			}
 		}
 	}
 	return o.verdicts(rep)
 }
 
-// exploreReport is a report with the command's renderings.
-type exploreReport explore.Report
-
 // defaultWorkers is one worker per core the runtime may use.
 func defaultWorkers() int { return runtime.GOMAXPROCS(0) }
 
-// withProgress runs fn and, when it takes more than a second and stderr is a
-// terminal, shows a progress bar on stderr until it returns.
-func (o *exploreOptions) withProgress(name string, opts *explore.Options, fn func() (*exploreReport, error)) (*exploreReport, error) {
-	f, ok := stderrFile(o.g.io.Err)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return fn()
-	}
+// withProgress runs fn with a progress line on stderr (ui/term): a bar
+// with an estimate when the count of schedules is known, else a spinner.
+func (o *exploreOptions) withProgress(name string, opts *explore.Options, fn func() (*explore.Report, error)) (*explore.Report, error) {
 	var done, total atomic.Uint64
 	opts.Progress = func(n int, all uint64) {
 		total.Store(all)
@@ -250,54 +252,33 @@ func (o *exploreOptions) withProgress(name string, opts *explore.Options, fn fun
 	if explore.EngineFor(name, *opts) == explore.EngineStates {
 		unit, size = "states", func() int64 { return -1 }
 	}
-	label := o.g.t("explore.progress.unit." + unit)
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	// The bar starts with the work, so its rate is measured from the
-	// start, but it shows only once the work has taken a second; then, if
-	// the count of schedules is known, an estimate of the time says how
-	// long the rest will take.
-	gate := &gatedWriter{w: o.g.io.Err}
-	start := time.Now()
-	wg.Go(func() {
-		bar := &progressLine{w: gate, desc: o.g.t("explore.progress", name), unit: label, total: size, start: start}
-		tick := time.NewTicker(100 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-stop:
-				bar.clear()
-				return
-			case <-tick.C:
-				bar.draw(done.Load())
-				if !gate.open.Load() && time.Since(start) >= time.Second {
-					if d, all := done.Load(), total.Load(); unit == "schedules" && d > 0 && all > d {
-						rest := time.Duration(float64(time.Since(start)) * float64(all-d) / float64(d))
-						fmt.Fprintln(o.g.io.Err, o.g.t("explore.estimate", name, groupDigits(all), o.g.duration(rest.Round(time.Second))))
-					}
-					gate.open.Store(true)
-				}
+	m := term.Meter{Desc: o.g.t("explore.progress", name), Unit: o.g.t("explore.progress.unit." + unit), Total: size, Done: done.Load,
+		// If the count of schedules is known, an estimate of the time
+		// says how long the rest will take.
+		Shown: func(elapsed time.Duration) {
+			if d, all := done.Load(), total.Load(); unit == "schedules" && d > 0 && all > d {
+				rest := time.Duration(float64(elapsed) * float64(all-d) / float64(d))
+				fmt.Fprintln(o.g.io.Err, o.g.t("explore.estimate", name, term.GroupDigits(all), o.g.duration(rest.Round(time.Second))))
 			}
-		}
-	})
-	rep, err := fn()
-	close(stop)
-	wg.Wait()
+		}}
+	var rep *explore.Report
+	var err error
+	term.WithProgress(o.g.io.Err, m, func() { rep, err = fn() })
 	return rep, err
 }
 
 // rate prints the throughput on stderr: the only line with timing in it.
-func (o *exploreOptions) rate(rep *exploreReport, elapsed time.Duration, workers int) {
+func (o *exploreOptions) rate(rep *explore.Report, elapsed time.Duration, workers int) {
 	perSec := "—"
 	if s := elapsed.Seconds(); s > 0 {
-		perSec = groupDigits(uint64(float64(rep.Schedules) / s))
+		perSec = term.GroupDigits(uint64(float64(rep.Schedules) / s))
 	}
 	if rep.Engine == explore.EngineStates {
-		fmt.Fprintln(o.g.io.Err, o.g.t("explore.rate.states", rep.Mechanism, groupDigits(rep.Schedules), len(rep.Strategies),
-			groupDigits(rep.States), o.g.duration(elapsed), workers))
+		fmt.Fprintln(o.g.io.Err, o.g.t("explore.rate.states", rep.Mechanism, term.GroupDigits(rep.Schedules), len(rep.Strategies),
+			term.GroupDigits(rep.States), o.g.duration(elapsed), workers))
 		return
 	}
-	fmt.Fprintln(o.g.io.Err, o.g.t("explore.rate", rep.Mechanism, groupDigits(rep.Schedules), len(rep.Strategies),
+	fmt.Fprintln(o.g.io.Err, o.g.t("explore.rate", rep.Mechanism, term.GroupDigits(rep.Schedules), len(rep.Strategies),
 		o.g.duration(elapsed), workers, perSec))
 }
 
@@ -306,30 +287,30 @@ func (o *exploreOptions) scopeError(name string, err error) error {
 	g := o.g
 	var se *explore.ScopeError
 	if errors.As(err, &se) && errors.Is(err, explore.ErrRange) {
-		return &usageError{msg: g.t("err.param.range", se.Flag, se.Min, se.Max, se.Value)}
+		return &usageError{Msg: g.t("err.param.range", se.Flag, se.Min, se.Max, se.Value)}
 	}
 	if errors.As(err, &se) && errors.Is(err, explore.ErrTooManyStates) {
-		return &usageError{msg: g.t("explore.err.too-many-states", name, groupDigits(se.Limit)), hint: g.t("explore.err.hint.random")}
+		return &usageError{Msg: g.t("explore.err.too-many-states", name, term.GroupDigits(se.Limit)), Hint: g.t("explore.err.hint.random")}
 	}
 	if errors.Is(err, explore.ErrNoStateGraph) {
-		return &usageError{msg: g.t("explore.err.no-states", name)}
+		return &usageError{Msg: g.t("explore.err.no-states", name)}
 	}
 	if errors.Is(err, explore.ErrOverflow) {
-		return &usageError{msg: g.t("explore.err.overflow", name), hint: g.t("explore.err.hint.random")}
+		return &usageError{Msg: g.t("explore.err.overflow", name), Hint: g.t("explore.err.hint.random")}
 	}
 	if errors.As(err, &se) && errors.Is(err, explore.ErrTooLarge) {
-		return &usageError{msg: g.t("explore.err.too-large", name, groupDigits(se.Schedules), groupDigits(se.Limit)), hint: g.t("explore.err.hint.random")}
+		return &usageError{Msg: g.t("explore.err.too-large", name, term.GroupDigits(se.Schedules), term.GroupDigits(se.Limit)), Hint: g.t("explore.err.hint.random")}
 	}
 	var de *explore.DriftError
 	if errors.As(err, &de) {
-		return &mismatchError{msg: g.t("explore.err.drift", name, de.Strategy, de.Err)}
+		return &mismatchError{Msg: g.t("explore.err.drift", name, de.Strategy, de.Err)}
 	}
 	return err
 }
 
 // verdicts is the exit-1 error naming each strategy whose verdict is not
 // the book's.
-func (o *exploreOptions) verdicts(rep *exploreReport) error {
+func (o *exploreOptions) verdicts(rep *explore.Report) error {
 	var wrong []string
 	for _, s := range rep.Strategies {
 		if s.Verdict != explore.AsTheBook {
@@ -339,62 +320,7 @@ func (o *exploreOptions) verdicts(rep *exploreReport) error {
 	if len(wrong) == 0 {
 		return nil
 	}
-	return &mismatchError{msg: o.g.t("explore.err.mismatch", len(wrong), rep.Mechanism, strings.Join(wrong, ", "))}
-}
-
-// rerun is the command line that repeats a run: the scope's flags and, for
-// a sample, its size and seed.
-func (r *exploreReport) rerun() string {
-	parts := []string{"archlab explore", r.Mechanism}
-	for _, p := range r.Scope {
-		if p.Name == "poison" {
-			if p.Value == 1 {
-				parts = append(parts, "--poison")
-			}
-			continue
-		}
-		parts = append(parts, fmt.Sprintf("--%s %d", p.Name, p.Value))
-	}
-	if r.Sampled {
-		parts = append(parts, fmt.Sprintf("--random %d --seed %d", r.Schedules, r.Seed))
-	}
-	return strings.Join(parts, " ")
-}
-
-// scopeLine is the scope as flags: "messages=3 faults=2".
-func (r *exploreReport) scopeLine() string {
-	parts := make([]string, len(r.Scope))
-	for i, p := range r.Scope {
-		parts[i] = p.Name + "=" + strconv.Itoa(p.Value)
-	}
-	return strings.Join(parts, " ")
-}
-
-// groupDigits writes n with thousands separators: 14,482,320.
-func groupDigits(n uint64) string {
-	s := strconv.FormatUint(n, 10)
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
-
-// gatedWriter drops what is written until it is opened: the progress bar
-// is measured from the start but shown only when the work is slow.
-type gatedWriter struct {
-	w    io.Writer
-	open atomic.Bool
-}
-
-func (g *gatedWriter) Write(p []byte) (int, error) {
-	if !g.open.Load() {
-		return len(p), nil
-	}
-	return g.w.Write(p)
+	return &mismatchError{Msg: o.g.t("explore.err.mismatch", len(wrong), rep.Mechanism, strings.Join(wrong, ", "))}
 }
 
 // faultTable lists §8.2's faults, a line each, from the harness's table.
@@ -410,4 +336,51 @@ func faultTable(g *globalOptions) string {
 		}
 	}
 	return b.String()
+}
+
+// picked is the counterexamples --show and --emit print: every unsafe
+// strategy's, or the STRATEGY argument's. A STRATEGY with no counterexample
+// in the scope is an error naming the ones that have one.
+func (o *exploreOptions) picked(rep *explore.Report) ([]*explore.Counterexample, error) {
+	var out []*explore.Counterexample
+	var unsafe []string
+	for _, s := range rep.Strategies {
+		if s.Shortest == nil {
+			continue
+		}
+		unsafe = append(unsafe, s.Name)
+		if o.strategy == "" || s.Name == o.strategy {
+			out = append(out, s.Shortest)
+		}
+	}
+	if o.strategy != "" && len(out) == 0 {
+		e := &usageError{Msg: o.g.t("explore.err.no-counterexample", o.strategy)}
+		if len(unsafe) > 0 {
+			e.Hint = o.g.t("explore.err.hint.unsafe", strings.Join(unsafe, ", "))
+		}
+		return nil, e
+	}
+	return out, nil
+}
+
+// emitFiles prints the picked counterexamples as drill files, and nothing
+// else, so that `archlab explore inbox naive --emit > naive.txtar` saves a
+// file `archlab drill --file` replays. Several files are separated by a
+// blank line.
+func (o *exploreOptions) emitFiles(rep *explore.Report) error {
+	ces, err := o.picked(rep)
+	if err != nil {
+		return err
+	}
+	for i, ce := range ces {
+		text, err := ce.Emit(o.g.lang)
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			fmt.Fprintln(o.g.io.Out)
+		}
+		fmt.Fprint(o.g.io.Out, text)
+	}
+	return nil
 }

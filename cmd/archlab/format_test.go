@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"archlab/drills"
+	"archlab/ui/term"
 )
 
 // TestJSONCarriesTheBooksCounters: for every drill, --json holds exactly
@@ -19,7 +20,7 @@ func TestJSONCarriesTheBooksCounters(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
-			var got jsonDrill
+			var got term.JSONDrill
 			if err := json.Unmarshal([]byte(out), &got); err != nil {
 				t.Fatal(err)
 			}
@@ -99,18 +100,5 @@ func checkDiagram(t *testing.T, name, out string, steps int) {
 	}
 	if messages != steps {
 		t.Fatalf("%s: %d message lines for %d recorded steps", name, messages, steps)
-	}
-}
-
-// TestMermaidEscapesLabels: text that would end a statement, start a
-// comment or open markup is written with Mermaid's entity codes.
-func TestMermaidEscapesLabels(t *testing.T) {
-	got := mermaidText("a;b#c<d>e\nf%%g")
-	want := "a#59;b#35;c#lt;d#gt;e f#37;#37;g"
-	if got != want {
-		t.Fatalf("mermaidText = %q, want %q", got, want)
-	}
-	if id := mermaidID("worker-e1"); id != "worker_e1" {
-		t.Fatalf("mermaidID = %q", id)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"archlab/ui/term"
+
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -36,7 +38,7 @@ func writeHelp(g *globalOptions, cmd *cobra.Command, w io.Writer) {
 		about = cmd.Short
 	}
 	if about != "" {
-		fmt.Fprintln(w, reflow(about, g.width()))
+		fmt.Fprintln(w, term.Reflow(about, g.width()))
 		fmt.Fprintln(w)
 	}
 	writeUsage(g, cmd, w)
@@ -51,15 +53,15 @@ func writeUsage(g *globalOptions, cmd *cobra.Command, w io.Writer) {
 		if cmd.HasAvailableFlags() && !strings.Contains(use, "[flags]") {
 			use += " [flags]"
 		}
-		writeCommand(w, "  ", "    ", strings.ReplaceAll(use, "[flags]", g.t("help.flags-word")), width)
+		term.WriteCommand(w, "  ", "    ", strings.ReplaceAll(use, "[flags]", g.t("help.flags-word")), width)
 	}
 	if cmd.HasAvailableSubCommands() {
-		writeCommand(w, "  ", "    ", cmd.CommandPath()+" "+g.t("help.command-word"), width)
+		term.WriteCommand(w, "  ", "    ", cmd.CommandPath()+" "+g.t("help.command-word"), width)
 	}
 	if len(cmd.Aliases) > 0 {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, g.t("help.head.aliases"))
-		writeHanging(w, "  ", "    ", cmd.NameAndAliases(), width)
+		term.WriteHanging(w, "  ", "    ", cmd.NameAndAliases(), width)
 	}
 	if cmd.HasExample() {
 		fmt.Fprintln(w)
@@ -81,10 +83,10 @@ func writeUsage(g *globalOptions, cmd *cobra.Command, w io.Writer) {
 			first := "  " + c.Name() + strings.Repeat(" ", pad-len(c.Name())+2)
 			if len(first)+16 > width { // a narrow screen: the line under the name
 				fmt.Fprintln(w, "  "+c.Name())
-				writeHanging(w, "      ", "      ", c.Short, width)
+				term.WriteHanging(w, "      ", "      ", c.Short, width)
 				continue
 			}
-			writeHanging(w, first, strings.Repeat(" ", len(first)), c.Short, width)
+			term.WriteHanging(w, first, strings.Repeat(" ", len(first)), c.Short, width)
 		}
 	}
 	if cmd.HasAvailableLocalFlags() {
@@ -99,7 +101,7 @@ func writeUsage(g *globalOptions, cmd *cobra.Command, w io.Writer) {
 	}
 	if cmd.HasAvailableSubCommands() {
 		fmt.Fprintln(w)
-		for _, l := range wrapText(g.t("help.more", cmd.CommandPath()), width) {
+		for _, l := range term.WrapText(g.t("help.more", cmd.CommandPath()), width) {
 			fmt.Fprintln(w, l)
 		}
 	}
@@ -113,11 +115,11 @@ func writeExamples(w io.Writer, examples string, width int) {
 		indent := l[:len(l)-len(text)]
 		switch {
 		case strings.HasPrefix(text, "$ "):
-			writeCommand(w, indent+"$ ", indent+"    ", strings.TrimPrefix(text, "$ "), width)
+			term.WriteCommand(w, indent+"$ ", indent+"    ", strings.TrimPrefix(text, "$ "), width)
 		case strings.HasPrefix(text, "# "):
-			writeHanging(w, indent+"# ", indent+"# ", strings.TrimPrefix(text, "# "), width)
+			term.WriteHanging(w, indent+"# ", indent+"# ", strings.TrimPrefix(text, "# "), width)
 		default:
-			writeHanging(w, indent, indent+"  ", text, width)
+			term.WriteHanging(w, indent, indent+"  ", text, width)
 		}
 	}
 }
@@ -149,18 +151,18 @@ func writeFlags(g *globalOptions, w io.Writer, fs *pflag.FlagSet, width int) {
 			usage += g.t("help.flag.default", d)
 		}
 		rows = append(rows, row{name, usage})
-		nameW = max(nameW, displayWidth(name))
+		nameW = max(nameW, term.DisplayWidth(name))
 	})
 	col := nameW + 3
 	below := width-col < 30
 	for _, r := range rows {
 		if below {
 			fmt.Fprintln(w, r.name)
-			writeHanging(w, "        ", "        ", r.usage, width)
+			term.WriteHanging(w, "        ", "        ", r.usage, width)
 			continue
 		}
-		first := r.name + strings.Repeat(" ", col-displayWidth(r.name))
-		writeHanging(w, first, strings.Repeat(" ", col), r.usage, width)
+		first := r.name + strings.Repeat(" ", col-term.DisplayWidth(r.name))
+		term.WriteHanging(w, first, strings.Repeat(" ", col), r.usage, width)
 	}
 }
 

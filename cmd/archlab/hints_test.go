@@ -7,17 +7,19 @@ import (
 	"strings"
 	"testing"
 
+	"archlab/adapters/ondemand"
 	"archlab/check"
+	"archlab/check/report"
 	"archlab/harness"
 	"archlab/i18n"
 )
 
 // hintRun runs check --hint --json with s plugged in and returns the hint
 // it gave, its stderr and its exit status.
-func hintRun(t *testing.T, s *harness.Students, args ...string) (*graduatedHint, string, int) {
+func hintRun(t *testing.T, s *harness.Students, args ...string) (*report.Hint, string, int) {
 	t.Helper()
 	out, errOut, code := runWith(t, s, append([]string{"check", "--hint", "--json"}, args...)...)
-	var j jsonCheckAll
+	var j report.JSONAll
 	if err := json.Unmarshal([]byte(out), &j); err != nil {
 		t.Fatalf("check --hint --json: %v\n%s", err, out)
 	}
@@ -27,16 +29,16 @@ func hintRun(t *testing.T, s *harness.Students, args ...string) (*graduatedHint,
 // hintsFileIn is the counts file of this clone under the cache dir.
 func hintsFileIn(t *testing.T, cache string) string {
 	t.Helper()
-	root, err := sourceRoot()
+	root, err := ondemand.SourceRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("XDG_CACHE_HOME", cache)
-	dir, err := cloneCache(root)
+	dir, err := ondemand.CloneCache(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return filepath.Join(dir, hintsFile)
+	return filepath.Join(dir, report.HintsFile)
 }
 
 // TestHintsInTurn: asking again gives the next hint, three different ones

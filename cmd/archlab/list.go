@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"archlab/drills"
+	"archlab/ui/term"
 )
 
 func newListCmd(g *globalOptions) *cobra.Command {
@@ -18,9 +19,9 @@ func newListCmd(g *globalOptions) *cobra.Command {
 		Args:    noArgs(g),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if asJSON {
-				return writeJSON(g.io.Out, listJSON(g))
+				return term.WriteJSON(g.io.Out, listJSON(g))
 			}
-			p := newPalette(g.colour())
+			p := term.NewPalette(g.colour())
 			nameW := 0
 			for _, d := range drills.All() {
 				nameW = max(nameW, len(d.Name))
@@ -32,19 +33,19 @@ func newListCmd(g *globalOptions) *cobra.Command {
 				}
 				// The section's title on lines of its own, then its
 				// package; each drill's title wraps under itself.
-				for _, l := range wrapText(g.t(s.TitleKey()), w) {
-					fmt.Fprintln(g.io.Out, p.bold.Sprint(l))
+				for _, l := range term.WrapText(g.t(s.TitleKey()), w) {
+					fmt.Fprintln(g.io.Out, p.Bold.Sprint(l))
 				}
-				fmt.Fprintln(g.io.Out, p.dim.Sprint(s.Package))
+				fmt.Fprintln(g.io.Out, p.Dim.Sprint(s.Package))
 				list, _ := drills.InSection(s.ID)
 				for _, d := range list {
 					first := fmt.Sprintf("  %-*s  ", nameW, d.Name)
 					if len(first)+16 > w { // a narrow screen: the title under the name
 						fmt.Fprintln(g.io.Out, "  "+d.Name)
-						writeHanging(g.io.Out, "      ", "      ", d.Title(g.lang), w)
+						term.WriteHanging(g.io.Out, "      ", "      ", d.Title(g.lang), w)
 						continue
 					}
-					writeHanging(g.io.Out, first, strings.Repeat(" ", len(first)), d.Title(g.lang), w)
+					term.WriteHanging(g.io.Out, first, strings.Repeat(" ", len(first)), d.Title(g.lang), w)
 				}
 			}
 			return nil
@@ -90,7 +91,7 @@ type jsonListArg struct {
 }
 
 func listJSON(g *globalOptions) jsonList {
-	out := jsonList{Schema: jsonSchema, Sections: []jsonSection{}}
+	out := jsonList{Schema: term.JSONSchema, Sections: []jsonSection{}}
 	for _, s := range drills.Sections {
 		js := jsonSection{ID: s.ID, Title: g.t(s.TitleKey()), Package: s.Package, Drills: []jsonEntry{}}
 		list, _ := drills.InSection(s.ID)
@@ -100,7 +101,7 @@ func listJSON(g *globalOptions) jsonList {
 				e.Expected = "lab"
 			}
 			for _, c := range d.Book {
-				e.Counters = append(e.Counters, jsonBookItem{c.Name, typed(c.Value)})
+				e.Counters = append(e.Counters, jsonBookItem{c.Name, term.Typed(c.Value)})
 			}
 			for _, p := range d.Params {
 				a := jsonListArg{Name: p.Name, Default: p.Default, Min: p.Min}

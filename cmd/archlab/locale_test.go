@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"archlab/drills"
+	"archlab/ui/term"
 )
 
 // asScreens, set to "1", makes the test binary print tableScreens (in
@@ -121,7 +122,7 @@ func TestTablesKeepBorders(t *testing.T) {
 func tableWidth(out string) int {
 	for _, l := range strings.Split(out, "\n") {
 		if strings.HasPrefix(l, "┌") {
-			return displayWidth(l)
+			return term.DisplayWidth(l)
 		}
 	}
 	return 0

@@ -15,7 +15,10 @@ import (
 	"strings"
 	"syscall"
 
-	"golang.org/x/term"
+	xterm "golang.org/x/term"
+
+	"archlab/adapters/ondemand"
+	"archlab/ui/term"
 )
 
 func main() {
@@ -39,16 +42,16 @@ func newIO() *IO {
 		Out:           os.Stdout,
 		Err:           os.Stderr,
 		Getenv:        os.Getenv,
-		OutIsTerminal: term.IsTerminal(int(os.Stdout.Fd())),
-		InIsTerminal:  term.IsTerminal(int(os.Stdin.Fd())),
-		Width:         terminalWidth(os.Getenv),
-		ErrWidth:      stderrWidth(),
+		OutIsTerminal: xterm.IsTerminal(int(os.Stdout.Fd())),
+		InIsTerminal:  xterm.IsTerminal(int(os.Stdin.Fd())),
+		Width:         term.TerminalWidth(os.Getenv),
+		ErrWidth:      term.StderrWidth(),
 		Replace:       syscall.Exec,
 		Exe:           os.Executable,
 	}
 	// A run handed over by a test's archlab (ondemand.go) sees the
 	// terminal that test's IO said it had.
-	if v := os.Getenv(handedIO); v != "" {
+	if v := os.Getenv(ondemand.HandedIO); v != "" {
 		fmt.Sscanf(strings.ReplaceAll(v, ",", " "), "%d %t %t", &io.Width, &io.OutIsTerminal, &io.InIsTerminal)
 	}
 	return io

@@ -3,43 +3,19 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
-	"hash/fnv"
-	"io/fs"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
-	"runtime/debug"
 	"slices"
 	"strings"
-	"syscall"
-	"time"
+
+	"archlab/adapters/ondemand"
+	"archlab/ui/status"
 )
 
-// Some runs need a heavy dependency that every other run would pay for if
-// it were linked in: --broker nats|kafka needs the embedded NATS server and
-// Kafka cluster, --store sqlite (with --db and --crash real) needs SQLite,
-// serve needs net/http. Compiling them doubled the time of the README's
-// first command on a fresh clone, and linking them tripled the time every
-// command took to start (docs/benchmarks.md, issue 27).
-//
-// So the archlab that `go run ./cmd/archlab` builds leaves them out. Each
-// is a build tag, and its wiring is a file of its own that only that tag
-// compiles: with_brokers.go, with_sqlite.go, with_web.go. A run that needs
-// one of them is checked as usual (a bad flag is still exit 2 at once),
-// then handed to an archlab built with the tags it needs: the first time,
-// archlab builds that one with `go build -tags …` from its own source into
-// the user's cache, saying so in one line, and then runs it with the same
-// command line, in the same process (exec), so signals and exit statuses
-// are that archlab's own.
-//
-// Why a build tag and not a module or a second main package: the wiring
-// stays in the command it belongs to (the drill command's flags, errors
-// and words), the light and the full archlab are the same code, and the
-// tests of the adapters stay in `go test ./...`. `go install -tags
-// brokers,sqlite,web ./cmd/archlab` builds the full one directly.
-var onDemandParts = []string{"brokers", "sqlite", "web"}
+// Some runs need a heavy part this archlab may be built without (SQLite,
+// the embedded brokers, net/http): each is a build tag, wired by a file of
+// its own that only that tag compiles (with_brokers.go, with_sqlite.go,
+// with_web.go). A run that needs one is checked as usual, then handed to
+// the archlab built with it, which adapters/ondemand builds once from the
+// clone into the user's cache.
 
 // linked reports whether this binary was built with part's tag.
 func linked(part string) bool {
@@ -77,275 +53,37 @@ func needParts(asker string, parts ...string) error {
 }
 
 // handOver builds (once) the archlab with the parts the run needs and runs
-// the same command line in it: in this process, by exec, when io is the
-// real process; as a child whose streams are io's otherwise (the tests).
-// It returns the exit status of that run, or an error if it could not
-// start it.
+// the same command line in it (adapters/ondemand). It returns the exit
+// status of that run, or an error if it could not start it.
 func (g *globalOptions) handOver(ne *needsError, args []string) (int, error) {
-	ctx, stop := signalContext(context.Background())
-	bin, err := g.variant(ctx, ne)
-	stop()
+	bin, err := g.variant(context.Background(), ne)
 	if err != nil {
 		return 0, err
 	}
 	io := g.io
-	if io.Replace != nil {
-		err := io.Replace(bin, append([]string{bin}, args...), os.Environ())
-		return 0, &couldNotRunError{msg: g.t("err.ondemand.exec", bin, err)} // Replace returns only when it failed
-	}
-	cmd := exec.Command(bin, args...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = io.In, io.Out, io.Err
-	cmd.Env = os.Environ()
-	// What the injected environment says about the language and colour
-	// holds in the child too, and so does what IO says of the terminal.
-	for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG", "NO_COLOR", "TERM"} {
-		cmd.Env = append(cmd.Env, k+"="+io.Getenv(k))
-	}
-	cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d,%t,%t", handedIO, io.Width, io.OutIsTerminal, io.InIsTerminal))
-	err = cmd.Run()
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			return 128 + int(ws.Signal()), nil
-		}
-		return ee.ExitCode(), nil
-	}
-	if err != nil {
-		return 0, &couldNotRunError{msg: g.t("err.ondemand.exec", bin, err)}
-	}
-	return exitOK, nil
+	code, err := ondemand.HandOver(bin, args, ondemand.Streams{In: io.In, Out: io.Out, Err: io.Err, Getenv: io.Getenv,
+		Width: io.Width, OutIsTerminal: io.OutIsTerminal, InIsTerminal: io.InIsTerminal, Replace: io.Replace}, g.lang)
+	return code, g.ondemandError(context.Background(), err)
 }
 
-// handedIO carries an injected IO's terminal (width, whether stdout and
-// stdin are terminals) to the archlab a run is handed to as a child: its
-// own streams are pipes.
-const handedIO = "ARCHLAB_HANDED_IO"
-
-// variant is the path of the archlab built with ne's parts, built or
-// brought up to date first. It is kept in the user's cache, in a
-// directory of the clone's own (two clones never share one), named by its
-// parts: archlab-brokers, archlab-brokers+sqlite. A file beside it stamps
-// the source it was built from; while the stamp holds, nothing is built.
+// variant is the archlab built with ne's parts, built first if it must
+// be; Ctrl-C stops the build.
 func (g *globalOptions) variant(ctx context.Context, ne *needsError) (string, error) {
-	what := g.partsWords(ne.parts)
-	root, err := sourceRoot()
-	if err != nil {
-		return "", &couldNotRunError{msg: g.t("err.ondemand.no-source", ne.asker, what, err), hint: g.t("err.ondemand.hint", strings.Join(onDemandParts, ","))}
-	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		return "", &couldNotRunError{msg: g.t("err.ondemand.no-go", ne.asker, what), hint: g.t("err.ondemand.hint", strings.Join(onDemandParts, ","))}
-	}
-	cache, err := cloneCache(root)
-	if err == nil {
-		err = os.MkdirAll(cache, 0o700)
-	}
-	if err != nil {
-		return "", &couldNotRunError{msg: g.t("err.ondemand.no-cache", what, err)}
-	}
-	race := builtWithRace()
-	name := "archlab-" + strings.Join(ne.parts, "+")
-	if race {
-		name += "-race"
-	}
-	bin := filepath.Join(cache, name)
-	stamp, err := sourceStamp(root, ne.parts, race)
-	if err != nil {
-		return "", &couldNotRunError{msg: g.t("err.ondemand.no-source", ne.asker, what, err)}
-	}
-	old, _ := os.ReadFile(bin + ".stamp")
-	_, statErr := os.Stat(bin)
-	if statErr == nil && string(old) == stamp {
-		return bin, nil
-	}
-	// The first build says what it builds and where, at once; a rebuild
-	// after an edit says so only if it takes long enough to be noticed
-	// (go build finds most edits leave the binary as it is).
-	if statErr != nil {
-		fmt.Fprintln(g.io.Err, g.t("ondemand.building", ne.asker, what, bin))
-	} else {
-		t := time.AfterFunc(time.Second, func() { fmt.Fprintln(g.io.Err, g.t("ondemand.rebuilding", bin)) })
-		defer t.Stop()
-	}
-	if err := build(ctx, goTool, root, bin, "./cmd/archlab", ne.parts, race); err != nil {
-		if stoppedBySignal(ctx) {
-			return "", &interruptedError{msg: g.t("err.interrupted.build", bin), code: signalStatus(ctx)}
-		}
-		return "", &couldNotRunError{msg: g.t("err.ondemand.build", bin, err)}
-	}
-	if err := writeStamp(bin+".stamp", stamp); err != nil {
-		return "", &couldNotRunError{msg: g.t("err.ondemand.no-cache", what, err)}
-	}
-	return bin, nil
+	ctx, stop := status.SignalContext(ctx)
+	defer stop()
+	bin, err := ondemand.Variant(ctx, ondemand.Want{Parts: ne.parts, Asker: ne.asker, Lang: g.lang, Err: g.io.Err})
+	return bin, g.ondemandError(ctx, err)
 }
 
-// cloneCache is the directory of the user's cache that belongs to the
-// clone at root: two clones never share one. It is not made here.
-func cloneCache(root string) (string, error) {
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		return "", err
-	}
-	h := fnv.New64a()
-	h.Write([]byte(root))
-	return filepath.Join(cache, "archlab", fmt.Sprintf("%016x", h.Sum64())), nil
-}
-
-// build runs go build of pkg in a temporary directory beside bin and renames the
-// result into place, so bin is whole or absent: Ctrl-C (which cancels
-// ctx) kills go and its compilers and leaves nothing behind. The old
-// binary is linked in first, so that go build sees it is up to date when
-// it is and does not link it again.
-func build(ctx context.Context, goTool, root, bin, pkg string, tags []string, race bool) error {
-	tmp, err := os.MkdirTemp(filepath.Dir(bin), ".build-")
-	if err != nil {
+// ondemandError is the builder's error as the kind cmd exits with: a
+// build a signal stopped is 128+signal, anything else exit 3.
+func (g *globalOptions) ondemandError(ctx context.Context, err error) error {
+	var oe *ondemand.Error
+	switch {
+	case !errors.As(err, &oe):
 		return err
+	case oe.Interrupted:
+		return &interruptedError{Msg: oe.Msg, Code: status.SignalStatus(ctx)}
 	}
-	defer os.RemoveAll(tmp)
-	out := filepath.Join(tmp, filepath.Base(bin))
-	_ = os.Link(bin, out) // absent the first time
-	args := []string{"build", "-tags", strings.Join(tags, ","), "-o", out}
-	if race {
-		args = append(args, "-race")
-	}
-	cmd := exec.CommandContext(ctx, goTool, append(args, pkg)...)
-	cmd.Dir = root
-	// go's own work files go in tmp too, removed with it.
-	cmd.Env = append(os.Environ(), "GOTMPDIR="+tmp)
-	var msg strings.Builder
-	cmd.Stdout, cmd.Stderr = &msg, &msg
-	// In a process group of its own, so that Ctrl-C is archlab's to
-	// handle, and cancelling kills go with the compilers it started.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return fmt.Errorf("%v\n%s", err, strings.TrimSpace(msg.String()))
-	}
-	return os.Rename(out, bin)
-}
-
-// writeStamp writes the stamp whole or not at all.
-func writeStamp(path, stamp string) error {
-	tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
-	if err := os.WriteFile(tmp, []byte(stamp), 0o600); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return os.Rename(tmp, path)
-}
-
-// sourceRoot is the clone this archlab was built from: the compiler
-// recorded this file's path (`go run` and `go build` keep it absolute);
-// in a binary built with -trimpath, the module of the working directory.
-func sourceRoot() (string, error) {
-	_, file, _, _ := runtime.Caller(0)
-	if filepath.IsAbs(file) {
-		if root := filepath.Dir(filepath.Dir(filepath.Dir(file))); isArchlabRoot(root) {
-			return root, nil
-		}
-	}
-	if root, ok := workingModule(); ok {
-		return root, nil
-	}
-	return "", fmt.Errorf("no archlab module at %s or above the working directory", filepath.Dir(file))
-}
-
-// workingModule is the archlab clone at or above the working directory.
-func workingModule() (string, bool) {
-	dir, err := os.Getwd()
-	for err == nil {
-		if isArchlabRoot(dir) {
-			return dir, true
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			break
-		}
-		dir = parent
-	}
-	return "", false
-}
-
-// isArchlabRoot reports whether dir holds archlab's go.mod.
-func isArchlabRoot(dir string) bool {
-	b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-	if err != nil {
-		return false
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) == 2 && f[0] == "module" {
-			return f[1] == "archlab"
-		}
-	}
-	return false
-}
-
-// sourceStamp sums what a build reads: the name, size and modification
-// time of every file of the clone (not .git, not peers/ or another nested
-// module), the tags, and the toolchain and settings this archlab was
-// built with. A stamp that changed is only a reason to ask go build,
-// which decides; walking a few hundred files takes about a millisecond.
-func sourceStamp(root string, tags []string, race bool) (string, error) {
-	h := fnv.New128a()
-	fmt.Fprintln(h, runtime.Version(), runtime.GOOS, runtime.GOARCH, tags, race)
-	for _, k := range []string{"GOFLAGS", "CGO_ENABLED", "GOEXPERIMENT", "GOAMD64", "GOTOOLCHAIN"} {
-		fmt.Fprintf(h, "%s=%s\n", k, os.Getenv(k))
-	}
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		name := d.Name()
-		if d.IsDir() {
-			if path == root {
-				return nil
-			}
-			if strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
-				return filepath.SkipDir
-			}
-			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if strings.HasPrefix(name, ".") {
-			return nil
-		}
-		info, err := os.Stat(path) // through a symbolic link, as go build reads it
-		if err != nil {
-			return nil // a link to nothing: go build ignores it too
-		}
-		fmt.Fprintf(h, "%s %d %d\n", path[len(root):], info.Size(), info.ModTime().UnixNano())
-		return nil
-	})
-	return fmt.Sprintf("%x\n", h.Sum(nil)), err
-}
-
-// builtWithRace reports whether this binary was built with -race: the
-// variant is then built with it too (go test -race tests the wiring the
-// variant holds).
-func builtWithRace() bool {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return false
-	}
-	for _, s := range info.Settings {
-		if s.Key == "-race" {
-			return s.Value == "true"
-		}
-	}
-	return false
-}
-
-// partsWords names the parts in the reader's language: "the embedded
-// NATS and Kafka servers and SQLite".
-func (g *globalOptions) partsWords(parts []string) string {
-	words := make([]string, len(parts))
-	for i, p := range parts {
-		words[i] = g.t("ondemand.part." + p)
-	}
-	return strings.Join(words, g.t("ondemand.and"))
+	return &couldNotRunError{Msg: oe.Msg, Hint: oe.Hint}
 }

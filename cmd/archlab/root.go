@@ -13,6 +13,8 @@ import (
 
 	"archlab/drills"
 	"archlab/i18n"
+	"archlab/ui/numflag"
+	"archlab/ui/term"
 )
 
 // globalOptions are the flags every command has.
@@ -30,6 +32,15 @@ func (g *globalOptions) colour() bool {
 	return !g.noColor && g.io.Getenv("NO_COLOR") == "" && g.io.Getenv("TERM") != "dumb" && g.io.OutIsTerminal
 }
 
+// width is the number of columns output may take.
+func (g *globalOptions) width() int { return term.ScreenWidth(g.io.Width) }
+
+// renderer is the terminal's rendering (ui/term) on this run's streams,
+// in the reader's language, coloured when colour is on.
+func (g *globalOptions) renderer() *term.Renderer {
+	return &term.Renderer{Out: g.io.Out, Err: g.io.Err, In: g.io.In, Lang: g.lang, Width: g.width(), P: term.NewPalette(g.colour())}
+}
+
 // run builds the command tree in the reader's language and executes it,
 // returning the exit status. Every command writes its results through one
 // outWriter, checked once at the end: a result that could not be written
@@ -37,7 +48,7 @@ func (g *globalOptions) colour() bool {
 func run(io *IO, args []string) int {
 	var errw goio.Writer = io.Err
 	if io.ErrWidth > 0 {
-		errw = &stderrWriter{w: io.Err, width: screenWidth(io.ErrWidth)}
+		errw = term.NewStderrWriter(io.Err, term.ScreenWidth(io.ErrWidth))
 	}
 	args = typedArgs(errw, args)
 	out := &outWriter{w: io.Out}
@@ -148,7 +159,7 @@ func pickLang(args []string, getenv func(string) string) (i18n.Lang, error) {
 		}
 		if !valid {
 			// Said in the language chosen so far.
-			return "", &usageError{msg: i18n.T(lang, "err.lang", value)}
+			return "", &usageError{Msg: i18n.T(lang, "err.lang", value)}
 		}
 		lang = l
 	}
@@ -168,7 +179,7 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 		// ignores any arguments after it (`-v extra` exited 0).
 		Args: func(cmd *cobra.Command, args []string) error {
 			if v, _ := cmd.Flags().GetBool("version"); v && len(args) > 0 {
-				return &usageError{msg: g.t("err.version.args", strings.Join(args, " ")), hint: g.t("err.hint.help", cmd.CommandPath())}
+				return &usageError{Msg: g.t("err.version.args", strings.Join(args, " ")), Hint: g.t("err.hint.help", cmd.CommandPath())}
 			}
 			if len(args) > 0 {
 				return unknownCommand(g, cmd, args[0])
@@ -191,7 +202,7 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 		if near := flagSuggestion(cmd, err); near != "" {
 			msg = g.t("err.flag.did-you-mean", msg, near)
 		}
-		return &usageError{msg: msg, hint: g.t("err.hint.help", cmd.CommandPath())}
+		return &usageError{Msg: msg, Hint: g.t("err.hint.help", cmd.CommandPath())}
 	})
 	// Drill and command names ignore case: ACK-LOST is ack-lost.
 	cobra.EnableCaseInsensitive = true
@@ -214,7 +225,7 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			target, rest, err := root.Find(args)
 			if target == nil || err != nil || len(rest) > 0 {
-				return &usageError{msg: g.t("err.help.unknown", strings.Join(args, " ")), hint: g.t("err.hint.help", "archlab")}
+				return &usageError{Msg: g.t("err.help.unknown", strings.Join(args, " ")), Hint: g.t("err.hint.help", "archlab")}
 			}
 			return target.Help()
 		},
@@ -246,9 +257,9 @@ func flagError(g *globalOptions, err error) string {
 		return g.t("err.flag.needs-value", "--"+missing.GetFlag().Name)
 	case errors.As(err, &invalid):
 		name := "--" + invalid.GetFlag().Name
-		var de *decimalError
+		var de *numflag.Error
 		if errors.As(err, &de) {
-			return decimalMessage(g, name, de)
+			return numflag.Message(g.lang, name, de)
 		}
 		var pe *dbPathError
 		if errors.As(err, &pe) {
@@ -271,7 +282,7 @@ func flagError(g *globalOptions, err error) string {
 
 // unknownCommand names the bad word and the nearest real commands.
 func unknownCommand(g *globalOptions, cmd *cobra.Command, name string) error {
-	e := &usageError{msg: g.t("err.unknown-command", name, cmd.CommandPath())}
+	e := &usageError{Msg: g.t("err.unknown-command", name, cmd.CommandPath())}
 	// By edit distance, not only by prefix as cobra's SuggestionsFor
 	// does when called by hand: chek, lst, drll and explane are typos.
 	var names []string
@@ -283,12 +294,12 @@ func unknownCommand(g *globalOptions, cmd *cobra.Command, name string) error {
 	}
 	switch near := drills.Nearest(strings.ToLower(name), names, 3); {
 	case len(near) > 0:
-		e.hint = g.t("err.hint.did-you-mean", strings.Join(near, ", "))
+		e.Hint = g.t("err.hint.did-you-mean", strings.Join(near, ", "))
 	case cmd == cmd.Root() && isDrill(name):
 		// `archlab ack-lost`: a drill's name where a command goes.
-		e.hint = g.t("err.hint.did-you-mean", "archlab drill "+strings.ToLower(name))
+		e.Hint = g.t("err.hint.did-you-mean", "archlab drill "+strings.ToLower(name))
 	default:
-		e.hint = g.t("err.hint.help", cmd.CommandPath())
+		e.Hint = g.t("err.hint.help", cmd.CommandPath())
 	}
 	return e
 }

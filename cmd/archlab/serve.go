@@ -52,7 +52,7 @@ func (o *serveOptions) run(ctx context.Context) error {
 	if n, ok := drills.ParseDecimal(port); err != nil || !ok || n < 0 || n > 65535 {
 		// A port net.Listen refuses ("99999", "http") is the reader's
 		// typing, not the machine's (exit 2, not 3).
-		return &usageError{msg: o.g.t("err.serve.addr", o.addr)}
+		return &usageError{Msg: o.g.t("err.serve.addr", o.addr)}
 	}
 	if err := needParts("serve", "web"); err != nil {
 		return err

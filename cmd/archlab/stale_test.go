@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 
-	"archlab/check"
 	"encoding/json"
 	"errors"
 	"os"
@@ -11,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"archlab/check"
 )
 
 // TestStaleBinary builds archlab twice: once with an exercise edited in a

@@ -10,6 +10,7 @@ import (
 
 	"archlab/drills"
 	"archlab/harness"
+	"archlab/ui/status"
 )
 
 // storeOptions are the flags of the §8.2 drills that say where the consumer
@@ -75,21 +76,21 @@ func (o *drillOptions) openStores(list []*drills.Drill, many bool) (*stores, err
 	s := &stores{o: so, students: g.students(), g: g, budget: o.budget}
 	switch {
 	case so.store != "memory" && so.store != "sqlite":
-		return nil, &usageError{msg: g.t("err.store", so.store)}
+		return nil, &usageError{Msg: g.t("err.store", so.store)}
 	case so.crash != "model" && so.crash != "real":
-		return nil, &usageError{msg: g.t("err.crash", so.crash)}
+		return nil, &usageError{Msg: g.t("err.crash", so.crash)}
 	case so.crash == "real" && so.store != "sqlite":
-		return nil, &usageError{msg: g.t("err.crash-needs-store")}
+		return nil, &usageError{Msg: g.t("err.crash-needs-store")}
 	case so.db != "" && so.store != "sqlite":
-		return nil, &usageError{msg: g.t("err.db-needs-store")}
+		return nil, &usageError{Msg: g.t("err.db-needs-store")}
 	case so.db != "" && many:
-		return nil, &usageError{msg: g.t("err.db-one-drill", manyFlag(o))}
+		return nil, &usageError{Msg: g.t("err.db-one-drill", manyFlag(o))}
 	}
 	if err := checkBroker(g, so.broker, list); err != nil {
 		return nil, err
 	}
 	if so.store == "sqlite" && !anyHasEnv(list) {
-		return nil, &usageError{msg: g.t("err.store-no-drill", o.chapter)}
+		return nil, &usageError{Msg: g.t("err.store-no-drill", o.chapter)}
 	}
 	if err := needParts(so.asker(), so.parts()...); err != nil {
 		return nil, err
@@ -97,7 +98,7 @@ func (o *drillOptions) openStores(list []*drills.Drill, many bool) (*stores, err
 	if so.store == "memory" {
 		// Ctrl-C stops a run between two steps (a drill file may run for
 		// seconds) and exits 130, as it does for every other store.
-		s.ctx, s.stop = signalContext(context.Background())
+		s.ctx, s.stop = status.SignalContext(context.Background())
 		return s.openBroker()
 	}
 	if err := sqlite.prepare(s); err != nil {
@@ -106,11 +107,11 @@ func (o *drillOptions) openStores(list []*drills.Drill, many bool) (*stores, err
 	// From here on Ctrl-C cancels the context instead of killing archlab,
 	// so a running consumer is killed and waited for and the temporary
 	// directory is removed before archlab exits.
-	s.ctx, s.stop = signalContext(context.Background())
+	s.ctx, s.stop = status.SignalContext(context.Background())
 	if so.db == "" {
 		dir, err := makeTempDir()
 		if err != nil {
-			failed := error(&couldNotRunError{msg: err.Error()})
+			failed := error(&couldNotRunError{Msg: err.Error()})
 			s.close(g, &failed)
 			return nil, failed
 		}
@@ -165,7 +166,7 @@ func (s *stores) interrupted(g *globalOptions) error {
 		case s.o.store != "sqlite":
 			msg = g.t("err.interrupted.memory") // nothing to kill, nothing to remove
 		}
-		return &interruptedError{msg: msg, code: signalStatus(s.ctx)}
+		return &interruptedError{Msg: msg, Code: status.SignalStatus(s.ctx)}
 	}
 	return nil
 }

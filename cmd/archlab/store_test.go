@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"archlab/ui/term"
 )
 
 // sqlexecMain is the scripts' "sqlexec FILE STATEMENT...": it runs each
@@ -72,11 +74,11 @@ func TestStoreDrillsInProcess(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	var res jsonDrill
+	var res term.JSONDrill
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
 	}
-	if !res.Pass || !slices.ContainsFunc(res.Checks, func(c jsonCheck) bool { return c.Name == "crash-real.killed" && c.OK }) {
+	if !res.Pass || !slices.ContainsFunc(res.Checks, func(c term.JSONCheck) bool { return c.Name == "crash-real.killed" && c.OK }) {
 		t.Fatalf("want a pass with the real-kill lesson among its checks: %s", out)
 	}
 	if left, _ := os.ReadDir(tmp); len(left) > 0 {
@@ -107,7 +109,7 @@ func TestStoreTraceFitsEightyColumns(t *testing.T) {
 				if strings.ContainsAny(line, "│┌└├") || strings.HasPrefix(line, "PASS") || strings.HasPrefix(line, "FAIL") {
 					continue // the counter and summary tables, and a drill's verdict line
 				}
-				if w := displayWidth(line); w > defaultWidth && !strings.HasPrefix(line, "Chapter") && !strings.HasPrefix(line, "第") {
+				if w := term.DisplayWidth(line); w > term.DefaultWidth && !strings.HasPrefix(line, "Chapter") && !strings.HasPrefix(line, "第") {
 					t.Errorf("%s, crash %s: %d columns: %s", lang, crash, w, line)
 				}
 			}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"archlab/harness"
+	"archlab/ui/term"
 )
 
 // printArgDocs prints, under a verb, each optional argument that has its
@@ -23,7 +24,7 @@ func printArgDocs(w io.Writer, g *globalOptions, args []harness.Arg, width int) 
 			continue
 		}
 		head := fmt.Sprintf("        %-*s  ", pad, a.Name+"=N")
-		writeHanging(w, head, strings.Repeat(" ", len(head)), g.t(a.DocKey), width)
+		term.WriteHanging(w, head, strings.Repeat(" ", len(head)), g.t(a.DocKey), width)
 	}
 }
 
@@ -33,13 +34,13 @@ func printStaged(w io.Writer, g *globalOptions, staged []harness.StagedFault, wi
 	if len(staged) == 0 {
 		return
 	}
-	writeHanging(w, "", "  ", g.t("cli.verbs.staged"), width)
+	term.WriteHanging(w, "", "  ", g.t("cli.verbs.staged"), width)
 	pad := 0
 	for _, f := range staged {
 		pad = max(pad, len(f.Name))
 	}
 	for _, f := range staged {
 		head := fmt.Sprintf("  %-*s  ", pad, f.Name)
-		writeHanging(w, head, strings.Repeat(" ", len(head)), g.t(f.DocKey), width)
+		term.WriteHanging(w, head, strings.Repeat(" ", len(head)), g.t(f.DocKey), width)
 	}
 }

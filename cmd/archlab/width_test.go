@@ -12,6 +12,7 @@ import (
 	"archlab/check"
 	"archlab/drills"
 	"archlab/i18n"
+	"archlab/ui/term"
 )
 
 // runWide runs archlab at a terminal width, with stdin holding input.
@@ -127,7 +128,7 @@ func storeArgs(d *drills.Drill) []string {
 func tooWide(t *testing.T, width int, out string) {
 	t.Helper()
 	for i, l := range strings.FieldsFunc(out, func(r rune) bool { return r == '\n' || r == '\r' }) {
-		if w := displayWidth(stripANSI(l)); w > width {
+		if w := term.DisplayWidth(term.StripANSI(l)); w > width {
 			t.Fatalf("line %d is %d columns, wider than %d:\n%s", i+1, w, width, l)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"archlab/adapters/broker/natsbroker"
 	"archlab/drills"
 	"archlab/harness"
+	"archlab/ui/status"
 )
 
 // This file is the broker wiring that needs the real brokers: the
@@ -44,18 +45,18 @@ func openBrokers(ctx context.Context, g *globalOptions, o brokerOptions) (broker
 		b, err := dial(ctx, g, o)
 		done <- opened{b, err}
 	}()
-	interrupted := &interruptedError{msg: g.t("err.interrupted.dial", o.broker)}
+	interrupted := &interruptedError{Msg: g.t("err.interrupted.dial", o.broker)}
 	var r opened
 	select {
 	case r = <-done:
 	case <-ctx.Done():
 		go func() { (<-done).b.close() }()
-		interrupted.code = signalStatus(ctx)
+		interrupted.Code = status.SignalStatus(ctx)
 		return nil, interrupted
 	}
-	if stoppedBySignal(ctx) { // the dial ended because of Ctrl-C
+	if status.StoppedBySignal(ctx) { // the dial ended because of Ctrl-C
 		r.b.close()
-		interrupted.code = signalStatus(ctx)
+		interrupted.Code = status.SignalStatus(ctx)
 		return nil, interrupted
 	}
 	if r.err != nil {
@@ -63,10 +64,10 @@ func openBrokers(ctx context.Context, g *globalOptions, o brokerOptions) (broker
 		var ue *broker.UnreachableError
 		if errors.As(r.err, &ue) {
 			why := redactIn(firstLine(ue.Err.Error()), o.natsURL)
-			return nil, &couldNotRunError{msg: g.t("err.broker.unreachable", ue.Broker, redactURL(ue.Addr), why),
-				hint: g.t("err.broker.unreachable-hint")}
+			return nil, &couldNotRunError{Msg: g.t("err.broker.unreachable", ue.Broker, redactURL(ue.Addr), why),
+				Hint: g.t("err.broker.unreachable-hint")}
 		}
-		return nil, &couldNotRunError{msg: redactIn(r.err.Error(), o.natsURL)}
+		return nil, &couldNotRunError{Msg: redactIn(r.err.Error(), o.natsURL)}
 	}
 	return r.b, nil
 }

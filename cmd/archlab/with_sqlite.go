@@ -30,7 +30,7 @@ func (sqliteWiring) prepare(s *stores) error {
 	if so.crash == "real" {
 		exe, err := os.Executable()
 		if err != nil {
-			return &usageError{msg: g.t("err.crash-no-executable", err)}
+			return &usageError{Msg: g.t("err.crash-no-executable", err)}
 		}
 		s.exe = exe
 	}
@@ -100,7 +100,7 @@ func (sqliteWiring) consumerChild() (int, bool) {
 func dbError(g *globalOptions, path string, err error) error {
 	var oe *sqlstore.OpenError
 	if !errors.As(err, &oe) {
-		return &usageError{msg: g.t("err.db.open", path, err)}
+		return &usageError{Msg: g.t("err.db.open", path, err)}
 	}
 	if e := dbEnvError(g, path, oe); e != nil {
 		return e
@@ -124,7 +124,7 @@ func dbError(g *globalOptions, path string, err error) error {
 	default:
 		msg = g.t("err.db.open", path, errors.Unwrap(oe))
 	}
-	return &usageError{msg: msg}
+	return &usageError{Msg: msg}
 }
 
 // dbEnvError is the line for the problems of a --db file that issue 11
@@ -134,15 +134,15 @@ func dbError(g *globalOptions, path string, err error) error {
 func dbEnvError(g *globalOptions, path string, oe *sqlstore.OpenError) error {
 	switch {
 	case oe.Problem == sqlstore.WrongSchema:
-		return &usageError{msg: g.t("err.db.wrong-schema", path, oe.Detail)}
+		return &usageError{Msg: g.t("err.db.wrong-schema", path, oe.Detail)}
 	case oe.Problem == sqlstore.InUse:
-		return &couldNotRunError{msg: g.t("err.db.in-use", path, oe.Pid)}
+		return &couldNotRunError{Msg: g.t("err.db.in-use", path, oe.Pid)}
 	case oe.Problem == sqlstore.ReadOnly:
-		return &couldNotRunError{msg: g.t("err.db.read-only", path, oe.Err)}
+		return &couldNotRunError{Msg: g.t("err.db.read-only", path, oe.Err)}
 	case oe.Problem == sqlstore.Unreadable && errors.Is(oe.Err, fs.ErrPermission):
-		return &couldNotRunError{msg: g.t("err.db.unreadable", path, oe.Err)}
+		return &couldNotRunError{Msg: g.t("err.db.unreadable", path, oe.Err)}
 	case sqlstore.Environmental(oe.Err):
-		return &couldNotRunError{msg: g.t("err.db.env", path, oe.Err)}
+		return &couldNotRunError{Msg: g.t("err.db.env", path, oe.Err)}
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"time"
 
+	"archlab/ui/status"
 	"archlab/ui/web"
 )
 
@@ -31,13 +32,13 @@ func (o *serveOptions) serve(ctx context.Context, host string) error {
 	}
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
-		return &couldNotRunError{msg: g.t("err.serve.listen", o.addr, unwrapNetErr(err))}
+		return &couldNotRunError{Msg: g.t("err.serve.listen", o.addr, unwrapNetErr(err))}
 	}
 	url := "http://" + ln.Addr().String() + "/"
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ctx, stop := signalContext(ctx)
+	ctx, stop := status.SignalContext(ctx)
 	defer stop()
 	// Every request's context ends when the server stops, so a drill run
 	// in flight stops between two steps instead of holding the shutdown.
@@ -64,7 +65,7 @@ func (o *serveOptions) serve(ctx context.Context, host string) error {
 	}
 	select {
 	case err := <-done:
-		return &couldNotRunError{msg: g.t("err.serve.listen", o.addr, err)}
+		return &couldNotRunError{Msg: g.t("err.serve.listen", o.addr, err)}
 	case <-ctx.Done():
 	}
 	cancelRuns()
@@ -74,7 +75,7 @@ func (o *serveOptions) serve(ctx context.Context, host string) error {
 		srv.Close() // a request that would not end: cut it
 	}
 	<-done
-	return &interruptedError{msg: g.t("serve.stopped"), code: signalStatus(ctx)}
+	return &interruptedError{Msg: g.t("serve.stopped"), Code: status.SignalStatus(ctx)}
 }
 
 // openBrowser asks the desktop to open url.

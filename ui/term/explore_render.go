@@ -1,9 +1,10 @@
-package main
+package term
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"archlab/drills"
@@ -12,104 +13,97 @@ import (
 	"archlab/ui/view"
 )
 
-// render prints a report for people: where it is in the book, the scope,
-// the strategy table, the section's own table or chart, a verdict line and,
-// with --show, each shortest counterexample as a drill trace.
-func (o *exploreOptions) render(rep *exploreReport) error {
-	g := o.g
-	r := &renderer{g: g, p: newPalette(g.colour())}
-	out := g.io.Out
+// Explore prints a report for people: where it is in the book, the scope,
+// the strategy table, the section's own table or chart and a verdict line.
+// With --show, ExploreTraces follows.
+func (r *Renderer) Explore(rep *explore.Report) error {
+	out := r.Out
 	s, _ := drills.SectionByID(rep.Section)
-	w := g.width()
-	for _, l := range wrapText(g.t(s.TitleKey()), w) {
-		fmt.Fprintln(out, r.p.dim.Sprint(l))
+	w := r.Width
+	for _, l := range WrapText(r.t(s.TitleKey()), w) {
+		fmt.Fprintln(out, r.P.Dim.Sprint(l))
 	}
 	var scope string
 	if rep.Sampled {
-		scope = g.t("explore.header.sampled", groupDigits(rep.Schedules), groupDigits(rep.Space), rep.scopeLine(), rep.Seed)
+		scope = r.t("explore.header.sampled", GroupDigits(rep.Schedules), GroupDigits(rep.Space), scopeLine(rep), rep.Seed)
 	} else {
-		scope = g.t("explore.header.exhaustive", groupDigits(rep.Schedules), rep.scopeLine())
+		scope = r.t("explore.header.exhaustive", GroupDigits(rep.Schedules), scopeLine(rep))
 	}
 	name := "explore " + rep.Mechanism
-	writeHanging(out, r.p.bold.Sprint(name)+" — ", strings.Repeat(" ", len(name)+3), scope, w)
+	WriteHanging(out, r.P.Bold.Sprint(name)+" — ", strings.Repeat(" ", len(name)+3), scope, w)
 	if rep.Sampled {
-		rerun, _, _ := strings.Cut(g.t("explore.rerun", "\x00"), "\x00")
-		writeCommand(out, rerun, strings.Repeat(" ", displayWidth(rerun)+2), rep.rerun(), w)
+		again, _, _ := strings.Cut(r.t("explore.rerun", "\x00"), "\x00")
+		WriteCommand(out, again, strings.Repeat(" ", DisplayWidth(again)+2), rerun(rep), w)
 		// Counts of a sample are of draws, not of distinct schedules: say
 		// so, above all when the sample is larger than the scope.
-		for _, l := range wrapText(g.t("explore.note.replacement", groupDigits(rep.Space)), w) {
-			fmt.Fprintln(out, r.p.dim.Sprint(l))
+		for _, l := range WrapText(r.t("explore.note.replacement", GroupDigits(rep.Space)), w) {
+			fmt.Fprintln(out, r.P.Dim.Sprint(l))
 		}
 	}
 	if len(rep.Legend) > 0 {
-		writeHanging(out, "", "  ", g.t("explore.legend.messages", strings.Join(rep.Legend, " ")), w)
+		WriteHanging(out, "", "  ", r.t("explore.legend.messages", strings.Join(rep.Legend, " ")), w)
 	}
 	fmt.Fprintln(out)
-	if err := o.strategyTable(r, rep); err != nil {
+	if err := r.strategyTable(rep); err != nil {
 		return err
 	}
 	// What the fault and invariant names in the table mean, then the
 	// shortest counterexamples, below the table so that it stays narrow.
-	for _, l := range legendLines(g.t("explore.legend."+rep.Mechanism), w) {
-		fmt.Fprintln(out, r.p.dim.Sprint(l))
+	for _, l := range legendLines(r.t("explore.legend."+rep.Mechanism), w) {
+		fmt.Fprintln(out, r.P.Dim.Sprint(l))
 	}
-	o.counterexamples(r, rep)
+	r.counterexamples(rep)
 	switch {
 	case len(rep.Budgets) > 0:
 		fmt.Fprintln(out)
-		for _, l := range wrapText(g.t("explore.budget.title"), w) {
+		for _, l := range WrapText(r.t("explore.budget.title"), w) {
 			fmt.Fprintln(out, l)
 		}
-		if err := o.budgetTable(r, rep); err != nil {
+		if err := r.budgetTable(rep); err != nil {
 			return err
 		}
 	case len(rep.Replay) > 0:
 		fmt.Fprintln(out)
-		o.replayChart(r, rep)
+		r.replayChart(rep)
 	}
-	word, rest, _ := strings.Cut(o.summary(r, rep), "  ")
-	writeHanging(out, word+"  ", "      ", rest, w)
-	if o.show {
-		return o.traces(r, rep)
-	}
+	word, rest, _ := strings.Cut(r.summary(rep), "  ")
+	WriteHanging(out, word+"  ", "      ", rest, w)
 	return nil
 }
 
 // strategyTable is strategy | schedules | violations | verdict, one row
 // per strategy in the book's order, as ui/view renders them.
-func (o *exploreOptions) strategyTable(r *renderer, rep *exploreReport) error {
-	g := o.g
-	header := []any{g.t("explore.col.strategy"), g.t("explore.col.schedules"), g.t("explore.col.violations"),
-		g.t("explore.col.verdict")}
+func (r *Renderer) strategyTable(rep *explore.Report) error {
+	header := []any{r.t("explore.col.strategy"), r.t("explore.col.schedules"), r.t("explore.col.violations"),
+		r.t("explore.col.verdict")}
 	var rows [][]string
-	for _, s := range view.Strategies(g.lang, (*explore.Report)(rep)) {
+	for _, s := range view.Strategies(r.Lang, rep) {
 		// The mark is the design's: a strategy the book calls unsafe gets
 		// a red ✗ even though finding it so is what the lab expects.
-		mark := r.p.good.Sprint(s.Mark)
+		mark := r.P.Good.Sprint(s.Mark)
 		if s.Mark != "✓" {
-			mark = r.p.bad.Sprint(s.Mark)
+			mark = r.P.Bad.Sprint(s.Mark)
 		}
-		rows = append(rows, []string{s.Name, groupDigits(s.Schedules), strings.Join(s.Violations, "\n"), mark + " " + s.Verdict})
+		rows = append(rows, []string{s.Name, GroupDigits(s.Schedules), strings.Join(s.Violations, "\n"), mark + " " + s.Verdict})
 	}
-	// The verdict wraps so the table fits a projector.
-	return r.table(header, rows, true)
+	// The verdict wraps so the table Fits a projector.
+	return r.Table(header, rows, true)
 }
 
 // counterexamples lists each strategy's shortest counterexample in one
 // line, wrapped under its name.
-func (o *exploreOptions) counterexamples(r *renderer, rep *exploreReport) {
-	g := o.g
+func (r *Renderer) counterexamples(rep *explore.Report) {
 	any := false
 	for _, s := range rep.Strategies {
 		if s.Shortest == nil {
 			continue
 		}
 		if !any {
-			fmt.Fprintln(g.io.Out)
-			fmt.Fprintln(g.io.Out, g.t("explore.col.shortest"))
+			fmt.Fprintln(r.Out)
+			fmt.Fprintln(r.Out, r.t("explore.col.shortest"))
 			any = true
 		}
-		writeHanging(g.io.Out, "  "+r.p.bold.Sprint(s.Name)+": ", "      ", s.Shortest.Line(g.lang), g.width())
+		WriteHanging(r.Out, "  "+r.P.Bold.Sprint(s.Name)+": ", "      ", s.Shortest.Line(r.Lang), r.Width)
 	}
 }
 
@@ -127,7 +121,7 @@ func legendLines(legend string, width int) []string {
 		switch {
 		case line == "":
 			line = it
-		case displayWidth(line)+3+displayWidth(it) <= width-2:
+		case DisplayWidth(line)+3+DisplayWidth(it) <= width-2:
 			line += " · " + it
 		default:
 			out = append(out, line)
@@ -137,7 +131,7 @@ func legendLines(legend string, width int) []string {
 	out = append(out, line)
 	var wrapped []string
 	for _, l := range out {
-		for i, wl := range wrapText(l, width-2) {
+		for i, wl := range WrapText(l, width-2) {
 			if i > 0 {
 				wl = "  " + wl
 			}
@@ -150,20 +144,19 @@ func legendLines(legend string, width int) []string {
 // budgetTable is §8.3's lesson about retry budgets: per budget, the orders
 // that converge by retry alone and the ones that need the DLQ and
 // reconciliation, with what retrying costs in deliveries.
-func (o *exploreOptions) budgetTable(r *renderer, rep *exploreReport) error {
-	g := o.g
-	header := []any{g.t("explore.col.max-attempts"), g.t("explore.col.schedules"), g.t("explore.col.by-retry"),
-		g.t("explore.col.reconciled"), g.t("explore.col.deliveries")}
+func (r *Renderer) budgetTable(rep *explore.Report) error {
+	header := []any{r.t("explore.col.max-attempts"), r.t("explore.col.schedules"), r.t("explore.col.by-retry"),
+		r.t("explore.col.reconciled"), r.t("explore.col.deliveries")}
 	var rows [][]string
 	for _, b := range rep.Budgets {
 		mean := "—"
 		if b.Schedules > 0 {
 			mean = fmt.Sprintf("%.2f", float64(b.Deliveries)/float64(b.Schedules))
 		}
-		rows = append(rows, []string{fmt.Sprint(b.MaxAttempts), groupDigits(b.Schedules), groupDigits(b.ByRetry),
-			groupDigits(b.Reconciled), mean})
+		rows = append(rows, []string{fmt.Sprint(b.MaxAttempts), GroupDigits(b.Schedules), GroupDigits(b.ByRetry),
+			GroupDigits(b.Reconciled), mean})
 	}
-	return r.table(header, rows, false)
+	return r.Table(header, rows, false)
 }
 
 // chartWidth is the longest bar of the replay chart, in cells.
@@ -172,9 +165,8 @@ const chartWidth = 20
 // replayChart draws §11.2's trade-off: the commits a clean run makes
 // against the items a rerun replays, per commit interval. At most about 30
 // intervals are drawn, evenly spaced, the first and the last always.
-func (o *exploreOptions) replayChart(r *renderer, rep *exploreReport) {
-	g := o.g
-	out := g.io.Out
+func (r *Renderer) replayChart(rep *explore.Report) {
+	out := r.Out
 	points := rep.Replay
 	maxCommits, maxReplay := 1, 1.0
 	for _, p := range points {
@@ -183,16 +175,16 @@ func (o *exploreOptions) replayChart(r *renderer, rep *exploreReport) {
 			maxReplay = max(maxReplay, float64(p.ReplaySum)/float64(p.Crashes))
 		}
 	}
-	for _, l := range wrapText(g.t("explore.chart.title"), g.width()) {
+	for _, l := range WrapText(r.t("explore.chart.title"), r.Width) {
 		fmt.Fprintln(out, l)
 	}
-	colC, colCommits, colReplay := g.t("explore.chart.col.interval"), g.t("explore.chart.col.commits"), g.t("explore.chart.col.replay")
-	wC := max(displayWidth(colC), len(fmt.Sprint(len(points))))
+	colC, colCommits, colReplay := r.t("explore.chart.col.interval"), r.t("explore.chart.col.commits"), r.t("explore.chart.col.replay")
+	wC := max(DisplayWidth(colC), len(fmt.Sprint(len(points))))
 	step := max(1, (len(points)+29)/30)
-	// The bars shrink until every line fits the width.
+	// The bars shrink until every line Fits the width.
 	var lines []string
 	for barW := chartWidth; barW >= 4; barW-- {
-		wCommits := max(displayWidth(colCommits), barW+1+len(fmt.Sprint(maxCommits)))
+		wCommits := max(DisplayWidth(colCommits), barW+1+len(fmt.Sprint(maxCommits)))
 		lines = []string{fmt.Sprintf("%s  %s  %s", padLeft(colC, wC), padRight(colCommits, wCommits), colReplay)}
 		for i, p := range points {
 			if i%step != 0 && i != len(points)-1 {
@@ -205,17 +197,17 @@ func (o *exploreOptions) replayChart(r *renderer, rep *exploreReport) {
 			replay := "—"
 			if p.Crashes > 0 {
 				mean := float64(p.ReplaySum) / float64(p.Crashes)
-				replay = bar(mean, maxReplay, barW) + " " + g.t("explore.chart.replay", mean, p.ReplayMax)
+				replay = bar(mean, maxReplay, barW) + " " + r.t("explore.chart.replay", mean, p.ReplayMax)
 			}
 			lines = append(lines, fmt.Sprintf("%s  %s  %s", padLeft(fmt.Sprint(p.CommitEvery), wC), padRight(commits, wCommits), replay))
 		}
-		if fits(strings.Join(lines[1:], "\n"), g.width()) {
+		if Fits(strings.Join(lines[1:], "\n"), r.Width) {
 			break
 		}
 	}
-	if !fits(lines[0], g.width()) {
+	if !Fits(lines[0], r.Width) {
 		// Too narrow for the column titles: name the columns first.
-		for _, l := range legendLines(strings.Join([]string{colC, colCommits, colReplay}, " · "), g.width()) {
+		for _, l := range legendLines(strings.Join([]string{colC, colCommits, colReplay}, " · "), r.Width) {
 			fmt.Fprintln(out, l)
 		}
 		lines = lines[1:]
@@ -239,11 +231,11 @@ func bar(v, full float64, cells int) string {
 	return s
 }
 
-func padLeft(s string, w int) string  { return strings.Repeat(" ", max(0, w-displayWidth(s))) + s }
-func padRight(s string, w int) string { return s + strings.Repeat(" ", max(0, w-displayWidth(s))) }
+func padLeft(s string, w int) string  { return strings.Repeat(" ", max(0, w-DisplayWidth(s))) + s }
+func padRight(s string, w int) string { return s + strings.Repeat(" ", max(0, w-DisplayWidth(s))) }
 
-// summary is the last line: PASS when every verdict is the book's.
-func (o *exploreOptions) summary(r *renderer, rep *exploreReport) string {
+// Summary is the last line: PASS when every verdict is the book's.
+func (r *Renderer) summary(rep *explore.Report) string {
 	wrong := 0
 	for _, s := range rep.Strategies {
 		if s.Verdict != explore.AsTheBook {
@@ -252,86 +244,35 @@ func (o *exploreOptions) summary(r *renderer, rep *exploreReport) string {
 	}
 	if wrong == 0 {
 		key := "explore.summary.pass"
-		if own := key + "." + rep.Mechanism; i18n.Has(o.g.lang, own) {
+		if own := key + "." + rep.Mechanism; i18n.Has(r.Lang, own) {
 			key = own
 		}
-		return r.p.good.Sprint("PASS") + "  " + o.g.t(key, len(rep.Strategies))
+		return r.P.Good.Sprint("PASS") + "  " + r.t(key, len(rep.Strategies))
 	}
-	return r.p.bad.Sprint("FAIL") + "  " + o.g.t("explore.summary.fail", wrong, len(rep.Strategies))
+	return r.P.Bad.Sprint("FAIL") + "  " + r.t("explore.summary.fail", wrong, len(rep.Strategies))
 }
 
-// traces prints each strategy's shortest counterexample (or only the
+// ExploreTraces prints each strategy's shortest counterexample (or only the
 // STRATEGY argument's) again, run step by step through the section's
 // harness, with the drills' trace renderer.
-func (o *exploreOptions) traces(r *renderer, rep *exploreReport) error {
-	g := o.g
-	if _, err := o.picked(rep); err != nil {
-		return err
-	}
+func (r *Renderer) ExploreTraces(rep *explore.Report, strategy string) error {
 	for _, s := range rep.Strategies {
 		ce := s.Shortest
-		if ce == nil || (o.strategy != "" && s.Name != o.strategy) {
+		if ce == nil || (strategy != "" && s.Name != strategy) {
 			continue
 		}
 		steps, err := ce.Trace()
 		if err != nil {
 			return err
 		}
-		fmt.Fprintln(g.io.Out)
-		writeHanging(g.io.Out, r.p.bold.Sprint(s.Name)+" — ", strings.Repeat(" ", len(s.Name)+3),
-			g.t("explore.show.title", ce.Index+1, strings.Join(ce.Broken, ", ")), g.width())
-		writeHanging(g.io.Out, "", "  ", ce.Line(g.lang), g.width())
-		fmt.Fprintln(g.io.Out)
-		if err := r.trace(steps); err != nil {
+		fmt.Fprintln(r.Out)
+		WriteHanging(r.Out, r.P.Bold.Sprint(s.Name)+" — ", strings.Repeat(" ", len(s.Name)+3),
+			r.t("explore.show.title", ce.Index+1, strings.Join(ce.Broken, ", ")), r.Width)
+		WriteHanging(r.Out, "", "  ", ce.Line(r.Lang), r.Width)
+		fmt.Fprintln(r.Out)
+		if err := r.Trace(steps); err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-// picked is the counterexamples --show and --emit print: every unsafe
-// strategy's, or the STRATEGY argument's. A STRATEGY with no counterexample
-// in the scope is an error naming the ones that have one.
-func (o *exploreOptions) picked(rep *exploreReport) ([]*explore.Counterexample, error) {
-	var out []*explore.Counterexample
-	var unsafe []string
-	for _, s := range rep.Strategies {
-		if s.Shortest == nil {
-			continue
-		}
-		unsafe = append(unsafe, s.Name)
-		if o.strategy == "" || s.Name == o.strategy {
-			out = append(out, s.Shortest)
-		}
-	}
-	if o.strategy != "" && len(out) == 0 {
-		e := &usageError{msg: o.g.t("explore.err.no-counterexample", o.strategy)}
-		if len(unsafe) > 0 {
-			e.hint = o.g.t("explore.err.hint.unsafe", strings.Join(unsafe, ", "))
-		}
-		return nil, e
-	}
-	return out, nil
-}
-
-// emitFiles prints the picked counterexamples as drill files, and nothing
-// else, so that `archlab explore inbox naive --emit > naive.txtar` saves a
-// file `archlab drill --file` replays. Several files are separated by a
-// blank line.
-func (o *exploreOptions) emitFiles(rep *exploreReport) error {
-	ces, err := o.picked(rep)
-	if err != nil {
-		return err
-	}
-	for i, ce := range ces {
-		text, err := ce.Emit(o.g.lang)
-		if err != nil {
-			return err
-		}
-		if i > 0 {
-			fmt.Fprintln(o.g.io.Out)
-		}
-		fmt.Fprint(o.g.io.Out, text)
 	}
 	return nil
 }
@@ -412,9 +353,9 @@ func (o orderedInts) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func (r *exploreReport) json(g *globalOptions) jsonExplore {
+func ExploreJSON(lang i18n.Lang, r *explore.Report) jsonExplore {
 	j := jsonExplore{Mechanism: r.Mechanism, Section: r.Section, Mode: "exhaustive", Engine: r.Engine, Space: r.Space,
-		Schedules: r.Schedules, Messages: r.Legend, Pass: (*explore.Report)(r).Pass(), Strategies: []jsonStrategy{}}
+		Schedules: r.Schedules, Messages: r.Legend, Pass: r.Pass(), Strategies: []jsonStrategy{}}
 	if r.Sampled {
 		seed := r.Seed
 		j.Mode, j.Seed = "random", &seed
@@ -431,7 +372,7 @@ func (r *exploreReport) json(g *globalOptions) jsonExplore {
 			js.Violations = append(js.Violations, namedInt{v.Name, v.N})
 		}
 		if ce := s.Shortest; ce != nil {
-			js.Shortest = &jsonCounterexample{Index: ce.Index + 1, Length: ce.Length, Schedule: ce.Line(g.lang), Broken: ce.Broken}
+			js.Shortest = &jsonCounterexample{Index: ce.Index + 1, Length: ce.Length, Schedule: ce.Line(lang), Broken: ce.Broken}
 		}
 		j.Strategies = append(j.Strategies, js)
 	}
@@ -447,4 +388,45 @@ func (r *exploreReport) json(g *globalOptions) jsonExplore {
 		j.ReplayCost = append(j.ReplayCost, jp)
 	}
 	return j
+}
+
+// rerun is the command line that repeats a run: the scope's flags and, for
+// a sample, its size and seed.
+func rerun(r *explore.Report) string {
+	parts := []string{"archlab explore", r.Mechanism}
+	for _, p := range r.Scope {
+		if p.Name == "poison" {
+			if p.Value == 1 {
+				parts = append(parts, "--poison")
+			}
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("--%s %d", p.Name, p.Value))
+	}
+	if r.Sampled {
+		parts = append(parts, fmt.Sprintf("--random %d --seed %d", r.Schedules, r.Seed))
+	}
+	return strings.Join(parts, " ")
+}
+
+// scopeLine is the scope as flags: "messages=3 faults=2".
+func scopeLine(r *explore.Report) string {
+	parts := make([]string, len(r.Scope))
+	for i, p := range r.Scope {
+		parts[i] = p.Name + "=" + strconv.Itoa(p.Value)
+	}
+	return strings.Join(parts, " ")
+}
+
+// GroupDigits writes n with thousands separators: 14,482,320.
+func GroupDigits(n uint64) string {
+	s := strconv.FormatUint(n, 10)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 
 	"archlab/check"
 	"archlab/drills"
+	"archlab/ui/status"
+	"archlab/ui/term"
 )
 
 // `archlab check --format exercism` writes each exercise's result as an
@@ -27,17 +29,17 @@ import (
 // exercismVersion is the interface's version these files follow.
 const exercismVersion = 3
 
-// exercismResults is one results.json.
-type exercismResults struct {
+// ExercismResults is one results.json.
+type ExercismResults struct {
 	Version int    `json:"version"`
 	Status  string `json:"status"`            // pass, fail or error (no test ran)
 	Message string `json:"message,omitempty"` // only with error: what stopped every test
 	// Tests are never null: a grading tool reads an array.
-	Tests []exercismTest `json:"tests"`
+	Tests []ExercismTest `json:"tests"`
 }
 
-// exercismTest is one test of a results.json.
-type exercismTest struct {
+// ExercismTest is one test of a results.json.
+type ExercismTest struct {
 	Name     string `json:"name"`
 	TestCode string `json:"test_code,omitempty"` // the drill file run, or the command that shows the scope's run
 	Status   string `json:"status"`              // pass, fail or error
@@ -48,15 +50,15 @@ type exercismTest struct {
 
 // The statuses of the interface.
 const (
-	exPass  = "pass"
-	exFail  = "fail"
-	exError = "error"
+	ExPass  = "pass"
+	ExFail  = "fail"
+	ExError = "error"
 )
 
 // exercism is res as a results.json, in the reader's language.
-func (o *checkOptions) exercism(res *check.Result) (exercismResults, error) {
-	g, e := o.g, res.Exercise
-	out := exercismResults{Version: exercismVersion, Tests: []exercismTest{}}
+func (r *Report) exercism(res *check.Result) (ExercismResults, error) {
+	e := res.Exercise
+	out := ExercismResults{Version: exercismVersion, Tests: []ExercismTest{}}
 	// Where the check stopped, when the code returned its own error or
 	// panicked: the drills before it ran, the one at it errored, the
 	// tests after it did not run.
@@ -64,31 +66,31 @@ func (o *checkOptions) exercism(res *check.Result) (exercismResults, error) {
 	stopped := ""
 	switch res.Status {
 	case check.Failed:
-		stoppedAt, stopped = res.Drills, g.t("check.exercism.error", res.Err)
+		stoppedAt, stopped = res.Drills, r.t("check.exercism.error", res.Err)
 	case check.Hung:
-		stoppedAt, stopped = res.Drills, o.line(res)+"\n"+strings.TrimSpace(o.hang(res.Hang))
+		stoppedAt, stopped = res.Drills, r.line(res)+"\n"+strings.TrimSpace(r.hang(res.Hang))
 	}
 	firstFail := true
-	test := func(i int, name, code string, lessons []string, shortest bool) exercismTest {
-		t := exercismTest{Name: name, TestCode: code, Status: exPass, TaskID: 1}
+	test := func(i int, name, code string, lessons []string, shortest bool) ExercismTest {
+		t := ExercismTest{Name: name, TestCode: code, Status: ExPass, TaskID: 1}
 		switch {
 		case res.Status == check.NotStarted:
-			t.Status, t.Message = exFail, g.t("check.hint.start", e.File, e.Func)
+			t.Status, t.Message = ExFail, r.t("check.hint.start", e.File, e.Func)
 		case stoppedAt >= 0 && i == stoppedAt:
-			t.Status, t.Message = exError, stopped
+			t.Status, t.Message = ExError, stopped
 		case stoppedAt >= 0 && i > stoppedAt:
-			t.Status, t.Message = exError, g.t("check.exercism.not-run", e.Name)
+			t.Status, t.Message = ExError, r.t("check.exercism.not-run", e.Name)
 		case len(lessons) > 0:
-			t.Status = exFail
+			t.Status = ExFail
 			msg := lessons
 			if shortest {
-				msg = append(msg, strings.TrimSpace(g.t("check.detail.shortest", res.Shortest.Line(g.lang, res.Lessons[0]))))
-				for _, l := range o.diagnosis(res.Diagnosis) {
+				msg = append(msg, strings.TrimSpace(r.t("check.detail.shortest", res.Shortest.Line(r.Lang, res.Lessons[0]))))
+				for _, l := range r.diagnosis(res.Diagnosis) {
 					msg = append(msg, strings.TrimSpace(l))
 				}
 			}
 			if firstFail {
-				msg = append(msg, strings.TrimSpace(g.t("check.detail.hint", res.Hint(g.lang))))
+				msg = append(msg, strings.TrimSpace(r.t("check.detail.hint", res.Hint(r.Lang))))
 				firstFail = false
 			}
 			t.Message = strings.Join(msg, "\n")
@@ -100,52 +102,52 @@ func (o *checkOptions) exercism(res *check.Result) (exercismResults, error) {
 		var lessons []string
 		for _, l := range res.Lessons {
 			if l.Unit == u.Name {
-				lessons = append(lessons, check.LessonText(g.lang, l))
+				lessons = append(lessons, check.LessonText(r.Lang, l))
 			}
 		}
-		out.Tests = append(out.Tests, test(-1, g.t("check.exercism.unit", u.Name), "go run ./cmd/archlab check "+e.Name, lessons, false))
+		out.Tests = append(out.Tests, test(-1, r.t("check.exercism.unit", u.Name), "go run ./cmd/archlab check "+e.Name, lessons, false))
 	}
 	for i, name := range e.Drills {
-		code, err := o.drillCode(e, name)
+		code, err := r.drillCode(e, name)
 		if err != nil {
 			return out, err
 		}
 		var lessons []string
 		for _, l := range res.Lessons {
 			if l.Drill == name {
-				lessons = append(lessons, check.LessonText(g.lang, l))
+				lessons = append(lessons, check.LessonText(r.Lang, l))
 			}
 		}
 		shortest := res.Shortest != nil && res.Shortest.Drill == name && !res.Shortest.Explored()
-		out.Tests = append(out.Tests, test(i, g.t("check.exercism.drill", name), code, lessons, shortest))
+		out.Tests = append(out.Tests, test(i, r.t("check.exercism.drill", name), code, lessons, shortest))
 	}
 	var lessons []string
 	for _, l := range res.Lessons {
 		if l.Drill == "" && l.Unit == "" {
-			lessons = append(lessons, check.LessonText(g.lang, l))
+			lessons = append(lessons, check.LessonText(r.Lang, l))
 		}
 	}
 	shortest := res.Shortest != nil && res.Shortest.Explored()
-	t := test(len(e.Drills), g.t("check.exercism.explore"), "go run ./cmd/archlab check "+e.Name+" --show", lessons, shortest)
-	if shortest && t.Status == exFail {
-		file, err := res.Shortest.File(g.lang)
+	t := test(len(e.Drills), r.t("check.exercism.explore"), "go run ./cmd/archlab check "+e.Name+" --show", lessons, shortest)
+	if shortest && t.Status == ExFail {
+		file, err := res.Shortest.File(r.Lang)
 		if err != nil {
 			return out, err
 		}
-		t.Message += "\n\n" + g.t("check.detail.file") + "\n" + file
+		t.Message += "\n\n" + r.t("check.detail.file") + "\n" + file
 	}
 	out.Tests = append(out.Tests, t)
 
-	out.Status = exPass
+	out.Status = ExPass
 	allError := true
 	for _, t := range out.Tests {
-		if t.Status != exPass {
-			out.Status = exFail
+		if t.Status != ExPass {
+			out.Status = ExFail
 		}
-		allError = allError && t.Status == exError
+		allError = allError && t.Status == ExError
 	}
 	if allError {
-		out.Status, out.Message = exError, stopped
+		out.Status, out.Message = ExError, stopped
 	}
 	return out, nil
 }
@@ -155,7 +157,7 @@ func (o *checkOptions) exercism(res *check.Result) (exercismResults, error) {
 // test's code. Its words (the -- en --
 // and -- zh -- sections) are left out: they explain the drill, the
 // student reads them with archlab explain.
-func (o *checkOptions) drillCode(e *check.Exercise, name string) (string, error) {
+func (r *Report) drillCode(e *check.Exercise, name string) (string, error) {
 	d, err := drills.Lookup(name)
 	if err != nil {
 		return "", err
@@ -170,29 +172,28 @@ func (o *checkOptions) drillCode(e *check.Exercise, name string) (string, error)
 	return code, err
 }
 
-// writeExercism writes DIR/EXERCISE/results.json for every result, each
+// Exercism writes DIR/EXERCISE/results.json for every result, each
 // whole or not at all, and says on stdout which it wrote and its status.
 // A file that cannot be written is exit 3: the environment, not a verdict.
-func (o *checkOptions) writeExercism(results []*check.Result) error {
-	g := o.g
+func (r *Report) Exercism(results []*check.Result, dir string) error {
 	for _, res := range results {
-		r, err := o.exercism(res)
+		ex, err := r.exercism(res)
 		if err != nil {
 			return err
 		}
 		var b bytes.Buffer
-		if err := writeJSON(&b, r); err != nil {
+		if err := term.WriteJSON(&b, ex); err != nil {
 			return err
 		}
-		dir := filepath.Join(o.outputDir, res.Exercise.Name)
-		path := filepath.Join(dir, "results.json")
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return &couldNotRunError{msg: g.t("check.exercism.err.write", path, osReason(g, err))}
+		sub := filepath.Join(dir, res.Exercise.Name)
+		path := filepath.Join(sub, "results.json")
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			return &status.CouldNotRun{Msg: r.t("check.exercism.err.write", path, term.OSReason(r.Lang, err))}
 		}
-		if err := writeWhole(path, b.Bytes()); err != nil {
-			return &couldNotRunError{msg: g.t("check.exercism.err.write", path, osReason(g, err))}
+		if err := writeWhole(path, b.Bytes(), 0o644); err != nil {
+			return &status.CouldNotRun{Msg: r.t("check.exercism.err.write", path, term.OSReason(r.Lang, err))}
 		}
-		if _, err := fmt.Fprintln(g.io.Out, g.t("check.exercism.wrote", path, r.Status)); err != nil {
+		if _, err := fmt.Fprintln(r.Out, r.t("check.exercism.wrote", path, ex.Status)); err != nil {
 			return err
 		}
 	}
@@ -201,7 +202,7 @@ func (o *checkOptions) writeExercism(results []*check.Result) error {
 
 // writeWhole writes b to path through a temporary file beside it: a
 // reader of path sees the old file or the new one, never half of one.
-func writeWhole(path string, b []byte) error {
+func writeWhole(path string, b []byte, mode os.FileMode) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".results-*.json")
 	if err != nil {
 		return err
@@ -211,7 +212,7 @@ func writeWhole(path string, b []byte) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
+		err = os.Chmod(tmp.Name(), mode)
 	}
 	if err == nil {
 		err = os.Rename(tmp.Name(), path)

@@ -1,4 +1,4 @@
-package main
+package term
 
 import (
 	"bufio"
@@ -13,96 +13,104 @@ import (
 
 	"archlab/drills"
 	"archlab/harness"
+	"archlab/i18n"
 	"archlab/ui/view"
 )
 
-// renderer prints drill results for people: header, trace, table, verdict.
-type renderer struct {
-	g    *globalOptions
-	p    palette
-	step bool // pause between phases (a terminal on both ends and --step)
-	// stopped: the reader typed q at a pause; the rest is shown without
+// Renderer prints results for people: header, trace, table, verdict. It
+// lays out what ui/view decided, as ui/web does for the page.
+type Renderer struct {
+	Out   io.Writer // results
+	Err   io.Writer // the prompts at --step's pauses
+	In    io.Reader // the keys Typed at the pauses
+	Lang  i18n.Lang
+	Width int // the columns output may take (ScreenWidth)
+	P     Palette
+	Step  bool // pause between phases (a terminal on both ends and --step)
+	// Stopped: the reader Typed q at a pause; the rest is shown without
 	// its timeline.
-	stopped bool
-	keys    *bufio.Reader // stdin, read a key at a time at the pauses
-	// broker: the line naming the real broker the run used, "" on the
+	Stopped bool
+	Keys    *bufio.Reader // stdin, read a key at a time at the pauses
+	// Broker: the line naming the real broker the run used, "" on the
 	// model.
-	broker string
+	Broker string
 }
 
-func (r *renderer) out() io.Writer { return r.g.io.Out }
+func (r *Renderer) out() io.Writer { return r.Out }
 
-// header names the drill's place in the book and its title.
-func (r *renderer) header(d *drills.Drill) {
+func (r *Renderer) t(key string, args ...any) string { return i18n.T(r.Lang, key, args...) }
+
+// Header names the drill's place in the book and its title.
+func (r *Renderer) Header(d *drills.Drill) {
 	s, _ := drills.SectionByID(d.Section)
-	w := r.g.width()
-	for _, l := range wrapText(r.g.t(s.TitleKey()), w) {
-		fmt.Fprintln(r.out(), r.p.dim.Sprint(l))
+	w := r.Width
+	for _, l := range WrapText(r.t(s.TitleKey()), w) {
+		fmt.Fprintln(r.out(), r.P.Dim.Sprint(l))
 	}
 	name := d.Name + " — "
-	lines := wrapText(d.Title(r.g.lang), w-displayWidth(name))
-	fmt.Fprintf(r.out(), "%s — %s\n", r.p.bold.Sprint(d.Name), lines[0])
+	lines := WrapText(d.Title(r.Lang), w-DisplayWidth(name))
+	fmt.Fprintf(r.out(), "%s — %s\n", r.P.Bold.Sprint(d.Name), lines[0])
 	for _, l := range lines[1:] {
-		fmt.Fprintln(r.out(), strings.Repeat(" ", displayWidth(name))+l)
+		fmt.Fprintln(r.out(), strings.Repeat(" ", DisplayWidth(name))+l)
 	}
-	r.onBroker()
+	r.OnBroker()
 }
 
-// onBroker says which real broker the run used; on the model, nothing.
-func (r *renderer) onBroker() {
-	if r.broker != "" {
-		fmt.Fprintln(r.out(), r.p.dim.Sprint(r.broker))
+// OnBroker says which real broker the run used; on the model, nothing.
+func (r *Renderer) OnBroker() {
+	if r.Broker != "" {
+		fmt.Fprintln(r.out(), r.P.Dim.Sprint(r.Broker))
 	}
 }
 
-// drill prints one drill: header, optional trace, counter table, lesson
+// Drill prints one drill: header, optional trace, counter table, lesson
 // checks and a verdict line.
-func (r *renderer) drill(res *drills.Result, trace bool) error {
-	r.header(res.Drill)
-	if w := view.WhatIf(r.g.lang, res); w != "" {
-		head := r.g.t("cli.what-if.head")
+func (r *Renderer) Drill(res *drills.Result, trace bool) error {
+	r.Header(res.Drill)
+	if w := view.WhatIf(r.Lang, res); w != "" {
+		head := r.t("cli.what-if.head")
 		if !strings.HasSuffix(head, "：") { // a Chinese colon has its own space
 			head += " "
 		}
-		writeHanging(r.out(), head, "  ", w, r.g.width())
+		WriteHanging(r.out(), head, "  ", w, r.Width)
 	}
 	if trace {
 		fmt.Fprintln(r.out())
-		if err := r.trace(res.Steps); err != nil {
+		if err := r.Trace(res.Steps); err != nil {
 			return err
 		}
 	}
 	fmt.Fprintln(r.out())
-	if err := r.counters(res); err != nil {
+	if err := r.Counters(res); err != nil {
 		return err
 	}
-	for _, c := range view.Checks(r.g.lang, res) {
-		mark := r.p.good.Sprint(c.Mark)
+	for _, c := range view.Checks(r.Lang, res) {
+		mark := r.P.Good.Sprint(c.Mark)
 		if c.Mark != "✓" { // ✗ a broken lesson, ◆ a demonstrated failure
-			mark = r.p.bad.Sprint(c.Mark)
+			mark = r.P.Bad.Sprint(c.Mark)
 		}
-		writeHanging(r.out(), "  "+mark+" ", "    ", c.Text, r.g.width())
+		WriteHanging(r.out(), "  "+mark+" ", "    ", c.Text, r.Width)
 	}
-	v := view.VerdictOf(r.g.lang, res)
-	word := r.p.good.Sprint(v.Word)
+	v := view.VerdictOf(r.Lang, res)
+	word := r.P.Good.Sprint(v.Word)
 	if !v.Pass {
-		word = r.p.bad.Sprint(v.Word)
+		word = r.P.Bad.Sprint(v.Word)
 	}
-	writeHanging(r.out(), word+"  ", "      ", v.Text, r.g.width())
+	WriteHanging(r.out(), word+"  ", "      ", v.Text, r.Width)
 	return nil
 }
 
-func (r *renderer) mark(ok bool) string {
+func (r *Renderer) mark(ok bool) string {
 	if ok {
-		return r.p.good.Sprint("✓")
+		return r.P.Good.Sprint("✓")
 	}
-	return r.p.bad.Sprint("✗")
+	return r.P.Bad.Sprint("✗")
 }
 
-// counters prints counter | value | book | ✓/✗; for a "what if" run,
+// Counters prints counter | value | book | ✓/✗; for a "what if" run,
 // counter | value and the book's run as a greyed reference, not compared.
-func (r *renderer) counters(res *drills.Result) error {
-	tab := view.Counters(r.g.lang, res)
+func (r *Renderer) Counters(res *drills.Result) error {
+	tab := view.Counters(r.Lang, res)
 	header := make([]any, 0, 4)
 	for _, h := range tab.Header {
 		header = append(header, h)
@@ -111,7 +119,7 @@ func (r *renderer) counters(res *drills.Result) error {
 	case tab.Compared:
 		header = append(header, "")
 	case tab.Reference:
-		header[2] = r.p.dim.Sprint(header[2])
+		header[2] = r.P.Dim.Sprint(header[2])
 	}
 	var rows [][]string
 	for _, c := range tab.Rows {
@@ -120,20 +128,20 @@ func (r *renderer) counters(res *drills.Result) error {
 		case tab.Compared:
 			row = append(row, c.Expected, r.mark(*c.Match))
 		case tab.Reference:
-			row = append(row, r.p.dim.Sprint(c.Expected))
+			row = append(row, r.P.Dim.Sprint(c.Expected))
 		}
 		rows = append(rows, row)
 	}
-	return r.table(header, rows, false)
+	return r.Table(header, rows, false)
 }
 
-// table renders rows with tablewriter's v1 API: box borders, headers as
+// Table renders rows with tablewriter's v1 API: box borders, headers as
 // written (no upper-casing: counter names are the book's). With wrapLast
 // the last column wraps at spaces to what the width leaves it. A table
 // that cannot fit the width even so is printed as a list instead: one row
 // a line, its last cell wrapped under it.
-func (r *renderer) table(header []any, rows [][]string, wrapLast bool) error {
-	width := r.g.width()
+func (r *Renderer) Table(header []any, rows [][]string, wrapLast bool) error {
+	width := r.Width
 	last := 0
 	if wrapLast {
 		// Borders and padding: "│ " before each column, " │" after the last.
@@ -166,7 +174,7 @@ func (r *renderer) table(header []any, rows [][]string, wrapLast bool) error {
 				cells[i] = slices.Clone(row)
 				var lines []string
 				for _, l := range strings.Split(row[len(row)-1], "\n") {
-					lines = append(lines, wrapText(l, last)...)
+					lines = append(lines, WrapText(l, last)...)
 				}
 				cells[i][len(row)-1] = strings.Join(lines, "\n")
 			}
@@ -178,7 +186,7 @@ func (r *renderer) table(header []any, rows [][]string, wrapLast bool) error {
 		if err := t.Render(); err != nil {
 			return err
 		}
-		if fits(buf.String(), width) {
+		if Fits(buf.String(), width) {
 			_, err := io.WriteString(r.out(), buf.String())
 			return err
 		}
@@ -192,7 +200,7 @@ func (r *renderer) table(header []any, rows [][]string, wrapLast bool) error {
 				for _, row := range rows {
 					col = max(col, cellWidth(row[c]))
 				}
-				narrow[c] = strings.Join(wrapText(fmt.Sprint(h), col), "\n")
+				narrow[c] = strings.Join(WrapText(fmt.Sprint(h), col), "\n")
 				changed = changed || narrow[c] != h
 			}
 			if changed {
@@ -202,7 +210,7 @@ func (r *renderer) table(header []any, rows [][]string, wrapLast bool) error {
 				if err := t.Bulk(rows); err != nil {
 					return err
 				}
-				if err := t.Render(); err == nil && fits(again.String(), width) {
+				if err := t.Render(); err == nil && Fits(again.String(), width) {
 					_, err := io.WriteString(r.out(), again.String())
 					return err
 				}
@@ -219,20 +227,20 @@ func (r *renderer) table(header []any, rows [][]string, wrapLast bool) error {
 		}
 		// The row's first cells on a line of their own, the last one
 		// (the widest: counters, a verdict) wrapped below them.
-		if head := strings.Join(cells[:len(cells)-1], "  "); displayWidth(stripANSI(head)) <= width {
+		if head := strings.Join(cells[:len(cells)-1], "  "); DisplayWidth(StripANSI(head)) <= width {
 			fmt.Fprintln(r.out(), head)
 		} else {
-			writeHanging(r.out(), "", "  ", head, width)
+			WriteHanging(r.out(), "", "  ", head, width)
 		}
-		writeHanging(r.out(), "    ", "    ", cells[len(cells)-1], width)
+		WriteHanging(r.out(), "    ", "    ", cells[len(cells)-1], width)
 	}
 	return nil
 }
 
 // plainTable writes a table too wide for its borders as aligned columns
-// without them, header first, when that fits the width; false when it does
+// without them, header first, when that Fits the width; false when it does
 // not either.
-func (r *renderer) plainTable(header []any, rows [][]string) bool {
+func (r *Renderer) plainTable(header []any, rows [][]string) bool {
 	all := [][]string{make([]string, len(header))}
 	for c, h := range header {
 		all[0][c] = fmt.Sprint(h)
@@ -257,7 +265,7 @@ func (r *renderer) plainTable(header []any, rows [][]string) bool {
 			}
 		}
 		l := strings.TrimRight(line.String(), " ")
-		if displayWidth(stripANSI(l)) > r.g.width() {
+		if DisplayWidth(StripANSI(l)) > r.Width {
 			return false
 		}
 		b.WriteString(l + "\n")
@@ -269,22 +277,22 @@ func (r *renderer) plainTable(header []any, rows [][]string) bool {
 // cellWidth is the width of a table cell: its widest line.
 func cellWidth(s string) int {
 	w := 0
-	for _, l := range strings.Split(stripANSI(s), "\n") {
-		w = max(w, displayWidth(l))
+	for _, l := range strings.Split(StripANSI(s), "\n") {
+		w = max(w, DisplayWidth(l))
 	}
 	return w
 }
 
-// summary prints section | drill | result | counters for many drills and
+// Summary prints section | drill | result | counters for many drills and
 // the final count line. paths, for the drills of --file DIR, are the
 // files they came from: each row names its file under the drill.
-func (r *renderer) summary(results []*drills.Result, paths []string) error {
+func (r *Renderer) Summary(results []*drills.Result, paths []string) error {
 	var rows [][]string
 	pass := 0
 	for i, res := range results {
-		result := r.p.bad.Sprint("FAIL")
+		result := r.P.Bad.Sprint("FAIL")
 		if res.Pass {
-			result = r.p.good.Sprint("PASS")
+			result = r.P.Good.Sprint("PASS")
 			pass++
 		}
 		name := res.Drill.Name
@@ -293,22 +301,22 @@ func (r *renderer) summary(results []*drills.Result, paths []string) error {
 			if file == name+".txtar" {
 				name = file
 			} else {
-				name += "\n" + r.p.dim.Sprint(file)
+				name += "\n" + r.P.Dim.Sprint(file)
 			}
 		}
 		rows = append(rows, []string{"§" + res.Drill.Section, name, result, counterLine(res)})
 	}
-	drill := r.g.t("cli.col.drill")
+	drill := r.t("cli.col.drill")
 	if len(paths) > 0 {
-		drill = r.g.t("cli.col.drill-file")
+		drill = r.t("cli.col.drill-file")
 	}
-	header := []any{r.g.t("cli.col.section"), drill, r.g.t("cli.col.result"), r.g.t("cli.col.counters")}
-	r.onBroker()
-	// The counters column wraps so the summary fits a projector.
-	if err := r.table(header, rows, true); err != nil {
+	header := []any{r.t("cli.col.section"), drill, r.t("cli.col.result"), r.t("cli.col.counters")}
+	r.OnBroker()
+	// The counters column wraps so the summary Fits a projector.
+	if err := r.Table(header, rows, true); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintln(r.out(), r.g.t(harness.Plural("cli.summary", len(results)), len(results), pass, len(results)-pass))
+	_, err := fmt.Fprintln(r.out(), r.t(harness.Plural("cli.summary", len(results)), len(results), pass, len(results)-pass))
 	return err
 }
 
@@ -322,55 +330,55 @@ func counterLine(res *drills.Result) string {
 	return strings.Join(parts, " ")
 }
 
-// trace prints the numbered timeline, grouped by phase, in aligned columns:
+// Trace prints the numbered timeline, grouped by phase, in aligned columns:
 // n, actor -> target, action, result. With --step on a terminal it waits for
 // Enter between phases.
-func (r *renderer) trace(steps []drills.Step) error {
-	rows := view.Rows(r.g.lang, steps)
+func (r *Renderer) Trace(steps []drills.Step) error {
+	rows := view.Rows(r.Lang, steps)
 	who := make([]string, len(rows))
 	whoW, whatW := 0, 0
 	for i, row := range rows {
 		who[i] = row.From + " -> " + row.To
-		whoW = max(whoW, displayWidth(who[i]))
+		whoW = max(whoW, DisplayWidth(who[i]))
 	}
 	numW := len(fmt.Sprint(len(steps)))
 	// The action column is as wide as the widest action that still leaves
 	// room for its result beside it; a longer action (a SQL statement, a
 	// long write) wraps with its result below, rather than pushing every
 	// other step's result onto a line of its own.
-	room := r.g.width() - (numW + 2 + whoW + 2) - 2
+	room := r.Width - (numW + 2 + whoW + 2) - 2
 	for _, row := range rows {
-		w := displayWidth(row.Action)
-		if w <= wideAction && w+displayWidth(row.Named) <= room {
+		w := DisplayWidth(row.Action)
+		if w <= wideAction && w+DisplayWidth(row.Named) <= room {
 			whatW = max(whatW, w)
 		}
 	}
 	for i, s := range steps {
 		if i == 0 || s.Phase != steps[i-1].Phase {
-			if i > 0 && r.step && !r.stopped {
-				if err := r.pause(r.g.t("cli.step.press-enter", r.g.t(s.Phase.Key()))); err != nil {
+			if i > 0 && r.Step && !r.Stopped {
+				if err := r.Pause(r.t("cli.step.press-enter", r.t(s.Phase.Key()))); err != nil {
 					return err
 				}
 			}
-			if r.stopped {
+			if r.Stopped {
 				return nil
 			}
-			fmt.Fprintln(r.out(), r.p.bold.Sprint("["+r.g.t(s.Phase.Key())+"]"))
+			fmt.Fprintln(r.out(), r.P.Bold.Sprint("["+r.t(s.Phase.Key())+"]"))
 		}
 		result, what := rows[i].Named, rows[i].Action // "harm: …" for the damage
 		tone := func(l string) string {
 			switch s.Tone {
 			case drills.Good:
-				return r.p.good.Sprint(l)
+				return r.P.Good.Sprint(l)
 			case drills.Bad, drills.Harm:
-				return r.p.bad.Sprint(l)
+				return r.P.Bad.Sprint(l)
 			}
 			return l
 		}
-		width := r.g.width()
+		width := r.Width
 		num := fmt.Sprintf("%*d  %s  ", numW, i+1, columns.FillRight(who[i], whoW))
 		indent := strings.Repeat(" ", numW+2+whoW+2)
-		if displayWidth(num)+whatW+2+displayWidth(result) <= width && displayWidth(what) <= whatW {
+		if DisplayWidth(num)+whatW+2+DisplayWidth(result) <= width && DisplayWidth(what) <= whatW {
 			fmt.Fprintf(r.out(), "%s%s  %s\n", num, columns.FillRight(what, whatW), tone(result))
 			continue
 		}
@@ -378,14 +386,14 @@ func (r *renderer) trace(steps []drills.Step) error {
 		// statement does not widen the column for the other steps), and
 		// the result goes on its own line, under the action it belongs to.
 		room := max(width-len(indent), 20)
-		for j, l := range wrapText(what, room) {
+		for j, l := range WrapText(what, room) {
 			if j == 0 {
 				fmt.Fprintln(r.out(), strings.TrimRight(num+l, " "))
 			} else {
 				fmt.Fprintln(r.out(), indent+l)
 			}
 		}
-		for _, l := range wrapText(result, room) {
+		for _, l := range WrapText(result, room) {
 			fmt.Fprintln(r.out(), indent+tone(l))
 		}
 	}

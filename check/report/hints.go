@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"encoding/json"
@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"archlab/check"
+	"archlab/ui/term"
 )
 
 // Graduated hints: `archlab check --hint` gives the first of an exercise's
@@ -22,9 +23,9 @@ import (
 // or written costs one warning line, never the check, and the hints then
 // start from the first.
 
-// hintsFile is the file, in the clone's cache directory, that holds the
+// HintsFile is the file, in the clone's cache directory, that holds the
 // counts.
-const hintsFile = "hints.json"
+const HintsFile = "hints.json"
 
 // hintCountsVersion is the form of the file: another version is read as
 // unreadable, and replaced.
@@ -36,57 +37,38 @@ type hintCounts struct {
 	Shown   map[string]int `json:"shown"`
 }
 
-// graduatedHint is one hint given: the exercise, its number and how many
+// Hint is one hint given: the exercise, its number and how many
 // there are, its text. It is part of `check --hint --json`.
-type graduatedHint struct {
+type Hint struct {
 	Exercise string `json:"exercise"`
 	Number   int    `json:"number"`
 	Of       int    `json:"of"`
 	Text     string `json:"text"`
 }
 
-// hintsPath is the counts file of the clone this archlab checks; with no
-// clone found, the counts of an archlab run outside any clone.
-func (g *globalOptions) hintsPath() (string, error) {
-	find := g.io.SourceRoot
-	if find == nil {
-		find = sourceRoot
-	}
-	root, err := find()
-	if err != nil {
-		root = ""
-	}
-	dir, err := cloneCache(root)
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(dir, hintsFile), nil
-}
-
-// nextHint gives the next hint for res's exercise and counts it. warn is
+// NextHint gives the next hint for res's exercise and counts it in the
+// file at path (HintsFile in the clone's cache; pathErr if it has none). warn is
 // the one line to say on stderr when the count could not be read or kept
 // ("" otherwise); the hint is given either way.
-func (o *checkOptions) nextHint(res *check.Result) (h *graduatedHint, warn string) {
-	g := o.g
-	hints := res.Exercise.Hints(g.lang)
+func (r *Report) NextHint(path string, pathErr error, res *check.Result) (h *Hint, warn string) {
+	hints := res.Exercise.Hints(r.Lang)
 	if len(hints) == 0 {
 		return nil, ""
 	}
 	counts := hintCounts{Version: hintCountsVersion, Shown: map[string]int{}}
-	path, err := g.hintsPath()
-	if err != nil {
-		warn = g.t("check.hints.err.cache", err)
+	if pathErr != nil {
+		path, warn = "", r.t("check.hints.err.cache", pathErr)
 	} else {
 		b, err := os.ReadFile(path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
 			// No count yet (or no cache directory to hold one: saving says so).
 		case err != nil:
-			warn = g.t("check.hints.err.read", path, osReason(g, err))
+			warn = r.t("check.hints.err.read", path, term.OSReason(r.Lang, err))
 		default:
 			var c hintCounts
 			if err := json.Unmarshal(b, &c); err != nil || c.Version != hintCountsVersion || c.Shown == nil {
-				warn = g.t("check.hints.err.read", path, g.t("check.hints.err.corrupt"))
+				warn = r.t("check.hints.err.read", path, r.t("check.hints.err.corrupt"))
 			} else {
 				counts = c
 			}
@@ -97,13 +79,13 @@ func (o *checkOptions) nextHint(res *check.Result) (h *graduatedHint, warn strin
 	counts.Shown[name] = i + 1
 	if path != "" {
 		if err := saveHintCounts(path, counts); err != nil && warn == "" {
-			warn = g.t("check.hints.err.write", path, osReason(g, err))
+			warn = r.t("check.hints.err.write", path, term.OSReason(r.Lang, err))
 		}
 	}
-	return &graduatedHint{Exercise: name, Number: i + 1, Of: len(hints), Text: hints[i]}, warn
+	return &Hint{Exercise: name, Number: i + 1, Of: len(hints), Text: hints[i]}, warn
 }
 
-// saveHintCounts writes the counts whole or not at all (writeStamp), so
+// saveHintCounts writes the counts whole or not at all (writeWhole), so
 // that two runs at once leave one count or the other, never a mix.
 func saveHintCounts(path string, c hintCounts) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
@@ -113,12 +95,12 @@ func saveHintCounts(path string, c hintCounts) error {
 	if err != nil {
 		return err
 	}
-	return writeStamp(path, string(b)+"\n")
+	return writeWhole(path, append(b, '\n'), 0o600)
 }
 
-// hintFor is the exercise --hint is about: the one named, or the first not
+// HintFor is the exercise --hint is about: the one named, or the first not
 // done. nil when there is none (every exercise done, or the one named is).
-func hintFor(results []*check.Result) *check.Result {
+func HintFor(results []*check.Result) *check.Result {
 	for _, r := range results {
 		if r.Status != check.Done {
 			return r
@@ -127,24 +109,22 @@ func hintFor(results []*check.Result) *check.Result {
 	return nil
 }
 
-// renderHint prints the hint given, or why none was needed.
-func (o *checkOptions) renderHint(h *graduatedHint) {
-	g := o.g
-	r := &renderer{g: g, p: newPalette(g.colour())}
-	fmt.Fprintln(g.io.Out)
+// ShowHint prints the hint given, or why none was needed.
+func (r *Report) ShowHint(h *Hint) {
+	fmt.Fprintln(r.Out)
 	switch {
-	case h == nil && o.only != "":
-		o.para(g.t("check.hints.not-needed", o.only), r.p.good.Sprint)
+	case h == nil && r.Only != "":
+		r.Para(r.t("check.hints.not-needed", r.Only), r.P.Good.Sprint)
 	case h == nil:
-		o.para(g.t("check.hints.all-done"), r.p.good.Sprint)
+		r.Para(r.t("check.hints.all-done"), r.P.Good.Sprint)
 	case h.Number == h.Of:
-		o.para(g.t("check.hints.last", h.Number, h.Of, h.Exercise, h.Text), fmt.Sprint)
+		r.Para(r.t("check.hints.last", h.Number, h.Of, h.Exercise, h.Text), fmt.Sprint)
 	default:
-		o.para(g.t("check.hints.line", h.Number, h.Of, h.Exercise, h.Text), fmt.Sprint)
+		r.Para(r.t("check.hints.line", h.Number, h.Of, h.Exercise, h.Text), fmt.Sprint)
 		again := "archlab"
-		for _, a := range g.args {
-			again += " " + shellWord(a)
+		for _, a := range r.Args {
+			again += " " + term.ShellWord(a)
 		}
-		o.para(g.t("check.hints.next", strings.TrimSpace(again)), r.p.dim.Sprint)
+		r.Para(r.t("check.hints.next", strings.TrimSpace(again)), r.P.Dim.Sprint)
 	}
 }

@@ -1,27 +1,28 @@
-package main
+// Package numflag is the command line's number flags: decimal only.
+// pflag's own int flags read "010" as octal 8 and "0x10" as 16
+// (strconv.ParseInt with base 0), so `--deliveries 010` ran 8 deliveries:
+// a reader who types a number means the number they see. Anything but
+// plain decimal digits is refused, with what is allowed.
+package numflag
 
 import (
 	"strconv"
 	"strings"
 
+	"archlab/i18n"
+
 	"github.com/spf13/pflag"
 )
 
-// Numbers on the command line are decimal only. pflag's own int flags read
-// "010" as octal 8 and "0x10" as 16 (strconv.ParseInt with base 0), so
-// `--deliveries 010` ran 8 deliveries: a reader who types a number means the
-// number they see. Anything but plain decimal digits is refused, with what
-// is allowed.
-
-// decimalError is a flag value that is not a decimal whole number in range.
-// flagError renders it in the reader's language.
-type decimalError struct {
+// Error is a flag value that is not a decimal whole number in range.
+// Message says it in the reader's language.
+type Error struct {
 	value    string
 	min, max int64 // the allowed range, for the message
 	unsigned bool  // a uint64 flag: 0 to max uint64
 }
 
-func (e *decimalError) Error() string {
+func (e *Error) Error() string {
 	return "not a decimal whole number: " + strconv.Quote(e.value)
 }
 
@@ -53,7 +54,7 @@ func parseDecimal(s string) (neg bool, mag uint64, ok bool) {
 func parseDecimalInt(s string, min, max int64) (int64, error) {
 	neg, mag, ok := parseDecimal(s)
 	if !ok {
-		return 0, &decimalError{value: s, min: min, max: max}
+		return 0, &Error{value: s, min: min, max: max}
 	}
 	var v int64
 	switch {
@@ -62,10 +63,10 @@ func parseDecimalInt(s string, min, max int64) (int64, error) {
 	case neg && min < 0 && mag <= uint64(-(min+1))+1:
 		v = -int64(mag-1) - 1
 	default:
-		return 0, &decimalError{value: s, min: min, max: max}
+		return 0, &Error{value: s, min: min, max: max}
 	}
 	if v < min || v > max {
-		return 0, &decimalError{value: s, min: min, max: max}
+		return 0, &Error{value: s, min: min, max: max}
 	}
 	return v, nil
 }
@@ -99,14 +100,14 @@ func (v uint64Value) Type() string   { return "uint64" }
 func (v uint64Value) Set(s string) error {
 	neg, mag, ok := parseDecimal(s)
 	if !ok || neg {
-		return &decimalError{value: s, unsigned: true}
+		return &Error{value: s, unsigned: true}
 	}
 	*v.p = mag
 	return nil
 }
 
-// intVar registers a decimal int flag: pflag's IntVar, decimal only.
-func intVar(f *pflag.FlagSet, p *int, name string, value int, usage string) {
+// IntVar registers a decimal int flag: pflag's IntVar, decimal only.
+func IntVar(f *pflag.FlagSet, p *int, name string, value int, usage string) {
 	*p = value
 	f.Var(intValue{p}, name, usage)
 }
@@ -129,34 +130,34 @@ func (v boundedInt) Set(s string) error {
 	return nil
 }
 
-// boundedIntVar registers a decimal int flag between lo and hi.
-func boundedIntVar(f *pflag.FlagSet, p *int, name string, value, lo, hi int, usage string) {
+// BoundedIntVar registers a decimal int flag between lo and hi.
+func BoundedIntVar(f *pflag.FlagSet, p *int, name string, value, lo, hi int, usage string) {
 	*p = value
 	f.Var(boundedInt{p, int64(lo), int64(hi)}, name, usage)
 }
 
-// intFlag registers a decimal int flag read back with FlagSet.GetInt.
-func intFlag(f *pflag.FlagSet, name string, value int, usage string) {
-	intVar(f, new(int), name, value, usage)
+// IntFlag registers a decimal int flag read back with FlagSet.GetInt.
+func IntFlag(f *pflag.FlagSet, name string, value int, usage string) {
+	IntVar(f, new(int), name, value, usage)
 }
 
-// uint64Var registers a decimal uint64 flag.
-func uint64Var(f *pflag.FlagSet, p *uint64, name string, value uint64, usage string) {
+// Uint64Var registers a decimal uint64 flag.
+func Uint64Var(f *pflag.FlagSet, p *uint64, name string, value uint64, usage string) {
 	*p = value
 	f.Var(uint64Value{p}, name, usage)
 }
 
-// decimalMessage says what a decimal flag allows: the form when the value
+// Message says what a decimal flag allows: the form when the value
 // is not written in plain decimal digits, the range when it is but does not
 // fit.
-func decimalMessage(g *globalOptions, flag string, e *decimalError) string {
+func Message(lang i18n.Lang, flag string, e *Error) string {
 	switch {
 	case !decimalForm(e.value):
-		return g.t("err.flag.decimal", flag, e.value)
+		return i18n.T(lang, "err.flag.decimal", flag, e.value)
 	case e.unsigned:
-		return g.t("err.flag.decimal-range-u", flag, e.value)
+		return i18n.T(lang, "err.flag.decimal-range-u", flag, e.value)
 	}
-	return g.t("err.flag.decimal-range", flag, e.min, e.max, e.value)
+	return i18n.T(lang, "err.flag.decimal-range", flag, e.min, e.max, e.value)
 }
 
 // decimalForm reports whether s is written as parseDecimal reads numbers,

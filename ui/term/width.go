@@ -1,4 +1,4 @@
-package main
+package term
 
 import (
 	"fmt"
@@ -13,23 +13,23 @@ import (
 
 	"github.com/mattn/go-runewidth"
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
-	"golang.org/x/term"
+	xterm "golang.org/x/term"
 )
 
 // Every screen fits the width of a projector: 80 columns, or the
 // terminal's own width when stdout is a terminal, never below 60. Width is
 // measured in display columns: a CJK character takes two.
 const (
-	defaultWidth = 80
+	DefaultWidth = 80
 	minWidth     = 60
 	maxWidth     = 160
 )
 
-// terminalWidth is stdout's width when it is a terminal; else $COLUMNS
+// TerminalWidth is stdout's width when it is a terminal; else $COLUMNS
 // when it holds a number (a pager, tmux's pipe-pane, a script that wants 60
 // columns); else 0.
-func terminalWidth(getenv func(string) string) int {
-	if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil {
+func TerminalWidth(getenv func(string) string) int {
+	if w, _, err := xterm.GetSize(int(os.Stdout.Fd())); err == nil {
 		return w
 	}
 	if w, err := strconv.Atoi(strings.TrimSpace(getenv("COLUMNS"))); err == nil && w > 0 {
@@ -38,9 +38,9 @@ func terminalWidth(getenv func(string) string) int {
 	return 0
 }
 
-// stderrWidth is stderr's width when it is a terminal, else 0.
-func stderrWidth() int {
-	if w, _, err := term.GetSize(int(os.Stderr.Fd())); err == nil {
+// StderrWidth is stderr's width when it is a terminal, else 0.
+func StderrWidth() int {
+	if w, _, err := xterm.GetSize(int(os.Stderr.Fd())); err == nil {
 		return w
 	}
 	return 0
@@ -67,38 +67,35 @@ func narrowAmbiguous() {
 	twwidth.SetOptions(twwidth.Options{EastAsianWidth: false})
 }
 
-// width is the number of columns output may take.
-func (g *globalOptions) width() int { return screenWidth(g.io.Width) }
-
-// screenWidth is the width output may take on a terminal w columns wide (0:
+// ScreenWidth is the width output may take on a terminal w columns wide (0:
 // not a terminal).
-func screenWidth(w int) int {
+func ScreenWidth(w int) int {
 	if w == 0 {
-		return defaultWidth
+		return DefaultWidth
 	}
 	return min(max(w, minWidth), maxWidth)
 }
 
-// displayWidth is the terminal width of s: CJK characters take two columns.
-func displayWidth(s string) int { return columns.StringWidth(s) }
+// DisplayWidth is the terminal width of s: CJK characters take two columns.
+func DisplayWidth(s string) int { return columns.StringWidth(s) }
 
-// wrapText breaks s into lines of at most width columns: at spaces, and
+// WrapText breaks s into lines of at most width columns: at spaces, and
 // between two words of Chinese, which need no space to break (package
 // wrap); a closing punctuation mark stays with the word before it. A word
 // longer than width gets a line of its own.
-func wrapText(s string, width int) []string {
+func WrapText(s string, width int) []string {
 	var lines []string
 	line, lineW := "", 0
 	for _, tok := range splitLong(tokens(s), width) {
 		space := tok.space && line != ""
-		w := displayWidth(stripANSI(tok.text))
+		w := DisplayWidth(StripANSI(tok.text))
 		if space {
 			w++
 		}
 		if line != "" && lineW+w > width {
 			lines = append(lines, line)
 			line, lineW, space = "", 0, false
-			w = displayWidth(stripANSI(tok.text))
+			w = DisplayWidth(StripANSI(tok.text))
 		}
 		if space {
 			line += " "
@@ -115,7 +112,7 @@ func wrapText(s string, width int) []string {
 func splitLong(toks []token, width int) []token {
 	var out []token
 	for _, t := range toks {
-		if displayWidth(stripANSI(t.text)) <= width || !strings.Contains(t.text, "|") {
+		if DisplayWidth(StripANSI(t.text)) <= width || !strings.Contains(t.text, "|") {
 			out = append(out, t)
 			continue
 		}
@@ -153,10 +150,10 @@ func isClosingPunct(r rune) bool {
 	return strings.ContainsRune("，。、；：！？）」』】》”’,.;:!?)", r)
 }
 
-// writeHanging writes text wrapped to width, the first line after first,
+// WriteHanging writes text wrapped to width, the first line after first,
 // the others indented by rest.
-func writeHanging(w io.Writer, first, rest, text string, width int) {
-	lines := wrapText(text, width-max(displayWidth(stripANSI(first)), displayWidth(rest)))
+func WriteHanging(w io.Writer, first, rest, text string, width int) {
+	lines := WrapText(text, width-max(DisplayWidth(StripANSI(first)), DisplayWidth(rest)))
 	for i, l := range lines {
 		prefix := first
 		if i > 0 {
@@ -166,15 +163,15 @@ func writeHanging(w io.Writer, first, rest, text string, width int) {
 	}
 }
 
-// reflow re-wraps prose to width: paragraphs (lines separated by blank
+// Reflow re-wraps prose to width: paragraphs (lines separated by blank
 // lines) are joined and wrapped again; a line indented by two spaces (a
 // command, an example) keeps its own line and wraps under its indent.
-func reflow(s string, width int) string {
+func Reflow(s string, width int) string {
 	var out []string
 	var para []string
 	flush := func() {
 		if len(para) > 0 {
-			out = append(out, wrapText(joinLines(para), width)...)
+			out = append(out, WrapText(JoinLines(para), width)...)
 			para = nil
 		}
 	}
@@ -189,17 +186,17 @@ func reflow(s string, width int) string {
 			var b strings.Builder
 			switch m := columnGap.FindStringSubmatch(l); {
 			case strings.HasPrefix(strings.TrimSpace(l), "archlab "):
-				writeCommand(&b, indent, indent+"  ", strings.TrimSpace(l), width)
+				WriteCommand(&b, indent, indent+"  ", strings.TrimSpace(l), width)
 			case m != nil:
 				// "  3    could not run: …": a row of two columns, its
 				// text wrapped under the second one.
-				writeHanging(&b, m[1], strings.Repeat(" ", displayWidth(m[1])), m[2], width)
+				WriteHanging(&b, m[1], strings.Repeat(" ", DisplayWidth(m[1])), m[2], width)
 			default:
-				writeHanging(&b, indent, indent+"  ", strings.TrimSpace(l), width)
+				WriteHanging(&b, indent, indent+"  ", strings.TrimSpace(l), width)
 			}
 			out = append(out, strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")...)
 		case len(para) == 0 && (strings.HasSuffix(l, ":") || strings.HasSuffix(l, "：")):
-			out = append(out, wrapText(l, width)...) // a heading
+			out = append(out, WrapText(l, width)...) // a heading
 		default:
 			para = append(para, strings.TrimSpace(l))
 		}
@@ -212,9 +209,9 @@ func reflow(s string, width int) string {
 // spaces or more, the text.
 var columnGap = regexp.MustCompile(`^( +[^ ]{1,24} {2,})([^ ].*)$`)
 
-// joinLines joins the lines of a paragraph: with a space, except between
+// JoinLines joins the lines of a paragraph: with a space, except between
 // two CJK characters, where Chinese needs none.
-func joinLines(lines []string) string {
+func JoinLines(lines []string) string {
 	var b strings.Builder
 	for i, l := range lines {
 		if i > 0 {
@@ -233,18 +230,18 @@ func joinLines(lines []string) string {
 	return b.String()
 }
 
-// fits reports whether every line of s is at most width columns.
-func fits(s string, width int) bool {
+// Fits reports whether every line of s is at most width columns.
+func Fits(s string, width int) bool {
 	for _, l := range strings.Split(s, "\n") {
-		if displayWidth(stripANSI(l)) > width {
+		if DisplayWidth(StripANSI(l)) > width {
 			return false
 		}
 	}
 	return true
 }
 
-// stripANSI removes colour escapes, to measure what the reader sees.
-func stripANSI(s string) string {
+// StripANSI removes colour escapes, to measure what the reader sees.
+func StripANSI(s string) string {
 	if !strings.Contains(s, "\x1b[") {
 		return s
 	}
@@ -263,11 +260,11 @@ func stripANSI(s string) string {
 	return b.String()
 }
 
-// writeCommand writes a shell command wrapped to width the way a shell
+// WriteCommand writes a shell command wrapped to width the way a shell
 // reads it back: each continued line ends in " \\", so a reader can copy
 // the lines as they are.
-func writeCommand(w io.Writer, first, rest, cmd string, width int) {
-	lines := wrapText(cmd, width-max(displayWidth(stripANSI(first)), displayWidth(rest))-2)
+func WriteCommand(w io.Writer, first, rest, cmd string, width int) {
+	lines := WrapText(cmd, width-max(DisplayWidth(StripANSI(first)), DisplayWidth(rest))-2)
 	for i, l := range lines {
 		prefix := first
 		if i > 0 {
@@ -280,28 +277,31 @@ func writeCommand(w io.Writer, first, rest, cmd string, width int) {
 	}
 }
 
-// stderrWriter wraps every line written to stderr that is wider than the
+// StderrWriter wraps every line written to stderr that is wider than the
 // screen: errors, hints, explore's timing line, --rewrite's report. A
 // line is wrapped only when it is written whole (it ends in a newline);
 // a prompt or a progress bar redrawn with "\r" passes as it is.
-type stderrWriter struct {
+type StderrWriter struct {
 	w     io.Writer
 	width int
 }
 
-func (s *stderrWriter) Write(p []byte) (int, error) {
+// NewStderrWriter wraps w's whole lines to width columns.
+func NewStderrWriter(w io.Writer, width int) *StderrWriter { return &StderrWriter{w: w, width: width} }
+
+func (s *StderrWriter) Write(p []byte) (int, error) {
 	text := string(p)
 	if !strings.HasSuffix(text, "\n") || strings.ContainsAny(text, "\r") {
 		return s.w.Write(p)
 	}
 	var b strings.Builder
 	for _, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
-		if displayWidth(stripANSI(l)) <= s.width {
+		if DisplayWidth(StripANSI(l)) <= s.width {
 			b.WriteString(l + "\n")
 			continue
 		}
 		indent := l[:len(l)-len(strings.TrimLeft(l, " "))]
-		writeHanging(&b, indent, indent+"  ", strings.TrimLeft(l, " "), s.width)
+		WriteHanging(&b, indent, indent+"  ", strings.TrimLeft(l, " "), s.width)
 	}
 	if _, err := io.WriteString(s.w, b.String()); err != nil {
 		return 0, err
@@ -309,12 +309,24 @@ func (s *stderrWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// stderrFile is the file behind stderr, when it is one: the progress bar
+// StderrFile is the file behind stderr, when it is one: the progress bar
 // draws only on a terminal.
-func stderrFile(w io.Writer) (*os.File, bool) {
-	if s, ok := w.(*stderrWriter); ok {
+func StderrFile(w io.Writer) (*os.File, bool) {
+	if s, ok := w.(*StderrWriter); ok {
 		w = s.w
 	}
 	f, ok := w.(*os.File)
 	return f, ok
+}
+
+// Cut shortens s to n columns, with "…" where it was cut.
+func Cut(s string, n int) string {
+	if DisplayWidth(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	for len(r) > 0 && DisplayWidth(string(r))+1 > n {
+		r = r[:len(r)-1]
+	}
+	return string(r) + "…"
 }

@@ -1,4 +1,4 @@
-package main
+package status
 
 import (
 	"context"
@@ -14,13 +14,13 @@ type signalCause struct{ sig syscall.Signal }
 
 func (c *signalCause) Error() string { return "stopped by " + c.sig.String() }
 
-// signalContext is a context that SIGINT, SIGTERM or SIGHUP cancels, with
+// SignalContext is a context that SIGINT, SIGTERM or SIGHUP cancels, with
 // the signal as its cause, so the run can stop cleanly (kill and wait for
 // its consumer process, remove its temporary files, release the database)
 // and then exit with the shell's 128+signal status: 130 for Ctrl-C, 143 for
 // a kill. signal.Notify also takes SIGINT back from a script that started
 // archlab with it ignored, so explore can always be interrupted.
-func signalContext(parent context.Context) (context.Context, context.CancelFunc) {
+func SignalContext(parent context.Context) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancelCause(parent)
 	ch := make(chan os.Signal, 1)
 	// Notify takes the signals in order, and SIGINT last: until it does,
@@ -51,18 +51,18 @@ func signalContext(parent context.Context) (context.Context, context.CancelFunc)
 	}
 }
 
-// signalStatus is the exit status of a run that ctx's signal stopped:
+// SignalStatus is the exit status of a run that ctx's signal stopped:
 // 128+signal, 130 when the cause is not known.
-func signalStatus(ctx context.Context) int {
+func SignalStatus(ctx context.Context) int {
 	var c *signalCause
 	if errors.As(context.Cause(ctx), &c) {
 		return 128 + int(c.sig)
 	}
-	return exitInterrupted
+	return Interrupted130
 }
 
-// stoppedBySignal reports whether ctx was cancelled by a signal.
-func stoppedBySignal(ctx context.Context) bool {
+// StoppedBySignal reports whether ctx was cancelled by a signal.
+func StoppedBySignal(ctx context.Context) bool {
 	var c *signalCause
 	return errors.As(context.Cause(ctx), &c)
 }

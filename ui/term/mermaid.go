@@ -1,4 +1,4 @@
-package main
+package term
 
 import (
 	"fmt"
@@ -8,32 +8,32 @@ import (
 	"archlab/ui/view"
 )
 
-// mermaid prints a drill's steps as a Mermaid sequence diagram: the same
+// Mermaid prints a drill's steps as a Mermaid sequence diagram: the same
 // recorded steps as the trace, one message line per step.
-func (r *renderer) mermaid(res *drills.Result) error {
-	_, err := fmt.Fprint(r.out(), r.diagram(res))
+func (r *Renderer) Mermaid(res *drills.Result) error {
+	_, err := fmt.Fprint(r.out(), r.Diagram(res))
 	return err
 }
 
-// mermaidAll prints one diagram per drill as a Markdown document, each in a
+// MermaidAll prints one diagram per drill as a Markdown document, each in a
 // ```mermaid fence under a heading, ready to paste into notes.
-func (r *renderer) mermaidAll(results []*drills.Result) error {
+func (r *Renderer) MermaidAll(results []*drills.Result) error {
 	for i, res := range results {
 		if i > 0 {
 			fmt.Fprintln(r.out())
 		}
-		fmt.Fprintf(r.out(), "## §%s %s\n\n```mermaid\n%s```\n", res.Drill.Section, res.Drill.Name, r.diagram(res))
+		fmt.Fprintf(r.out(), "## §%s %s\n\n```mermaid\n%s```\n", res.Drill.Section, res.Drill.Name, r.Diagram(res))
 	}
 	return nil
 }
 
-// diagram builds the diagram text from the shared diagram model (package
+// Diagram builds the diagram text from the shared diagram model (package
 // view, which the web page draws as SVG). Participants are declared in
 // order of first appearance, with ids made of safe characters and their
 // display names as aliases; a phase change is a Note across all
 // participants.
-func (r *renderer) diagram(res *drills.Result) string {
-	d := view.DiagramOf(view.Rows(r.g.lang, res.Steps))
+func (r *Renderer) Diagram(res *drills.Result) string {
+	d := view.DiagramOf(view.Rows(r.Lang, res.Steps))
 	var b strings.Builder
 	b.WriteString("sequenceDiagram\n")
 	ids := make([]string, len(d.Participants))

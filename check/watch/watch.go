@@ -1,4 +1,18 @@
-package main
+// Package watch is `check --watch`: it checks again each time an exercise
+// is saved. The archlab running is built from the files as they were when it started, so it
+// cannot run the code just saved: it rebuilds the small checker
+// (cmd/archlab-check: the checker and the exercises, no command line)
+// from the clone into the user's cache and runs each exercise in it, under
+// the time limit, as a plain check runs each in itself. Go's build cache
+// recompiles only the exercises and links a binary a tenth of archlab's
+// size, so a verdict follows a save in about a second (docs/benchmarks.md).
+//
+// Saves are seen two ways at once: fsnotify, which is immediate where the
+// file system reports changes, and a poll of the exercises' sizes and
+// times twice a second, which also sees the saves that file systems such
+// as WSL's /mnt/c or a network disk never report. Either wakes the loop;
+// an editor's burst of writes (a temporary file, a rename) is one save.
+package watch
 
 import (
 	"context"
@@ -14,69 +28,67 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"archlab/adapters/ondemand"
 	"archlab/check"
+	"archlab/check/report"
+	"archlab/i18n"
+	"archlab/ui/status"
 )
 
-// check --watch checks again each time an exercise is saved. The archlab
-// running is built from the files as they were when it started, so it
-// cannot run the code just saved: it rebuilds the small checker
-// (cmd/archlab-check: the checker and the exercises, no command line)
-// from the clone into the user's cache and runs each exercise in it, under
-// the time limit, as a plain check runs each in itself. Go's build cache
-// recompiles only the exercises and links a binary a tenth of archlab's
-// size, so a verdict follows a save in about a second (docs/benchmarks.md).
-//
-// Saves are seen two ways at once: fsnotify, which is immediate where the
-// file system reports changes, and a poll of the exercises' sizes and
-// times twice a second, which also sees the saves that file systems such
-// as WSL's /mnt/c or a network disk never report. Either wakes the loop;
-// an editor's burst of writes (a temporary file, a rename) is one save.
+// Options are check --watch's: the report the rounds are printed in, the
+// one exercise named (or "" for all) and each exercise's time limit.
+type Options struct {
+	Report *report.Report
+	Only   string
+	Limit  time.Duration
+}
 
-// pollEvery is how often the exercises are polled.
-const pollEvery = 500 * time.Millisecond
+// PollEvery is how often the exercises are polled.
+const PollEvery = 500 * time.Millisecond
 
 // settle is how long a burst of writes has to go quiet to count as one save.
 const settle = 80 * time.Millisecond
 
-// runWatch is `check --watch`: a first check, then one after every save, until
+// Run is `check --watch`: a first check, then one after every save, until
 // Ctrl-C.
-func (o *checkOptions) runWatch(ctx context.Context) error {
-	g := o.g
+func Run(ctx context.Context, o Options) error {
+	r := o.Report
+	t := func(key string, args ...any) string { return i18n.T(r.Lang, key, args...) }
 	root, err := workRoot()
 	if err != nil {
-		return &couldNotRunError{msg: g.t("check.watch.no-source", err)}
+		return &status.CouldNotRun{Msg: t("check.watch.no-source", err)}
 	}
 	goTool, err := exec.LookPath("go")
 	if err != nil {
-		return &couldNotRunError{msg: g.t("check.watch.no-go")}
+		return &status.CouldNotRun{Msg: t("check.watch.no-go")}
 	}
-	cache, err := cloneCache(root)
+	cache, err := ondemand.CloneCache(root)
 	if err == nil {
 		err = os.MkdirAll(cache, 0o700)
 	}
 	if err != nil {
-		return &couldNotRunError{msg: g.t("err.ondemand.no-cache", "archlab-check", err)}
+		return &status.CouldNotRun{Msg: t("err.ondemand.no-cache", "archlab-check", err)}
 	}
 	dir := filepath.Join(root, "exercises")
 	saves, stop, err := watchDir(ctx, dir)
 	if err != nil {
-		return &couldNotRunError{msg: g.t("check.watch.no-dir", dir, err)}
+		return &status.CouldNotRun{Msg: t("check.watch.no-dir", dir, err)}
 	}
 	defer stop()
 	bin := filepath.Join(cache, "archlab-check")
 	names := o.watched(nil)
 	for {
-		if err := o.watchRound(ctx, goTool, root, bin, names); err != nil {
+		if err := o.round(ctx, goTool, root, bin, names); err != nil {
 			return err
 		}
-		o.para(g.t("check.watch.waiting", filepath.Join(root, "exercises")), fmt.Sprint)
+		r.Para(t("check.watch.waiting", filepath.Join(root, "exercises")), fmt.Sprint)
 		select {
 		case <-ctx.Done():
-			return &interruptedError{msg: g.t("check.watch.stopped"), code: signalStatus(ctx)}
+			return &status.Interrupted{Msg: t("check.watch.stopped"), Code: status.SignalStatus(ctx)}
 		case files := <-saves:
 			names = o.watched(files)
-			fmt.Fprintln(g.io.Out)
-			o.para(g.t("check.watch.saved", strings.Join(files, ", "), strings.Join(names, ", ")), fmt.Sprint)
+			fmt.Fprintln(r.Out)
+			r.Para(t("check.watch.saved", strings.Join(files, ", "), strings.Join(names, ", ")), fmt.Sprint)
 		}
 	}
 }
@@ -85,9 +97,9 @@ func (o *checkOptions) runWatch(ctx context.Context) error {
 // on the command line; else those whose files were saved; else, for a
 // file that is no exercise's (doc.go, a helper of the student's) or at the
 // start, every exercise.
-func (o *checkOptions) watched(files []string) []string {
-	if o.only != "" {
-		return []string{o.only}
+func (o Options) watched(files []string) []string {
+	if o.Only != "" {
+		return []string{o.Only}
 	}
 	var out []string
 	for _, e := range check.Exercises {
@@ -101,37 +113,38 @@ func (o *checkOptions) watched(files []string) []string {
 	return out
 }
 
-// watchRound rebuilds the small checker and checks names in it. Code that
+// round rebuilds the small checker and checks names in it. Code that
 // does not compile is said as go says it, and the loop waits for the next
 // save.
-func (o *checkOptions) watchRound(ctx context.Context, goTool, root, bin string, names []string) error {
-	g := o.g
-	if err := build(ctx, goTool, root, bin, "./cmd/archlab-check", nil, builtWithRace()); err != nil {
+func (o Options) round(ctx context.Context, goTool, root, bin string, names []string) error {
+	r := o.Report
+	t := func(key string, args ...any) string { return i18n.T(r.Lang, key, args...) }
+	if err := ondemand.Build(ctx, goTool, root, bin, "./cmd/archlab-check", nil, ondemand.RaceBuilt()); err != nil {
 		if ctx.Err() != nil {
-			return &interruptedError{msg: g.t("check.watch.stopped"), code: signalStatus(ctx)}
+			return &status.Interrupted{Msg: t("check.watch.stopped"), Code: status.SignalStatus(ctx)}
 		}
-		fmt.Fprintln(g.io.Out, g.t("check.watch.compile"))
-		fmt.Fprintln(g.io.Out, compileErrors(err.Error()))
+		fmt.Fprintln(r.Out, t("check.watch.compile"))
+		fmt.Fprintln(r.Out, compileErrors(err.Error()))
 		return nil
 	}
 	var results []*check.Result
 	done := 0
 	for _, name := range names {
 		e, _ := check.Lookup(name)
-		r := check.RunChild(ctx, []string{bin, "--lang", string(g.lang), name}, os.Environ(), e, o.limit)
+		r := check.RunChild(ctx, []string{bin, "--lang", string(r.Lang), name}, os.Environ(), e, o.Limit)
 		if ctx.Err() != nil {
-			return &interruptedError{msg: g.t("check.watch.stopped"), code: signalStatus(ctx)}
+			return &status.Interrupted{Msg: t("check.watch.stopped"), Code: status.SignalStatus(ctx)}
 		}
 		var start *check.StartError
 		if errors.As(r.Err, &start) {
-			return &couldNotRunError{msg: g.t("check.err.exe", start.Err)}
+			return &status.CouldNotRun{Msg: t("check.err.exe", start.Err)}
 		}
 		if r.Status == check.Done {
 			done++
 		}
 		results = append(results, r)
 	}
-	return o.render(results, done)
+	return r.Text(results, done)
 }
 
 // compileErrors is go build's complaint without its first line (the
@@ -146,10 +159,10 @@ func compileErrors(msg string) string {
 // workRoot is the archlab clone the student works in: the module of the
 // working directory, else the one this archlab was built from.
 func workRoot() (string, error) {
-	if root, ok := workingModule(); ok {
+	if root, ok := ondemand.WorkingModule(); ok {
 		return root, nil
 	}
-	return sourceRoot()
+	return ondemand.SourceRoot()
 }
 
 // watchDir reports each save in dir: the names of the Go files that
@@ -197,7 +210,7 @@ func watchDir(ctx context.Context, dir string) (<-chan []string, func(), error) 
 		}
 	}
 	go func() {
-		t := time.NewTicker(pollEvery)
+		t := time.NewTicker(PollEvery)
 		defer t.Stop()
 		for {
 			select {

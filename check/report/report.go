@@ -1,0 +1,22 @@
+// Package report is check's report in each format: text for people
+// (text.go), --json (json.go), Exercism's results.json (exercism.go), and
+// the graduated hints with their count (hints.go). It lays out what check
+// found, in the reader's language, with the terminal's rendering (ui/term);
+// it runs nothing. A new format is a new file here with a method on Report,
+// and one case in cmd/archlab/check.go.
+package report
+
+import (
+	"archlab/i18n"
+	"archlab/ui/term"
+)
+
+// Report renders check's results on the terminal's renderer.
+type Report struct {
+	*term.Renderer
+	Show bool     // --show: the timeline and drill file under an exercise not done
+	Only string   // the EXERCISE argument, "" for all
+	Args []string // the command line, for "ask again" in a hint
+}
+
+func (r *Report) t(key string, args ...any) string { return i18n.T(r.Lang, key, args...) }

@@ -1,0 +1,183 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"archlab/check"
+	"archlab/explore"
+	"archlab/harness"
+	"archlab/ui/term"
+	"archlab/ui/view"
+)
+
+// Text prints one line per exercise, with the shortest run, the hint and
+// (with --show) the timeline and drill file under an exercise not done,
+// then the progress.
+func (r *Report) Text(results []*check.Result, done int) error {
+	for _, res := range results {
+		if err := r.renderOne(res); err != nil {
+			return err
+		}
+		r.printedBy(res)
+	}
+	r.Para(r.t("check.progress", done, len(results)), fmt.Sprint)
+	return nil
+}
+
+// renderOne is one exercise's lines: its status, then for a pass the
+// faults, for a hang where it was, for a failure the shortest run, where
+// it parts from the book, the hint and (with --show) the whole run.
+func (r *Report) renderOne(res *check.Result) error {
+	out, para := r.Out, r.Para
+	e := res.Exercise
+	tone := fmt.Sprint
+	switch res.Status {
+	case check.Done:
+		tone = r.P.Good.Sprint
+	case check.NotDone, check.Failed:
+		tone = r.P.Bad.Sprint
+	}
+	para(r.line(res), tone)
+	switch res.Status {
+	case check.Done:
+		if len(res.Faults) > 0 {
+			para(r.t("check.detail.faults", term.GroupDigits(res.Walked), r.faults(res.Faults)), r.P.Dim.Sprint)
+		}
+		return nil
+	case check.Hung:
+		para(r.hang(res.Hang), fmt.Sprint)
+		return nil
+	case check.NotDone:
+	default:
+		return nil
+	}
+	if res.Shortest != nil {
+		para(r.t("check.detail.shortest", res.Shortest.Line(r.Lang, res.Lessons[0])), fmt.Sprint)
+	}
+	for _, l := range r.diagnosis(res.Diagnosis) {
+		para(l, fmt.Sprint)
+	}
+	para(r.t("check.detail.hint", res.Hint(r.Lang)), fmt.Sprint)
+	if !r.Show {
+		para(r.t("check.detail.show", e.Name), r.P.Dim.Sprint)
+		return nil
+	}
+	if res.Shortest == nil {
+		return nil
+	}
+	steps, err := res.Shortest.Trace()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(out, "\n"+r.t("check.detail.trace", e.Name))
+	if err := r.Trace(steps); err != nil {
+		return err
+	}
+	file, err := res.Shortest.File(r.Lang)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(out, "\n"+r.t("check.detail.file"))
+	fmt.Fprint(out, file)
+	fmt.Fprintln(out)
+	return nil
+}
+
+// printedBy shows what the student's code printed while it was checked
+// (its debugging output): how many lines, and the first few.
+func (r *Report) printedBy(res *check.Result) {
+	if res.PrintedLines == 0 {
+		return
+	}
+	r.Para(r.t("check.detail.printed", term.GroupDigits(uint64(res.PrintedLines)), len(res.Printed)), r.P.Dim.Sprint)
+	for _, l := range res.Printed {
+		fmt.Fprintln(r.Out, "      │ "+term.Cut(l, r.Width-8))
+	}
+}
+
+// diagnosis is where a failing run parts from the book's, in lines: the
+// step, the book's answer, the student's, and the known mistake.
+func (r *Report) diagnosis(d *check.Diagnosis) []string {
+	if d == nil {
+		return nil
+	}
+	at, book, yours := r.diagnosisTexts(d)
+	out := []string{r.t("check.diag.at", d.Step, at), r.t("check.diag.book", book), r.t("check.diag.yours", yours)}
+	if d.Mistake != "" {
+		out = append(out, r.t("check.diag.mistake", check.MistakeText(r.Lang, d.Mistake)))
+	}
+	return out
+}
+
+// diagnosisTexts is the parting step and each run's answer in words: each
+// step as its action and result ("marks the key: marked"), "; " between.
+func (r *Report) diagnosisTexts(d *check.Diagnosis) (at, book, yours string) {
+	answer := func(steps []harness.Step) string {
+		if len(steps) == 0 {
+			return r.t("check.diag.nothing")
+		}
+		var parts []string
+		for _, row := range view.Rows(r.Lang, steps) {
+			parts = append(parts, r.t("check.diag.step", row.Action, row.Result))
+		}
+		return strings.Join(parts, r.t("check.diag.sep"))
+	}
+	return view.Rows(r.Lang, []harness.Step{d.At})[0].Action, answer(d.Book), answer(d.Yours)
+}
+
+// faults is a pass's fault counts in one line: "crash-before 1,434 ·
+// lost-ack 1,434 · …", in the section's order.
+func (r *Report) faults(fs []explore.Count) string {
+	var parts []string
+	for _, f := range fs {
+		parts = append(parts, f.Name+" "+term.GroupDigits(f.N))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// hang says where a hung exercise's code was: the drill or schedule, and
+// its last call.
+func (r *Report) hang(h *check.Hang) string {
+	where, verb := h.Where, h.Verb
+	if where == "" {
+		where = r.t("check.hung.unknown")
+	}
+	if verb == "" {
+		verb = r.t("check.hung.no-call")
+	}
+	return r.t("check.detail.hung", where, verb)
+}
+
+// Para prints text wrapped to the width, its continuation lines indented
+// under the text, coloured line by line.
+func (r *Report) Para(text string, tone func(...any) string) {
+	indent := text[:len(text)-len(strings.TrimLeft(text, " "))]
+	for i, l := range term.WrapText(strings.TrimLeft(text, " "), r.Width-len(indent)-2) {
+		if i > 0 {
+			l = "  " + l
+		}
+		fmt.Fprintln(r.Out, tone(indent+l))
+	}
+}
+
+// line is an exercise's one line: its status and what it comes to.
+func (r *Report) line(res *check.Result) string {
+	e := res.Exercise
+	switch res.Status {
+	case check.Done:
+		return r.t("check.line.done", e.Name, e.Section, res.Drills, term.GroupDigits(res.Schedules))
+	case check.NotStarted:
+		return r.t("check.line.not-started", e.Name, e.Section, e.Func, e.File)
+	case check.Failed:
+		var none *check.NoResultError
+		if errors.As(res.Err, &none) {
+			return r.t("check.line.error", e.Name, e.Section, r.t("check.err.no-result", none.Why))
+		}
+		return r.t("check.line.error", e.Name, e.Section, res.Err)
+	case check.Hung:
+		return r.t("check.line.hung", e.Name, e.Section, term.Duration(r.Lang, res.Hang.Limit))
+	}
+	return r.t("check.line.not-done", e.Name, e.Section, check.LessonText(r.Lang, res.Lessons[0]))
+}

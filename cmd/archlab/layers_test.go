@@ -1,0 +1,100 @@
+package main
+
+import (
+	"go/parser"
+	"go/token"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// layers is every package of the module and its layer, lowest first
+// (docs/architecture.md): the book, the harness, the drivers, the
+// adapters, the ui, the commands. A package may use its own layer and
+// those below it, never one above. A package not in the table fails
+// TestLayers until it is placed.
+var layers = map[string]int{
+	// 0 the book: the mechanisms, pure.
+	"internal/inbox": 0, "internal/ordering": 0, "internal/shardjob": 0,
+	// 1 the harness: the faults around the book's code.
+	"harness": 1,
+	// i18n is the catalogue of words every layer above the book prints;
+	// it imports nothing of archlab, and the book must not print.
+	"i18n": 1,
+	// 2 the drivers: scenarios as data, the explorer, the checker.
+	"drills": 2, "drills/fuzz": 2, "explore": 2, "check": 2,
+	// exercises is the student's code, which check drives: it may use
+	// only the book's types and the harness's, as the book's code does.
+	"exercises": 2,
+	// 3 the adapters: real parts behind the harness's vocabulary.
+	"adapters/broker": 3, "adapters/broker/brokertest": 3, "adapters/broker/natsbroker": 3,
+	"adapters/broker/kafkabroker": 3, "adapters/sqlstore": 3, "adapters/consumerproc": 3,
+	// ondemand is an adapter to the go command: it builds archlab variants.
+	"adapters/ondemand": 3,
+	// 4 the ui: what a run looks like, on the terminal and the page.
+	"ui/view": 4, "ui/term": 4, "ui/web": 4, "ui/status": 4, "ui/numflag": 4,
+	// check's front end sits under check/ so a reader finds it there, but
+	// it is ui: it lays out check's results (report) and re-runs check
+	// on every save (watch, which asks adapters/ondemand for the build).
+	"check/report": 4, "check/watch": 4,
+	// 5 the commands: wiring only.
+	"cmd/archlab": 5, "cmd/archlab-check": 5,
+}
+
+// TestLayers: no package of the module depends, directly or through
+// another, on a package of a layer above its own (go list -deps, with
+// every build tag, so the tagged wiring is held to it too). Test files
+// are not held to it: cmd's end-to-end tests may reach anything.
+func TestLayers(t *testing.T) {
+	out, err := exec.Command("go", "list", "-tags", "brokers,sqlite,web", "-f", "{{.ImportPath}} {{join .Deps \" \"}}", "archlab/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	const mod = "archlab/"
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		pkg := strings.TrimPrefix(f[0], mod)
+		own, ok := layers[pkg]
+		if !ok {
+			t.Errorf("%s is in no layer: place it in the table in layers_test.go", pkg)
+			continue
+		}
+		for _, dep := range f[1:] {
+			d, ok := strings.CutPrefix(dep, mod)
+			if !ok {
+				continue
+			}
+			if l, placed := layers[d]; placed && l > own {
+				t.Errorf("%s (layer %d) depends on %s (layer %d), a layer above it", pkg, own, d, l)
+			}
+		}
+	}
+}
+
+// TestCmdOnlyWires: the commands draw no table, measure no width and
+// watch no file themselves; ui/term and check/watch do.
+func TestCmdOnlyWires(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	banned := []string{"github.com/olekukonko/tablewriter", "github.com/mattn/go-runewidth", "github.com/fsnotify/fsnotify"}
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			if slices.ContainsFunc(banned, func(b string) bool { return path == b || strings.HasPrefix(path, b+"/") }) {
+				t.Errorf("%s imports %s: that belongs in ui/term or check/watch", name, path)
+			}
+		}
+	}
+}
