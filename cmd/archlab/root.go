@@ -35,6 +35,9 @@ func (g *globalOptions) colour() bool {
 // outWriter, checked once at the end: a result that could not be written
 // is never an exit 0 (see exitstatus.go).
 func run(io *IO, args []string) int {
+	if io.Getenv(drillChildEnv) == "1" {
+		return serveDrillChild(io, args) // drillchild.go
+	}
 	var errw goio.Writer = io.Err
 	if io.ErrWidth > 0 {
 		errw = &stderrWriter{w: io.Err, width: screenWidth(io.ErrWidth)}
