@@ -232,7 +232,7 @@ func (e *StartError) Unwrap() error { return e.Err }
 // stack overflow, memory past MemoryBudget in the student's code) comes
 // back Failed with the line that says why.
 func RunChild(ctx context.Context, argv, env []string, e *Exercise, limit time.Duration) *Result {
-	run, err := Spawn(ctx, argv, env, limit)
+	run, err := Spawn(ctx, argv, env, limit, graceTime)
 	if err != nil {
 		return &Result{Exercise: e, Status: Failed, Err: &StartError{err}}
 	}

@@ -52,16 +52,17 @@ import (
 const MemoryBudget = 1 << 30
 
 // MaxResult is the most a child's result may be: far more than any
-// exercise's (a counterexample's steps and its drill file), far less than
+// exercise's (a counterexample's steps and its drill file) or drill's
+// output (its trace and JSON, under their budgets), far less than
 // a flood would take.
-const MaxResult = 8 << 20
+const MaxResult = 64 << 20
 
 // ResultFD is the child's end of its result pipe.
 const ResultFD = 3
 
-// graceTime is how long a child told its time is up has to say where its
-// code was, and how long a child's stdout and stderr are read after it
-// ends (a process that escaped its group may hold them).
+// graceTime is how long a check's child told its time is up has to say
+// where its code was, and how long a child's stdout and stderr are read
+// after it ends (a process that escaped its group may hold them).
 const graceTime = 2 * time.Second
 
 // Ending is how a child's run ended.
@@ -73,7 +74,7 @@ const (
 	Canceled               // the context ended first (Ctrl-C)
 )
 
-// Run is what a child left: its result, what it printed, how it ended.
+// ChildRun is what a child left: its result, what it printed, how it ended.
 type ChildRun struct {
 	Result   []byte // what it wrote on its result pipe
 	TooLarge bool   // it wrote more than MaxResult
@@ -84,10 +85,10 @@ type ChildRun struct {
 
 // Spawn runs argv (with env) as a child under limit: in its own process
 // group, its result on fd 3, its output bounded. At the limit the child's
-// stdin is closed (its time is up) and it has graceTime to write where its
+// stdin is closed (its time is up) and it has grace to write where its
 // code was; then, and whenever it ends, its group is killed. An error is
 // the environment's (no pipe, no program): the child never started.
-func Spawn(ctx context.Context, argv, env []string, limit time.Duration) (*ChildRun, error) {
+func Spawn(ctx context.Context, argv, env []string, limit, grace time.Duration) (*ChildRun, error) {
 	// The pipes are made here, not by exec: Wait then returns when the
 	// child ends, not when the last process holding its stdout or stderr
 	// (a grandchild's `sleep 60`) lets go, and the group is killed at once.
@@ -157,7 +158,7 @@ wait:
 			stdin.Close()
 			select {
 			case <-exited:
-			case <-time.After(graceTime):
+			case <-time.After(grace):
 				killGroup()
 				<-exited
 			}

@@ -181,3 +181,51 @@ func TestCheckSlowMachineIsNotHang(t *testing.T) {
 		t.Errorf("exit status %d after %v on a shared CPU, want 0 and done:\n%s", got, time.Since(start), out)
 	}
 }
+
+// TestDrillStudentSignals: Ctrl-C and SIGTERM stop a drill file of
+// strategy student whose code loops for ever (128+signal, at once), and
+// the child running the code goes with it. Issue 37: the code ran in
+// archlab's own process, and both signals were ignored.
+func TestDrillStudentSignals(t *testing.T) {
+	if raceOn {
+		t.Skip("process plumbing; the child under -race takes seconds to start")
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			pidFile := filepath.Join(t.TempDir(), "pid")
+			cmd := archlabCmd(t, "drill", "--file", "../../testdata/files/student-ack.txtar", "--max-time", "1m")
+			cmd.Env = append(cmd.Env, testStudentsEnv+"=loops", pidFileEnv+"="+pidFile)
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			var pid int
+			t.Cleanup(func() {
+				cmd.Process.Kill()
+				if pid != 0 {
+					syscall.Kill(pid, syscall.SIGKILL)
+				}
+			})
+			if ok, err := waitFor(done, func() bool { var ok bool; pid, ok = readPid(pidFile); return ok }); !ok {
+				t.Fatalf("the drill ended (%v) before the student's loop started", err)
+			}
+			if !catches(cmd.Process.Pid, sig) {
+				t.Fatalf("archlab does not catch %v while the student's code runs", sig)
+			}
+			cmd.Process.Signal(sig)
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(5 * time.Second):
+				t.Fatalf("still running 5 s after %v", sig)
+			}
+			if got, want := exitStatus(t, err), 128+int(sig); got != want {
+				t.Errorf("exit status %d after %v, want %d", got, sig, want)
+			}
+			if running(pid) {
+				t.Errorf("the process running the student's code (pid %d) outlived archlab", pid)
+			}
+		})
+	}
+}

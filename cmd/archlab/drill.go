@@ -63,6 +63,9 @@ func newDrillCmd(g *globalOptions) *cobra.Command {
 				if o.rewrite {
 					return o.rewriteFiles(list)
 				}
+				if ok, err := o.inChild(list); ok {
+					return err // the student's code ran in a child (drillchild.go)
+				}
 				if len(list) == 1 {
 					return o.runOne(list[0], list[0].Defaults())
 				}

@@ -27,6 +27,8 @@ var hostileStudents = map[string]func(*harness.Delivery) error{
 	"logger":     loggingHandler,
 	"hog":        hoggingHandler,
 	"slow":       slowHandler,
+	"loops":      loopingHandler,
+	"panics":     panickingHandler,
 }
 
 // bookDelivery is the book's §8.2 handler.
@@ -126,4 +128,24 @@ func cpuTime() time.Duration {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// loopingHandler never returns: it writes this process's pid where
+// pidFileEnv says (when it says), then loops.
+func loopingHandler(*harness.Delivery) error {
+	if f := os.Getenv(pidFileEnv); f != "" {
+		os.WriteFile(f+".tmp", []byte(fmt.Sprint(os.Getpid())), 0o644)
+		os.Rename(f+".tmp", f)
+	}
+	for n := 0; ; n++ {
+	}
+}
+
+// panickingHandler panics in a goroutine of its own, which no recover of
+// the caller's can catch: Go ends the process with a dump of every
+// goroutine.
+func panickingHandler(*harness.Delivery) error {
+	go func() { panic("boom in a goroutine") }()
+	time.Sleep(time.Minute)
+	return nil
 }

@@ -87,6 +87,10 @@ func describe(err error) (code int, msg, hint string) {
 	if err == nil {
 		return exitOK, "", ""
 	}
+	var se *statusError
+	if errors.As(err, &se) {
+		return se.code, "", "" // a drill's child said what it had to (drillchild.go)
+	}
 	var mm *mismatchError
 	if errors.As(err, &mm) {
 		return exitMismatch, mm.Msg, ""

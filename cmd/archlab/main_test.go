@@ -29,7 +29,7 @@ func TestMain(m *testing.M) {
 	// A Go test that needs archlab as a real process (its stdout on
 	// /dev/full, a signal, a second run on one database) starts this
 	// binary with asArchlab=1 (exitstatus_test.go).
-	if os.Getenv(asArchlab) == "1" || os.Getenv(check.ChildEnv) == "1" {
+	if os.Getenv(asArchlab) == "1" || os.Getenv(check.ChildEnv) == "1" || os.Getenv(drillChildEnv) == "1" {
 		os.Exit(run(scriptIO(), os.Args[1:]))
 	}
 	if os.Getenv(asScreens) == "1" {

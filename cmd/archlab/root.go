@@ -46,6 +46,9 @@ func (g *globalOptions) renderer() *term.Renderer {
 // outWriter, checked once at the end: a result that could not be written
 // is never an exit 0 (see exitstatus.go).
 func run(io *IO, args []string) int {
+	if io.Getenv(drillChildEnv) == "1" {
+		return serveDrillChild(io, args) // drillchild.go
+	}
 	var errw goio.Writer = io.Err
 	if io.ErrWidth > 0 {
 		errw = term.NewStderrWriter(io.Err, term.ScreenWidth(io.ErrWidth))
