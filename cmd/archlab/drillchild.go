@@ -9,9 +9,12 @@ import (
 	"slices"
 	"time"
 
+	"archlab/adapters/ondemand"
 	"archlab/check"
 	"archlab/drills"
 	"archlab/harness"
+	"archlab/ui/status"
+	"archlab/ui/term"
 )
 
 // A drill file of strategy student (the file `check --show` prints) runs
@@ -61,37 +64,37 @@ func (o *drillOptions) inChild(list []*drills.Drill) (ok bool, err error) {
 	}
 	exe, err := g.io.Exe()
 	if err != nil {
-		return true, &couldNotRunError{msg: g.t("check.err.exe", err)}
+		return true, &couldNotRunError{Msg: g.t("check.err.exe", err)}
 	}
 	env := os.Environ()
 	for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG", "NO_COLOR", "TERM"} {
 		env = append(env, k+"="+g.io.Getenv(k))
 	}
-	env = append(env, drillChildEnv+"=1", fmt.Sprintf("%s=%d,%t,%t", handedIO, g.io.Width, g.io.OutIsTerminal, g.io.InIsTerminal))
+	env = append(env, drillChildEnv+"=1", fmt.Sprintf("%s=%d,%t,%t", ondemand.HandedIO, g.io.Width, g.io.OutIsTerminal, g.io.InIsTerminal))
 	limit := o.budget.Time
 	if limit <= 0 {
 		limit = drills.DefaultBudget.Time
 	}
-	ctx, stop := signalContext(context.Background())
+	ctx, stop := status.SignalContext(context.Background())
 	defer stop()
 	// The child's own budget says "took longer than" when the code gives
 	// it back control; a loop that never does is stopped a moment later.
 	run, err := check.Spawn(ctx, append([]string{exe}, g.args...), env, limit+time.Second, 0)
 	if err != nil {
-		return true, &couldNotRunError{msg: g.t("check.err.exe", err)}
+		return true, &couldNotRunError{Msg: g.t("check.err.exe", err)}
 	}
 	var res drillResult
 	switch {
 	case run.Ending == check.Canceled:
-		return true, &interruptedError{msg: g.t("err.interrupted.memory"), code: signalStatus(ctx)}
+		return true, &interruptedError{Msg: g.t("err.interrupted.memory"), Code: status.SignalStatus(ctx)}
 	case run.Ending == check.TimedOut:
-		return true, &usageError{msg: o.where() + g.t("file.err.budget.time", limit)}
+		return true, &usageError{Msg: o.where() + g.t("file.err.budget.time", limit)}
 	case gob.NewDecoder(bytes.NewReader(run.Result)).Decode(&res) != nil:
 		why := run.Printed.Why()
 		if why == "" {
 			why = fmt.Sprint(run.State)
 		}
-		return true, &mismatchError{msg: g.t("drill.student.no-result", why)}
+		return true, &mismatchError{Msg: g.t("drill.student.no-result", why)}
 	}
 	// Shown with a result only: without one, the line that says why is
 	// what matters, and the rest is Go's dump of every goroutine.
@@ -120,9 +123,9 @@ func (o *drillOptions) printedBy(p *check.Printed) {
 		return
 	}
 	g := o.g
-	fmt.Fprintln(g.io.Err, g.t("drill.student.printed", groupDigits(uint64(n)), len(first)))
+	fmt.Fprintln(g.io.Err, g.t("drill.student.printed", term.GroupDigits(uint64(n)), len(first)))
 	for _, l := range first {
-		fmt.Fprintln(g.io.Err, "  │ "+cut(l, g.width()-4))
+		fmt.Fprintln(g.io.Err, "  │ "+term.Cut(l, g.width()-4))
 	}
 }
 
