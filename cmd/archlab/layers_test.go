@@ -36,6 +36,8 @@ var layers = map[string]int{
 	"adapters/ondemand": 3,
 	// 4 the ui: what a run looks like, on the terminal and the page.
 	"ui/view": 4, "ui/term": 4, "ui/web": 4, "ui/status": 4, "ui/numflag": 4,
+	// wrap breaks lines between words (Chinese too) for both front ends.
+	"ui/wrap": 4,
 	// check's front end sits under check/ so a reader finds it there, but
 	// it is ui: it lays out check's results (report) and re-runs check
 	// on every save (watch, which asks adapters/ondemand for the build).
