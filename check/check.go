@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"archlab/drills"
@@ -37,6 +38,10 @@ type Exercise struct {
 	// a wrong design failing, on purpose) make sense to run.
 	Drills  []string
 	plugged func(*harness.Students) bool
+	// model, for a mechanism exercise, is the book's type as the model
+	// the student's is compared with, call by call (model.go), and run
+	// from two goroutines at once (linear.go).
+	model *machine
 	// explore runs the explorer's small scope on the student's code, whose
 	// counterexamples read in one line; wide, when set, the largest scope
 	// the flags allow, where the guarantee means something (nil for §11.2,
@@ -118,6 +123,7 @@ var Exercises = []*Exercise{
 		}},
 	// The mechanism itself: the student's Ledger, under the book's Consume.
 	{Name: "ledger", Section: "8.2", File: "exercises/ledger.go", Func: "Ledger", Tier: TierMechanism,
+		model:    ledgerMachine,
 		Mistakes: ledgerMistakes,
 		Units:    ledgerUnits,
 		Drills:   []string{"ack-lost", "dedup-scope", "prune-window", "prune-keeps-newer", "exactly-once-boundary", "duplicate-delivery"},
@@ -136,6 +142,7 @@ var Exercises = []*Exercise{
 			return explore.StudentOrdering(ctx, explore.StudentOrderingWide, s, explore.Options{})
 		}},
 	{Name: "projection", Section: "8.3", File: "exercises/projection.go", Func: "Projection", Tier: TierMechanism,
+		model:    projectionMachine,
 		Mistakes: projectionMistakes,
 		Units:    projectionUnits,
 		// Every §8.3 drill that runs a projection: with the consumer's
@@ -165,6 +172,7 @@ var Exercises = []*Exercise{
 	// a zombie move the checkpoint: shard-loop's lesson, not a fault of the
 	// mechanism the student copies from the book.
 	{Name: "runner", Section: "11.2", File: "exercises/runner.go", Func: "Runner.Run/Checkpoint.Commit", Tier: TierMechanism,
+		model:    runnerMachine,
 		Mistakes: runnerMistakes,
 		Units:    runnerUnits,
 		Drills:   []string{"crash-resume", "rerun-commit", "zombie-window", "stale-epoch", "commit-cadence"},
@@ -306,6 +314,19 @@ type Result struct {
 	Shortest  *Counterexample
 	Diagnosis *Diagnosis // where the shortest run parts from the book's
 	Hang      *Hang      // Hung: where the code was when its time ran out
+	// Clauses is how many of the model's calls reached each clause of the
+	// exercise's doc comment (a mechanism exercise), ModelCalls how many
+	// calls it made in all.
+	Clauses    []ClauseCount
+	ModelCalls uint64
+	// Calls is the model's counterexample: the shortest sequence of calls
+	// where the student's type answers otherwise than the book's.
+	Calls *CallRun
+	// Race is calls made at once whose answers no order of them explains.
+	Race *RaceRun
+	// Mistake is the known mistake the failure shows (MistakeText), ""
+	// for none: named only when the harm seen is the one it describes.
+	Mistake string
 	// Printed is the first lines the student's code printed (to stdout
 	// or stderr) in its child, PrintedLines how many it printed in all.
 	Printed      []string
@@ -345,6 +366,10 @@ func (r *Result) Hint(lang i18n.Lang) string {
 	case Done:
 		return ""
 	}
+	// The mistake named, when one is: its hint is written for it.
+	if h := MistakeHint(lang, r.Mistake); h != "" {
+		return h
+	}
 	if len(r.Lessons) > 0 {
 		l := r.Lessons[0]
 		for _, key := range []string{base + "." + l.Check, base + "." + l.Drill} {
@@ -354,6 +379,14 @@ func (r *Result) Hint(lang i18n.Lang) string {
 		}
 	}
 	return i18n.T(lang, base)
+}
+
+// MistakeHint is the hint written for a known mistake, "" for none.
+func MistakeHint(lang i18n.Lang, mistake string) string {
+	if key := "check.hint.mistake." + mistake; mistake != "" && i18n.Has(lang, key) {
+		return i18n.T(lang, key)
+	}
+	return ""
 }
 
 // Run checks one exercise on the student's code s: the drills first, then
@@ -369,6 +402,12 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 	}
 	if s == nil || !e.plugged(s) {
 		r.Status, r.Err = NotStarted, exercises.ErrNotImplemented
+		return r
+	}
+	// A mechanism's first judge is the book's type: every clause of the
+	// doc comment, call by call, then two calls at once. A difference is
+	// the whole verdict: its clause the headline, its calls the run.
+	if e.model != nil && r.modelled(e, s) {
 		return r
 	}
 	for _, u := range e.Units {
@@ -470,8 +509,16 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 		r.Shortest = &Counterexample{Schedule: ce}
 	}
 	if r.Shortest != nil {
+		// One verdict: the headline is what the shortest run breaks.
+		r.Lessons = headlineFirst(r.Lessons, r.Shortest)
 		if src, err := r.Shortest.File(i18n.EN); err == nil {
 			r.Diagnosis = diagnose(e, s, src)
+		}
+		if r.Diagnosis != nil && len(r.Lessons) > 0 && r.Diagnosis.Mistake != "" {
+			r.Mistake = r.Diagnosis.Mistake
+			if !explains(e.Mistakes, r.Mistake, r.Lessons[0]) {
+				r.Mistake, r.Diagnosis.Mistake = "", ""
+			}
 		}
 	}
 	// No lucky passes: a fault class that never struck was never tested.
@@ -485,6 +532,83 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 		r.Status = NotDone
 	}
 	return r
+}
+
+// modelled runs e's model on s: the calls in sequence, then at once. It
+// says whether the model decided the verdict (a difference, or the
+// student's code stopping it); the book's scenarios run only after a
+// pass.
+func (r *Result) modelled(e *Exercise, s *harness.Students) bool {
+	mr, err := e.model.check(s)
+	if r.stopped(err) {
+		return true
+	}
+	r.Clauses, r.ModelCalls = mr.Coverage, mr.Calls
+	if mr.Run != nil {
+		r.Status, r.Calls = NotDone, mr.Run
+		r.Lessons = []Lesson{clauseLesson(e, mr.Run.Clause)}
+		r.Mistake = e.model.mistake(mr.Run.Clause, mr.Run.Harm)
+		return true
+	}
+	race, err := e.model.linearizable(s)
+	if r.stopped(err) {
+		return true
+	}
+	if race != nil {
+		r.Status, r.Race = NotDone, race
+		r.Lessons = []Lesson{clauseLesson(e, atomicClause)}
+		r.Mistake = e.model.mistake(atomicClause, harmAtomicity)
+		return true
+	}
+	r.Clauses = append(r.Clauses, ClauseCount{Name: atomicClause, N: e.model.raceCalls()})
+	// No lucky passes: a clause no call reached was never checked.
+	for _, c := range r.Clauses {
+		if c.N == 0 {
+			r.Lessons = append(r.Lessons, Lesson{Check: "unreached", Key: "check.lesson.unreached", Args: []any{c.Name}})
+		}
+	}
+	return false
+}
+
+// atomicClause is every mechanism's last clause: calls made at once
+// answer as the same calls one after the other would.
+const atomicClause = "atomic"
+
+// clauseLesson is a clause of e's doc comment, broken.
+func clauseLesson(e *Exercise, clause string) Lesson {
+	return Lesson{Check: clause, Key: "check.clause." + e.Name + "." + clause}
+}
+
+// headlineFirst puts the lessons the shortest run breaks first: a drill's
+// lessons for a drill, the schedule's checks for the explorer's run.
+func headlineFirst(lessons []Lesson, c *Counterexample) []Lesson {
+	mine := func(l Lesson) bool {
+		if c.Schedule != nil {
+			return l.Drill == "" && l.Unit == "" && l.Check != "unfired"
+		}
+		return l.Drill == c.Drill
+	}
+	var first, rest []Lesson
+	for _, l := range lessons {
+		if mine(l) {
+			first = append(first, l)
+		} else {
+			rest = append(rest, l)
+		}
+	}
+	return append(first, rest...)
+}
+
+// explains says whether the known mistake key describes the harm the
+// headline lesson names: a mistake that explains a loss is not named over
+// a double apply.
+func explains(ms []Mistake, key string, headline Lesson) bool {
+	for _, m := range ms {
+		if m.Key == key {
+			return len(m.Harms) == 0 || slices.Contains(m.Harms, headline.Check)
+		}
+	}
+	return false
 }
 
 // stopped records an error that ends the check: the stub, or the code's

@@ -56,9 +56,20 @@ type wire struct {
 	Shortest  *wireRun
 	Diagnosis *Diagnosis
 	Hang      *Hang
+	// The model's: each clause's count, its calls, its counterexample,
+	// the calls at once no order explains, and the mistake named.
+	Clauses    []ClauseCount
+	ModelCalls uint64
+	Calls      *CallRun
+	Race       *RaceRun
+	Mistake    string
 	// Trouble is the child's own failure, not the code's (an exercise it
 	// does not know): the environment's, said in its words.
 	Trouble string
+	// Racing is not a result but a note sent before it: the calls about
+	// to run at once (harness.Watch.Racing), so that a process that dies
+	// of them (a Go map written from two goroutines) is still explained.
+	Racing string
 }
 
 // Serve is the child's side: it checks exercise name on s, in lang, and
@@ -71,16 +82,29 @@ func Serve(ctx context.Context, name string, lang i18n.Lang, s *harness.Students
 		return err
 	}
 	with := *s
-	with.Watch = &harness.Watch{}
-	var once sync.Once
-	send := func(w *wire) (err error) {
-		sent := false
-		once.Do(func() { sent, err = true, gob.NewEncoder(out).Encode(w) })
-		if !sent {
+	// One encoder for the notes and the result, which go on one stream;
+	// once the result is sent nothing more is.
+	var (
+		mu   sync.Mutex
+		enc  = gob.NewEncoder(out)
+		sent bool
+	)
+	send := func(w *wire) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if sent {
 			return ErrHung
 		}
-		return err
+		sent = true
+		return enc.Encode(w)
 	}
+	with.Watch = &harness.Watch{Tell: func(race string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if !sent {
+			enc.Encode(&wire{Exercise: name, Racing: race})
+		}
+	}}
 	timeUp := make(chan struct{})
 	go func() {
 		io.Copy(io.Discard, in)
@@ -135,7 +159,8 @@ type wireRun struct {
 // toWire is r as the child sends it, its texts in lang.
 func toWire(r *Result, lang i18n.Lang) *wire {
 	w := &wire{Exercise: r.Exercise.Name, Status: r.Status, Drills: r.Drills, Passed: r.Passed,
-		Schedules: r.Schedules, Faults: r.Faults, Walked: r.Walked, Diagnosis: r.Diagnosis, Hang: r.Hang}
+		Schedules: r.Schedules, Faults: r.Faults, Walked: r.Walked, Diagnosis: r.Diagnosis, Hang: r.Hang,
+		Clauses: r.Clauses, ModelCalls: r.ModelCalls, Calls: r.Calls, Race: r.Race, Mistake: r.Mistake}
 	if r.Err != nil {
 		w.Err = r.Err.Error()
 	}
@@ -192,7 +217,8 @@ func isStringer(a any) bool { _, ok := a.(fmt.Stringer); return ok }
 // fromWire is the Result the parent renders.
 func fromWire(e *Exercise, w *wire) *Result {
 	r := &Result{Exercise: e, Status: w.Status, Drills: w.Drills, Passed: w.Passed, Schedules: w.Schedules,
-		Faults: w.Faults, Walked: w.Walked, Diagnosis: w.Diagnosis, Hang: w.Hang}
+		Faults: w.Faults, Walked: w.Walked, Diagnosis: w.Diagnosis, Hang: w.Hang,
+		Clauses: w.Clauses, ModelCalls: w.ModelCalls, Calls: w.Calls, Race: w.Race, Mistake: w.Mistake}
 	switch {
 	case w.Status == NotStarted:
 		r.Err = exercises.ErrNotImplemented
@@ -207,6 +233,23 @@ func fromWire(e *Exercise, w *wire) *Result {
 		r.Shortest = &Counterexample{Drill: c.Drill, Steps: c.Steps, sent: c}
 	}
 	return r
+}
+
+// readWire reads a child's result pipe: notes (what was racing), then
+// the result. A pipe that ends before the result gives the last note and
+// the error.
+func readWire(b []byte) (w *wire, racing string, err error) {
+	dec := gob.NewDecoder(bytes.NewReader(b))
+	for {
+		var next wire
+		if err := dec.Decode(&next); err != nil {
+			return nil, racing, err
+		}
+		if next.Racing == "" && next.Exercise != "" && (next.Status != "" || next.Trouble != "") {
+			return &next, racing, nil
+		}
+		racing = next.Racing
+	}
 }
 
 // NoResultError is a child that ended without a result: the student's
@@ -244,13 +287,25 @@ func RunChild(ctx context.Context, argv, env []string, e *Exercise, limit time.D
 
 // childResult is the Result a child's run says.
 func childResult(e *Exercise, run *ChildRun, limit time.Duration) *Result {
-	var w wire
-	err := gob.NewDecoder(bytes.NewReader(run.Result)).Decode(&w)
+	w, racing, err := readWire(run.Result)
+	if err != nil && racing != "" && run.Ending != TimedOut {
+		// It died while calls ran at once: the calls, and how it died.
+		why := run.Printed.Why()
+		if why == "" {
+			why = exitWords(run.State)
+		}
+		r := &Result{Exercise: e, Status: NotDone, Race: &RaceRun{Race: racing, Fatal: why}}
+		r.Lessons = []Lesson{clauseLesson(e, atomicClause)}
+		if e.model != nil {
+			r.Mistake = e.model.mistake(atomicClause, harmAtomicity)
+		}
+		return r
+	}
 	switch {
 	case err == nil && w.Trouble != "":
 		return &Result{Exercise: e, Status: Failed, Err: &StartError{errors.New(w.Trouble)}}
 	case err == nil:
-		r := fromWire(e, &w)
+		r := fromWire(e, w)
 		if r.Hang != nil {
 			r.Hang.Limit = limit
 		}

@@ -159,6 +159,10 @@ type Mistake struct {
 	Key string
 	In  func(steps []harness.Step) bool
 	At  func(d *Diagnosis) bool
+	// Harms are the lessons (a drill's or the explorer's check names)
+	// whose breaking this mistake explains: it is named only when the
+	// run's headline lesson is one of them. None: any.
+	Harms []string
 }
 
 // mistakeIn is the first of e's known mistakes the run shows, "" for none.

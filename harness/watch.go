@@ -17,6 +17,24 @@ type Watch struct {
 	mu    sync.Mutex
 	where fmt.Stringer
 	verb  string
+	// Tell, when set, hears Racing at once. Two calls made at once may
+	// crash the process before any result is sent (a Go map written from
+	// two goroutines is a fatal error no recover catches); the child sends
+	// what Tell hears to the parent first, so the report can still name
+	// the two calls.
+	Tell func(race string)
+}
+
+// Racing records the calls about to run at once ("" when they are done),
+// and tells Tell.
+func (w *Watch) Racing(race string) {
+	if w == nil {
+		return
+	}
+	w.At(Name(race))
+	if w.Tell != nil {
+		w.Tell(race)
+	}
 }
 
 // At records what runs now: a drill's name or a schedule. A schedule is

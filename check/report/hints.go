@@ -52,6 +52,10 @@ type Hint struct {
 // ("" otherwise); the hint is given either way.
 func (r *Report) NextHint(path string, pathErr error, res *check.Result) (h *Hint, warn string) {
 	hints := res.Exercise.Hints(r.Lang)
+	// The first hint is the one written for the mistake the check named.
+	if h := check.MistakeHint(r.Lang, res.Mistake); h != "" {
+		hints = append([]string{h}, hints...)
+	}
 	if len(hints) == 0 {
 		return nil, ""
 	}
@@ -98,11 +102,18 @@ func saveHintCounts(path string, c hintCounts) error {
 	return writeWhole(path, append(b, '\n'), 0o600)
 }
 
-// HintFor is the exercise --hint is about: the one named, or the first not
-// done. nil when there is none (every exercise done, or the one named is).
+// HintFor is the exercise --hint is about: the one named, or else the
+// one the student is working on: the first started and not done, and
+// only when none is, the first not started. nil when there is none
+// (every exercise done, or the one named is).
 func HintFor(results []*check.Result) *check.Result {
 	for _, r := range results {
-		if r.Status != check.Done {
+		if r.Status != check.Done && r.Status != check.NotStarted {
+			return r
+		}
+	}
+	for _, r := range results {
+		if r.Status == check.NotStarted {
 			return r
 		}
 	}

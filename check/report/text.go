@@ -42,6 +42,9 @@ func (r *Report) renderOne(res *check.Result) error {
 	para(r.line(res), tone)
 	switch res.Status {
 	case check.Done:
+		if len(res.Clauses) > 0 {
+			para(r.t("check.detail.clauses", term.GroupDigits(res.ModelCalls), r.clauses(res.Clauses)), r.P.Dim.Sprint)
+		}
 		if len(res.Faults) > 0 {
 			para(r.t("check.detail.faults", term.GroupDigits(res.Walked), r.faults(res.Faults)), r.P.Dim.Sprint)
 		}
@@ -53,13 +56,33 @@ func (r *Report) renderOne(res *check.Result) error {
 	default:
 		return nil
 	}
-	if res.Shortest != nil {
+	switch {
+	case res.Calls != nil:
+		r.calls(res.Calls)
+	case res.Race != nil:
+		r.race(res.Race)
+	case res.Shortest != nil:
 		para(r.t("check.detail.shortest", res.Shortest.Line(r.Lang, res.Lessons[0])), fmt.Sprint)
 	}
 	for _, l := range r.diagnosis(res.Diagnosis) {
 		para(l, fmt.Sprint)
 	}
+	if res.Mistake != "" {
+		para(r.t("check.diag.mistake", check.MistakeText(r.Lang, res.Mistake)), fmt.Sprint)
+	}
 	para(r.t("check.detail.hint", res.Hint(r.Lang)), fmt.Sprint)
+	if res.Calls != nil {
+		if !r.Show {
+			para(r.t("check.detail.show-test", e.Name), r.P.Dim.Sprint)
+			return nil
+		}
+		fmt.Fprintln(out, "\n"+r.t("check.detail.test", res.Calls.TestFile(), res.Calls.TestName()))
+		fmt.Fprint(out, res.Calls.GoTest)
+		return nil
+	}
+	if res.Race != nil {
+		return nil
+	}
 	if !r.Show {
 		para(r.t("check.detail.show", e.Name), r.P.Dim.Sprint)
 		return nil
@@ -104,11 +127,7 @@ func (r *Report) diagnosis(d *check.Diagnosis) []string {
 		return nil
 	}
 	at, book, yours := r.diagnosisTexts(d)
-	out := []string{r.t("check.diag.at", d.Step, at), r.t("check.diag.book", book), r.t("check.diag.yours", yours)}
-	if d.Mistake != "" {
-		out = append(out, r.t("check.diag.mistake", check.MistakeText(r.Lang, d.Mistake)))
-	}
-	return out
+	return []string{r.t("check.diag.at", d.Step, at), r.t("check.diag.book", book), r.t("check.diag.yours", yours)}
 }
 
 // diagnosisTexts is the parting step and each run's answer in words: each
@@ -180,4 +199,55 @@ func (r *Report) line(res *check.Result) string {
 		return r.t("check.line.hung", e.Name, e.Section, term.Duration(r.Lang, res.Hang.Limit))
 	}
 	return r.t("check.line.not-done", e.Name, e.Section, check.LessonText(r.Lang, res.Lessons[0]))
+}
+
+// calls is the model's counterexample: each call, numbered, with its
+// answer where both sides agree; at the last, each answer where they part,
+// the book's and the student's.
+func (r *Report) calls(c *check.CallRun) {
+	r.Para(r.t("check.calls.head", len(c.Calls), c.Type), fmt.Sprint)
+	for i, call := range c.Calls {
+		n := i + 1
+		if i < len(c.Calls)-1 {
+			r.Para(r.t("check.calls.same", n, call.Text, call.Yours[0].Value), fmt.Sprint)
+			continue
+		}
+		if call.Book[0] != call.Yours[0] {
+			r.Para(r.t("check.calls.call", n, call.Text), fmt.Sprint)
+			r.Para(r.t("check.calls.book", call.Book[0].Value), r.P.Good.Sprint)
+			r.Para(r.t("check.calls.yours", call.Yours[0].Value), r.P.Bad.Sprint)
+		} else {
+			r.Para(r.t("check.calls.same", n, call.Text, call.Yours[0].Value), fmt.Sprint)
+		}
+		for j := 1; j < len(call.Book); j++ {
+			if j < len(call.Yours) && call.Book[j] != call.Yours[j] {
+				r.Para(r.t("check.calls.read", call.Book[j].What, call.Book[j].Value, call.Yours[j].Value), fmt.Sprint)
+			}
+		}
+	}
+}
+
+// race is calls made at once that no order explains, or that crashed the
+// student's code.
+func (r *Report) race(rc *check.RaceRun) {
+	if rc.Fatal != "" {
+		r.Para(r.t("check.race.fatal", rc.Fatal), fmt.Sprint)
+		r.Para(r.t("check.race.calls", rc.Race), fmt.Sprint)
+		return
+	}
+	r.Para(r.t("check.race.head", len(rc.Calls)), fmt.Sprint)
+	for _, c := range rc.Calls {
+		r.Para(r.t("check.race.call", c), r.P.Bad.Sprint)
+	}
+	r.Para(r.t("check.race.book", strings.Join(rc.Book, r.t("check.diag.sep"))), r.P.Good.Sprint)
+}
+
+// clauses is a pass's clause counts in one line: "new-key 2,969 ·
+// duplicate 1,403 · …", in the doc comment's order.
+func (r *Report) clauses(cs []check.ClauseCount) string {
+	var parts []string
+	for _, c := range cs {
+		parts = append(parts, c.Name+" "+term.GroupDigits(c.N))
+	}
+	return strings.Join(parts, " · ")
 }
