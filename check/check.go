@@ -515,9 +515,18 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 			r.Diagnosis = diagnose(e, s, src)
 		}
 		if r.Diagnosis != nil && len(r.Lessons) > 0 && r.Diagnosis.Mistake != "" {
+			// The run may break several lessons: the headline is the one
+			// the mistake seen explains, if it explains any; a mistake
+			// that explains none of them is not named.
 			r.Mistake = r.Diagnosis.Mistake
-			if !explains(e.Mistakes, r.Mistake, r.Lessons[0]) {
+			i := slices.IndexFunc(r.Lessons, func(l Lesson) bool {
+				return r.Shortest.breaks(l) && explains(e.Mistakes, r.Mistake, l)
+			})
+			if i < 0 {
 				r.Mistake, r.Diagnosis.Mistake = "", ""
+			} else {
+				l := r.Lessons[i]
+				r.Lessons = append([]Lesson{l}, slices.Delete(r.Lessons, i, i+1)...)
 			}
 		}
 	}
@@ -570,9 +579,21 @@ func (r *Result) modelled(e *Exercise, s *harness.Students) bool {
 	return false
 }
 
-// atomicClause is every mechanism's last clause: calls made at once
+// AtomicClause is every mechanism's last clause: calls made at once
 // answer as the same calls one after the other would.
-const atomicClause = "atomic"
+const AtomicClause = "atomic"
+
+// atomicClause is AtomicClause, as this package's files say it.
+const atomicClause = AtomicClause
+
+// Clauses are a mechanism exercise's clauses, in its doc comment's order
+// (none for a protocol exercise): the model's, then AtomicClause.
+func (e *Exercise) Clauses() []string {
+	if e.model == nil {
+		return nil
+	}
+	return append(append([]string{}, e.model.clauses...), AtomicClause)
+}
 
 // clauseLesson is a clause of e's doc comment, broken.
 func clauseLesson(e *Exercise, clause string) Lesson {
@@ -582,21 +603,24 @@ func clauseLesson(e *Exercise, clause string) Lesson {
 // headlineFirst puts the lessons the shortest run breaks first: a drill's
 // lessons for a drill, the schedule's checks for the explorer's run.
 func headlineFirst(lessons []Lesson, c *Counterexample) []Lesson {
-	mine := func(l Lesson) bool {
-		if c.Schedule != nil {
-			return l.Drill == "" && l.Unit == "" && l.Check != "unfired"
-		}
-		return l.Drill == c.Drill
-	}
 	var first, rest []Lesson
 	for _, l := range lessons {
-		if mine(l) {
+		if c.breaks(l) {
 			first = append(first, l)
 		} else {
 			rest = append(rest, l)
 		}
 	}
 	return append(first, rest...)
+}
+
+// breaks says whether l is a lesson the run c breaks: one of its drill's,
+// or one of the explorer's checks for the explorer's schedule.
+func (c *Counterexample) breaks(l Lesson) bool {
+	if c.Schedule != nil {
+		return l.Drill == "" && l.Unit == "" && l.Check != "unfired"
+	}
+	return l.Drill == c.Drill
 }
 
 // explains says whether the known mistake key describes the harm the

@@ -259,28 +259,39 @@ func resultIn(keys ...string) func([]harness.Step) bool {
 	}
 }
 
+// The lessons that name a loss and those that name a double apply: a
+// mistake that explains the one is not named over the other.
+var (
+	lossLessons   = []string{"not-lost", "exactly-once", "each-key-once", "one-effect-per-producer", "applied-or-dead"}
+	doubleLessons = []string{"not-doubled", "effects-once", "balance-once", "redelivery-suppressed", "balance", "not-applied-twice"}
+)
+
 // The protocol exercises' known mistakes.
 var (
 	handlerMistakes = []Mistake{
-		{Key: "mark-before-effect", In: inAnswer("step.mark", "student.step.effect")},
-		{Key: "two-transactions", In: inAnswer("student.step.effect", "step.mark")},
-		{Key: "ack-first", In: func(steps []harness.Step) bool {
+		{Key: "mark-before-effect", In: inAnswer("step.mark", "student.step.effect"), Harms: lossLessons},
+		{Key: "two-transactions", In: inAnswer("student.step.effect", "step.mark"), Harms: doubleLessons},
+		{Key: "ack-first", Harms: lossLessons, In: func(steps []harness.Step) bool {
 			return inAnswer("step.ack", "step.apply-once")(steps) || inAnswer("step.ack", "step.mark")(steps) ||
 				inAnswer("step.ack", "student.step.effect")(steps) || inAnswer("step.ack", "step.naive-apply")(steps)
 		}},
-		{Key: "no-key", In: nowhere("step.mark", "step.apply-once")},
-		{Key: "no-ack", In: nowhere("step.ack")},
+		{Key: "no-key", In: nowhere("step.mark", "step.apply-once"), Harms: doubleLessons},
+		{Key: "no-ack", In: nowhere("step.ack"), Harms: []string{"all-acked", "acked-last"}},
 	}
 	decisionMistakes = []Mistake{
-		{Key: "duplicate-as-conflict", In: resultIn("res.outcome.duplicate-dead", "res.outcome.duplicate-retried")},
-		{Key: "past-budget", In: func(steps []harness.Step) bool {
+		{Key: "duplicate-as-conflict", In: resultIn("res.outcome.duplicate-dead", "res.outcome.duplicate-retried"),
+			Harms: []string{"duplicate-not-refused", "duplicate-moves-on", "nothing-dead"}},
+		{Key: "past-budget", Harms: []string{"within-budget", "spent-exactly"}, In: func(steps []harness.Step) bool {
 			return slices.ContainsFunc(steps, func(s harness.Step) bool { return s.Action.Key == "student.step.past-budget" })
 		}},
-		{Key: "poison-retried", At: parting("res.outcome.dead-poison", "res.outcome.conflict")},
-		{Key: "dead-before-budget", At: parting("res.outcome.conflict", "res.outcome.dead")},
+		{Key: "poison-retried", At: parting("res.outcome.dead-poison", "res.outcome.conflict"),
+			Harms: []string{"poison", "first-attempt", "all-dead", "within-budget"}},
+		{Key: "dead-before-budget", At: parting("res.outcome.conflict", "res.outcome.dead"),
+			Harms: []string{"converges-with-budget", "not-diverged", "spent-exactly", "default-is-three", "out-of-order", "applied-or-dead"}},
 	}
 	loopMistakes = []Mistake{
-		{Key: "no-fence", In: resultIn("res.zombie-moved")},
+		{Key: "no-fence", In: resultIn("res.zombie-moved"),
+			Harms: []string{"zombie-never-moves", "fence-refuses-the-zombie", "zombie-fenced", "never-back", "window-open", "fenced-after-first-commit"}},
 	}
 
 	// The mechanism exercises' known mistakes, as they show where the

@@ -2,6 +2,7 @@ package check
 
 import (
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -60,13 +61,12 @@ const raceRounds = 2000
 // overlap, each with what the student's type answered, and what the
 // book's type answers to the same calls one after the other.
 type RaceRun struct {
-	Race  string   // the race that ran: each goroutine's calls, ‖ between
-	Calls []string // the calls that cannot be ordered, each "call → answer"
-	Book  []string // the book's answers to them, one after the other
+	Race  string   `json:"race"`            // the race that ran: each goroutine's calls, ‖ between
+	Calls []string `json:"calls,omitempty"` // the calls that cannot be ordered, each "call → answer"
+	Book  []string `json:"the_book,omitempty"`
 	// Fatal, when set, is how the process died during the race (a Go map
-	// written from two goroutines): then Calls are the race's calls, with
-	// no answer.
-	Fatal string
+	// written from two goroutines): Calls are then empty.
+	Fatal string `json:"fatal,omitempty"`
 }
 
 // raceCalls is how many calls the races make in all, for the clause count
@@ -212,18 +212,30 @@ func (m *machine) bookSig(ops []op) string {
 // time, while what is left still is not: what remains are the calls that
 // cannot be ordered, and the reads that show it. A call that writes stays:
 // without it, a read would show a state nothing made.
+//
+// When no read is left, the calls alone cannot be ordered (two
+// deliveries of one message both applied), and the other calls are cut
+// too, down to the ones that overlap.
 func (m *machine) cut(model porcupine.Model, h []porcupine.Operation) []porcupine.Operation {
-	for i := 0; i < len(h); {
-		if _, read := h[i].Input.(readOp); !read {
+	drop := func(h []porcupine.Operation, keep func(porcupine.Operation) bool) []porcupine.Operation {
+		for i := 0; i < len(h); {
+			if keep(h[i]) {
+				i++
+				continue
+			}
+			try := append(append([]porcupine.Operation{}, h[:i]...), h[i+1:]...)
+			if len(try) > 0 && !porcupine.CheckOperations(model, try) {
+				h = try
+				continue
+			}
 			i++
-			continue
 		}
-		try := append(append([]porcupine.Operation{}, h[:i]...), h[i+1:]...)
-		if !porcupine.CheckOperations(model, try) {
-			h = try
-			continue
-		}
-		i++
+		return h
+	}
+	isRead := func(o porcupine.Operation) bool { _, read := o.Input.(readOp); return read }
+	h = drop(h, func(o porcupine.Operation) bool { return !isRead(o) })
+	if !slices.ContainsFunc(h, isRead) {
+		h = drop(h, isRead)
 	}
 	return h
 }

@@ -35,8 +35,8 @@ import (
 // Answer is one value a call or a read returned, as Go writes it: "true,
 // nil", "false, ErrPoison", "Result{Attempts: 2, …}".
 type Answer struct {
-	What  string // the call or read: "ApplyOnce(m2)", "Balance(\"o-1\")"
-	Value string
+	What  string `json:"what"` // the call or read: "ApplyOnce(m2)", "Balance(\"o-1\")"
+	Value string `json:"value"`
 }
 
 // Call is one call of a sequence, run on both sides.
@@ -67,6 +67,7 @@ type CallRun struct {
 	Clause   string // the clause the last call breaks
 	Harm     string // how it breaks it (the harm* constants)
 	GoTest   string // a Go test that replays the run on the student's code
+	ops      []op   // the calls, to replay them (in the process that ran them)
 }
 
 // Last is the call that differs.
@@ -90,6 +91,7 @@ const (
 	harmRefused   = "refused"   // yours refuses (an error) what the book accepts
 	harmAccepted  = "accepted"  // yours accepts what the book refuses
 	harmWrongErr  = "wrong-err" // both refuse, with different sentinels
+	harmUnwrapped = "unwrapped" // the book's error wraps a sentinel, yours wraps none
 	harmOther     = "other"     // any other difference
 	harmAtomicity = "atomicity" // two calls at once answer as no order of them could
 )
@@ -151,9 +153,10 @@ type machine struct {
 	simpler func(o op) []op
 	// harm says how the call differs where it does: answer i of c.
 	harm func(c *Call, i int) string
-	// headline, when set, picks the clause a difference breaks among the
-	// call's clauses (else the first, the most telling).
-	headline func(c *Call, i int) string
+	// headline, when set, picks the clause a difference breaks (else the
+	// call's first, the most telling). It may replay ops on s to ask the
+	// student's type more (which keys a Prune really forgot).
+	headline func(s *harness.Students, ops []op, c *Call, i int) string
 	// goTest writes the run down as a Go test (model_replay.go).
 	goTest func(ops []op, calls []Call) string
 	// solo opens one fresh value of s's and returns a function that makes
@@ -250,7 +253,7 @@ func (m *machine) replay(s *harness.Students, ops []op) ([]Call, error) {
 
 // broken is the clause and harm of a run's last call, "" when it does not
 // differ.
-func (m *machine) broken(calls []Call) (clause, harm string) {
+func (m *machine) broken(s *harness.Students, ops []op, calls []Call) (clause, harm string) {
 	last := &calls[len(calls)-1]
 	i := last.differs()
 	if i < 0 {
@@ -261,7 +264,7 @@ func (m *machine) broken(calls []Call) (clause, harm string) {
 		clause = last.Clauses[0]
 	}
 	if m.headline != nil {
-		if h := m.headline(last, i); h != "" {
+		if h := m.headline(s, ops[:len(calls)], last, i); h != "" {
 			clause = h
 		}
 	}
@@ -269,11 +272,12 @@ func (m *machine) broken(calls []Call) (clause, harm string) {
 }
 
 // shrink makes a differing run as short and as plain as it can while it
-// still breaks the same clause the same way: it drops one call at a time,
-// then makes each call simpler, until neither helps. Deterministic: the
-// same run shrinks to the same run.
+// still does the same harm: it drops one call at a time, then makes each
+// call simpler, until neither helps. Deterministic: the same run shrinks
+// to the same run. The clause is read off the run it ends with: the
+// shortest run says most plainly which promise the code breaks.
 func (m *machine) shrink(s *harness.Students, ops []op, calls []Call) (*CallRun, error) {
-	clause, harm := m.broken(calls)
+	_, harm := m.broken(s, ops, calls)
 	same := func(try []op) ([]op, []Call, bool, error) {
 		got, err := m.replay(s, try)
 		if err != nil {
@@ -281,7 +285,7 @@ func (m *machine) shrink(s *harness.Students, ops []op, calls []Call) (*CallRun,
 			// its own error is another story: not this one, smaller.
 			return nil, nil, false, nil
 		}
-		if c, h := m.broken(got); c != clause || h != harm {
+		if _, h := m.broken(s, try, got); h != harm {
 			return nil, nil, false, nil
 		}
 		return try[:len(got)], got, true, nil
@@ -300,7 +304,7 @@ func (m *machine) shrink(s *harness.Students, ops []op, calls []Call) (*CallRun,
 				i--
 			}
 		}
-		for i := range ops {
+		for i := 0; i < len(ops); i++ { // a simpler call may end the run sooner
 			for _, simpler := range m.simpler(ops[i]) {
 				try := append([]op{}, ops...)
 				try[i] = simpler
@@ -313,8 +317,9 @@ func (m *machine) shrink(s *harness.Students, ops []op, calls []Call) (*CallRun,
 			}
 		}
 	}
+	clause, _ := m.broken(s, ops, calls)
 	return &CallRun{Exercise: m.exercise, Type: m.typ, Calls: calls, Clause: clause, Harm: harm,
-		GoTest: m.goTest(ops, calls)}, nil
+		GoTest: m.goTest(ops, calls), ops: ops}, nil
 }
 
 // errValue is an error as an answer: nil, the first of the book's
@@ -382,6 +387,8 @@ func errHarm(book, yours string) string {
 		return harmRefused
 	case !bookOK && yoursOK:
 		return harmAccepted
+	case !bookOK && !yoursOK && ownErr(yours) && !ownErr(book):
+		return harmUnwrapped
 	case !bookOK && !yoursOK:
 		return harmWrongErr
 	}

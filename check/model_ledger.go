@@ -143,6 +143,7 @@ type ledgerSides struct {
 	book, yours harness.Ledger
 	live        []liveKey
 	forgotten   map[string]bool
+	gone        []inbox.Message // the messages whose keys a Prune forgot (and no delivery brought back)
 	prunedTo    int64 // the highest maxSeq pruned, 0 for none
 	prunes      int   // Prunes that forgot something
 }
@@ -151,6 +152,7 @@ type liveKey struct {
 	key, producer, id string
 	seq               int64
 	prunesBefore      int // prunes that forgot something before the key arrived
+	m                 inbox.Message
 }
 
 func openLedger(s *harness.Students) (sides, error) {
@@ -265,8 +267,10 @@ func (l *ledgerSides) pruneClauses(edge int64) []string {
 }
 
 func (l *ledgerSides) arrived(m inbox.Message) {
-	l.live = append(l.live, liveKey{key: inbox.DedupKey(m), producer: m.Producer, id: m.ID, seq: m.Seq, prunesBefore: l.prunes})
-	delete(l.forgotten, inbox.DedupKey(m))
+	key := inbox.DedupKey(m)
+	l.live = append(l.live, liveKey{key: key, producer: m.Producer, id: m.ID, seq: m.Seq, prunesBefore: l.prunes, m: m})
+	delete(l.forgotten, key)
+	l.gone = slices.DeleteFunc(l.gone, func(g inbox.Message) bool { return inbox.DedupKey(g) == key })
 }
 
 func (l *ledgerSides) pruned(edge int64) {
@@ -274,6 +278,7 @@ func (l *ledgerSides) pruned(edge int64) {
 	l.live = slices.DeleteFunc(l.live, func(k liveKey) bool {
 		if k.seq <= edge {
 			l.forgotten[k.key] = true
+			l.gone = append(l.gone, k.m)
 			return true
 		}
 		return false
@@ -310,6 +315,82 @@ func ledgerHarm(c *Call, i int) string {
 	return harmOther
 }
 
+// ledgerHeadline: where Prune's count differs, the count alone cannot
+// say whether the ledger forgot the wrong keys or counted the right ones
+// wrongly, so it asks: the same calls again on a fresh ledger of the
+// student's, the Prune, then each key the book's table held, delivered
+// again (true: it was forgotten). The keys forgotten tell the clause.
+func ledgerHeadline(s *harness.Students, ops []op, c *Call, i int) string {
+	last, ok := ops[len(ops)-1].(ledgerOp)
+	if !ok || !last.prune {
+		return ""
+	}
+	if i > 0 {
+		return "prune-keeps-effects" // a balance or Applies moved by a Prune
+	}
+	shadow := &ledgerSides{book: inbox.NewLedger(), yours: inbox.NewLedger(), forgotten: map[string]bool{}}
+	yours := s.Ledger()
+	for _, o := range ops[:len(ops)-1] {
+		if _, _, _, err := shadow.step(o); err != nil {
+			return ""
+		}
+		lo := o.(ledgerOp)
+		if lo.prune {
+			yours.Prune(lo.max)
+		} else if _, err := yours.ApplyOnce(lo.m); err != nil {
+			return ""
+		}
+	}
+	// A key an earlier Prune forgot must be new again: if the student's
+	// ledger still holds it, that Prune forgot it only in its count.
+	for _, m := range shadow.gone {
+		if again, err := yours.ApplyOnce(m); err != nil || !again {
+			return "pruned-applies-again"
+		}
+	}
+	yours = s.Ledger()
+	for _, o := range ops[:len(ops)-1] {
+		if lo := o.(ledgerOp); lo.prune {
+			yours.Prune(lo.max)
+		} else {
+			yours.ApplyOnce(lo.m)
+		}
+	}
+	yours.Prune(last.max)
+	var keptLow, keptAtMax, forgotHigh, blocked, sawHigh bool
+	for _, k := range shadow.live { // in the order they arrived
+		forgot, err := yours.ApplyOnce(k.m)
+		if err != nil {
+			return ""
+		}
+		switch {
+		case forgot && k.seq > last.max:
+			forgotHigh = true
+		case !forgot && k.seq <= last.max && sawHigh:
+			blocked = true // kept behind a newer key that arrived before it
+		case !forgot && k.seq == last.max:
+			keptAtMax = true
+		case !forgot && k.seq < last.max:
+			keptLow = true
+		}
+		sawHigh = sawHigh || k.seq > last.max
+	}
+	clauses := c.Clauses
+	switch {
+	case forgotHigh:
+		return "prune-keeps-newer"
+	case blocked:
+		return "prune-out-of-order"
+	case (keptLow || keptAtMax) && slices.Contains(clauses, "prune-shared-seq"):
+		return "prune-shared-seq"
+	case keptAtMax:
+		return "prune-at-max"
+	case !keptLow && !blocked:
+		return "prune-count" // the right keys, counted wrongly
+	}
+	return ""
+}
+
 var ledgerMachine = &machine{
 	exercise: "ledger",
 	typ:      "Ledger",
@@ -318,6 +399,7 @@ var ledgerMachine = &machine{
 	draw:     drawLedger,
 	simpler:  simplerLedger,
 	harm:     ledgerHarm,
+	headline: ledgerHeadline,
 	goTest:   ledgerGoTest,
 	solo:     soloLedger,
 	races:    ledgerRaces,
@@ -386,9 +468,19 @@ var (
 	raceM2 = inbox.Message{Producer: "pay", ID: "2", Seq: 2, OrderID: "o-1", AmountCents: 250}
 
 	ledgerRaces = []race{
-		{{ledgerOp{m: raceM1}, readOp{"Balance", "o-1"}}, {ledgerOp{m: raceM1}, readOp{"Applies", ""}}},
+		{raceMessages(8), raceMessages(8)},
 		{{ledgerOp{m: raceM1}, readOp{"Balance", "o-1"}}, {ledgerOp{m: raceM2}, readOp{"Balance", "o-1"}}},
 		{{ledgerOp{m: raceM1}, ledgerOp{prune: true, max: 1}}, {ledgerOp{m: raceM2}, readOp{"Applies", ""}}},
 	}
 	ledgerReads = []op{readOp{"Balance", "o-1"}, readOp{"Balance", "o-2"}, readOp{"Applies", ""}}
 )
+
+// raceMessages is n deliveries of n messages, which two goroutines make
+// at once: each message is a chance for both to find its key new.
+func raceMessages(n int) []op {
+	var out []op
+	for i := range n {
+		out = append(out, ledgerOp{m: inbox.Message{Producer: "pay", ID: fmt.Sprint(i + 1), Seq: int64(i + 1), OrderID: "o-1", AmountCents: 100}})
+	}
+	return out
+}

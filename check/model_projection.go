@@ -386,20 +386,33 @@ func projectionDLQ(dlq []ordering.DLQEntry) string {
 }
 `
 
-// projectionHeadline: a count that differs breaks applied-count; a Handle
-// that differs where either side applied or found a duplicate is the
-// gate's doing, not the policy's, so its clause is the gate's.
-func projectionHeadline(c *Call, i int) string {
-	if c.Book[i].What == "AppliedCount()" {
+// projectionHeadline: a count that differs breaks applied-count (or,
+// after poison or a conflict, refused-changes-nothing); a row read as
+// there that is not, get-missing; the dead letters, dlq or dlq-order; a
+// Handle that differs where either side applied or found a duplicate is
+// the gate's doing, not the policy's, so its clause is the gate's.
+func projectionHeadline(_ *harness.Students, _ []op, c *Call, i int) string {
+	b, y, what := c.Book[i].Value, c.Yours[i].Value, c.Book[i].What
+	switch {
+	case what == "AppliedCount()" && slices.Contains(c.Clauses, "refused-changes-nothing"):
+		return "refused-changes-nothing"
+	case what == "AppliedCount()" && slices.Contains(c.Clauses, "repair-not-counted"):
+		return "repair-not-counted"
+	case what == "AppliedCount()":
 		return "applied-count"
-	}
-	if !strings.HasPrefix(c.Book[i].What, "Handle") {
+	case strings.HasPrefix(what, "Get(") && strings.HasSuffix(b, "false") && strings.HasSuffix(y, "true"):
+		return "get-missing"
+	case what == "DLQ()" && strings.Count(b, " at attempt ") == strings.Count(y, " at attempt ") && strings.Count(b, "; ") > 0 && sameParts(b, y):
+		return "dlq-order"
+	case what == "DLQ()":
+		return "dlq"
+	case !strings.HasPrefix(what, "Handle"):
 		return ""
 	}
 	gateOutcome := func(v string) bool {
 		return v == string(ordering.OutcomeApplied) || v == string(ordering.OutcomeDuplicate)
 	}
-	if !gateOutcome(c.Book[i].Value) && !gateOutcome(c.Yours[i].Value) {
+	if !gateOutcome(b) && !gateOutcome(y) {
 		return ""
 	}
 	for _, name := range c.Clauses {
@@ -408,6 +421,15 @@ func projectionHeadline(c *Call, i int) string {
 		}
 	}
 	return ""
+}
+
+// sameParts says whether two dead-letter lists hold the same letters, in
+// any order.
+func sameParts(a, b string) bool {
+	pa, pb := strings.Split(strings.Trim(a, "[]"), "; "), strings.Split(strings.Trim(b, "[]"), "; ")
+	slices.Sort(pa)
+	slices.Sort(pb)
+	return slices.Equal(pa, pb)
 }
 
 // gateClauses are the version gate's clauses (Apply's), as opposed to the

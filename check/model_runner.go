@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"archlab/harness"
@@ -140,10 +141,11 @@ func simplerRunner(o op) []op {
 // side's runner did to them, in order (an item applied, a commit that
 // changed the checkpoint or was refused).
 type runnerSide struct {
-	cp   harness.Checkpoint
-	sink *shardjob.Sink
-	log  []string
-	new  func(sink shardjob.Effects, cp shardjob.Progress, epoch uint64, every int) harness.ShardRunner
+	cp     harness.Checkpoint
+	sink   *shardjob.Sink
+	log    []string
+	loaded bool // the run has read the checkpoint (its first Load is logged)
+	new    func(sink shardjob.Effects, cp shardjob.Progress, epoch uint64, every int) harness.ShardRunner
 }
 
 // loggedSink and loggedCP are what the runner calls: the side's sink and
@@ -158,7 +160,14 @@ func (l loggedSink) Apply(key string) bool {
 
 type loggedCP struct{ s *runnerSide }
 
-func (l loggedCP) Load(shard string) int { return l.s.cp.Load(shard) }
+func (l loggedCP) Load(shard string) int {
+	n := l.s.cp.Load(shard)
+	if !l.s.loaded {
+		l.s.loaded = true
+		l.s.log = append(l.s.log, fmt.Sprintf("load %d", n))
+	}
+	return n
+}
 
 func (l loggedCP) Commit(shard string, epoch uint64, offset int) error {
 	before, beforeEpoch := l.s.cp.Load(shard), l.s.cp.Epoch(shard)
@@ -201,7 +210,7 @@ func (r *runnerSides) step(o op) (clauses []string, book, yours []Answer, err er
 		out *[]Answer
 	}{{r.book, &book}, {r.yours, &yours}} {
 		s := side.s
-		s.log = nil
+		s.log, s.loaded = nil, false
 		if ro.run {
 			runner := s.new(loggedSink{s}, loggedCP{s}, ro.epoch, ro.every)
 			if runner == nil {
@@ -276,7 +285,11 @@ func (r *runnerSides) clauses(ro runnerOp) []string {
 	left := len(items) - cur
 	var out []string
 	if ro.epoch < curEpoch {
-		out = append(out, "run-refused")
+		out = append(out, "run-refused", "refused-changes-nothing")
+		if len(items) > cur {
+			out = append(out, "stale-epoch-ahead") // it will commit past the stored offset
+		}
+		out = append(out, "stale-epoch")
 	}
 	crashes := ro.crash > 0 && ro.crash <= left
 	switch {
@@ -331,6 +344,9 @@ func runnerHarm(c *Call, i int) string {
 		if be != ye {
 			return errHarm(be, ye)
 		}
+		if len(c.Book) > i+1 && c.Book[i+1] != c.Yours[i+1] {
+			return callsHarm(c.Book[i+1].Value, c.Yours[i+1].Value) // what it did says more than its Result
+		}
 		return resultHarm(b, y)
 	case what == "its calls":
 		return callsHarm(b, y)
@@ -371,16 +387,21 @@ func resultHarm(book, yours string) string {
 	return harmOther
 }
 
-// The harms of a run's calls: it committed before the book's run did
-// (ahead of its effects), after it, elsewhere, or it applied other items.
+// The harms of a run's calls: it committed an offset past the items it
+// had applied (a crash there loses them), committed before the book's run
+// did but within what it applied (the cadence), after it, or it applied
+// other items.
 const (
+	harmCommitAhead = "commit-ahead"
 	harmCommitEarly = "commit-early"
 	harmCommitLate  = "commit-late"
+	harmEndMissing  = "end-missing"
 	harmOtherItems  = "other-items"
 )
 
 func callsHarm(book, yours string) string {
 	bs, ys := strings.Split(book, ", "), strings.Split(yours, ", ")
+	start, applied := 0, 0
 	for i := range max(len(bs), len(ys)) {
 		var b, y string
 		if i < len(bs) {
@@ -390,11 +411,24 @@ func callsHarm(book, yours string) string {
 			y = ys[i]
 		}
 		if b == y {
+			if n, ok := strings.CutPrefix(b, "load "); ok {
+				fmt.Sscan(n, &start)
+			}
+			if strings.HasPrefix(b, "apply ") {
+				applied++
+			}
 			continue
 		}
 		switch {
 		case strings.HasPrefix(y, "commit") && !strings.HasPrefix(b, "commit"):
+			var offset int
+			fmt.Sscan(strings.TrimPrefix(y, "commit "), &offset)
+			if offset > start+applied {
+				return harmCommitAhead
+			}
 			return harmCommitEarly
+		case strings.HasPrefix(b, "commit") && y == "" && i == len(bs)-1:
+			return harmEndMissing // the book's last call, the end's commit, yours never made
 		case strings.HasPrefix(b, "commit") && !strings.HasPrefix(y, "commit"):
 			return harmCommitLate
 		case strings.HasPrefix(b, "commit"):
@@ -403,6 +437,61 @@ func callsHarm(book, yours string) string {
 		return harmOtherItems
 	}
 	return harmOther
+}
+
+// runnerHeadline: a read of a shard nothing was committed to breaks
+// load-empty or epoch-empty; a read after a refused commit,
+// refused-changes-nothing; a Run whose calls and error are the book's but
+// whose Result is not, result.
+func runnerHeadline(_ *harness.Students, _ []op, c *Call, i int) string {
+	what, b, y := c.Book[i].What, c.Book[i].Value, c.Yours[i].Value
+	has := func(name string) bool { return slices.Contains(c.Clauses, name) }
+	// A read after the call: where the checkpoint stands.
+	switch {
+	case i > 0 && has("refused-changes-nothing"):
+		return "refused-changes-nothing"
+	case strings.HasPrefix(what, "Load(") && b == "0" && has("load-empty"):
+		return "load-empty"
+	case strings.HasPrefix(what, "Epoch(") && b == "0" && has("epoch-empty"):
+		return "epoch-empty"
+	case strings.HasPrefix(what, "Epoch("):
+		return "epoch-stored"
+	}
+	if !strings.HasPrefix(what, "Runner{") && what != "its calls" {
+		return ""
+	}
+	// A run: its error, what it did, its Result.
+	errOf := func(v string) string { return v[strings.LastIndex(v, ", ")+2:] }
+	bRes, yRes := c.Book[0].Value, c.Yours[0].Value
+	sameErr, sameCalls := errOf(bRes) == errOf(yRes), len(c.Book) > 1 && c.Book[1] == c.Yours[1]
+	crash := strings.HasSuffix(bRes, "ErrInjectedCrash") || strings.HasSuffix(yRes, "ErrInjectedCrash")
+	harm := runnerHarm(c, i)
+	switch {
+	case !sameErr && harm == harmAccepted && has("stale-epoch-ahead"):
+		return "stale-epoch-ahead"
+	case !sameErr && harm == harmAccepted && has("stale-epoch"):
+		return "stale-epoch"
+	case !sameErr && crash && has("run-from-checkpoint"):
+		return "run-crash-resumed"
+	case !sameErr && crash:
+		return "run-crash"
+	case !sameErr && harm == harmRefused && has("run-done"):
+		return "run-done" // the end, committed again, refused
+	case !sameErr && harm == harmRefused && has("run-end"):
+		return "run-end"
+	case sameErr && sameCalls:
+		return "result" // it did what the book's did, and says otherwise
+	case harm == harmEndMissing:
+		return "run-end"
+	case (harm == harmCommitEarly || harm == harmCommitLate) && has("run-every-zero"):
+		return "run-every-zero"
+	case (harm == harmTooMany || harm == harmOtherItems) && has("run-refused"):
+		return "run-refused"
+	case (harm == harmTooMany || harm == harmTooFew || harm == harmOtherItems) && has("run-from-checkpoint"):
+		return "run-from-checkpoint"
+	}
+	_ = y
+	return ""
 }
 
 // runnerGoTest writes a runner run as a Go test. The runner's own calls
@@ -421,7 +510,7 @@ func runnerGoTest(ops []op, calls []Call) string {
 		var l []goLine
 		if ro.run {
 			l = []goLine{
-				{fmt.Sprintf("log.calls = nil\n\tres, err = (&Runner{Sink: log, CP: log, Epoch: %d, CommitEvery: %d}).Run(%q, %#v, %d)", ro.epoch, ro.every, shard, runnerItems[ro.shard], ro.crash),
+				{fmt.Sprintf("log.calls, log.loaded = nil, false\n\tres, err = (&Runner{Sink: log, CP: log, Epoch: %d, CommitEvery: %d}).Run(%q, %#v, %d)", ro.epoch, ro.every, shard, runnerItems[ro.shard], ro.crash),
 					`fmt.Sprintf("Result{Attempts: %d, Applied: %d, Suppressed: %d, Checkpoint: %d}, %s", res.Attempts, res.Applied, res.Suppressed, res.Checkpoint, runnerErr(err))`},
 				{"", `strings.Join(log.calls, ", ")`},
 			}
@@ -442,9 +531,10 @@ const runnerGoHelpers = `
 // each call written down as the check does: an item applied, and a commit
 // that was refused or moved the checkpoint.
 type runnerLog struct {
-	calls []string
-	cp    *Checkpoint
-	sink  *shardjob.Sink
+	calls  []string
+	loaded bool
+	cp     *Checkpoint
+	sink   *shardjob.Sink
 }
 
 func (l *runnerLog) Apply(key string) bool {
@@ -453,7 +543,14 @@ func (l *runnerLog) Apply(key string) bool {
 	return ok
 }
 
-func (l *runnerLog) Load(shard string) int { return l.cp.Load(shard) }
+func (l *runnerLog) Load(shard string) int {
+	n := l.cp.Load(shard)
+	if !l.loaded {
+		l.loaded = true
+		l.calls = append(l.calls, fmt.Sprintf("load %d", n))
+	}
+	return n
+}
 
 func (l *runnerLog) Commit(shard string, epoch uint64, offset int) error {
 	before, beforeEpoch := l.cp.Load(shard), l.cp.Epoch(shard)
@@ -479,6 +576,7 @@ var runnerMachine = &machine{
 	draw:     drawRunner,
 	simpler:  simplerRunner,
 	harm:     runnerHarm,
+	headline: runnerHeadline,
 	goTest:   runnerGoTest,
 	solo:     soloRunner,
 	races:    runnerRaces,

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -304,28 +303,40 @@ func (o *Ordering) recordDelivery(e ordering.Event, attempt int, out ordering.Ou
 	}
 }
 
-var expectsVersion = regexp.MustCompile(`expects v(\d+), got v(\d+)`)
-
 // deadReason says why an event was dead-lettered: poison (a type the
 // order's state machine does not know, or a version its type never has),
-// which no retry can fix, or a conflict whose retry budget is spent.
+// which no retry can fix, or a conflict whose retry budget is spent. It
+// asks the book's version gate, not the dead letter's words: a student's
+// consumer words its reasons its own way.
 func (o *Ordering) deadReason(e ordering.Event, attempt int) Msg {
-	dlq := o.DLQ()
-	reason := ""
-	if len(dlq) > 0 {
-		reason = dlq[len(dlq)-1].Reason
-	}
-	switch m := expectsVersion.FindStringSubmatch(reason); {
-	case strings.Contains(reason, ordering.ErrPoison.Error()) && m != nil:
-		return M("res.outcome.dead-poison-version", attempt, e.Type, m[1], m[2])
-	case strings.Contains(reason, ordering.ErrPoison.Error()):
+	if _, err := ordering.NewProjection().Apply(e); errors.Is(err, ordering.ErrPoison) {
+		if v, ok := typeVersion(e); ok {
+			return M("res.outcome.dead-poison-version", attempt, e.Type, fmt.Sprint(v), fmt.Sprint(e.Version))
+		}
 		return M("res.outcome.dead-poison-type", attempt, e.Type)
-	case strings.Contains(reason, ordering.ErrConflict.Error()) && o.started() && o.budget == 1:
+	}
+	switch {
+	case o.started() && o.budget == 1:
 		return M("res.outcome.dead-no-retry", attempt)
-	case strings.Contains(reason, ordering.ErrConflict.Error()) && o.started():
+	case o.started():
 		return M("res.outcome.dead-budget", attempt, o.budget)
 	}
 	return M("res.outcome.dead", attempt)
+}
+
+// typeVersion is the version the state machine gives e's type, found by
+// asking the book's gate at each version from a row just below it; false
+// for a type it does not know.
+func typeVersion(e ordering.Event) (int64, bool) {
+	for v := int64(1); v <= 8; v++ {
+		p, at := ordering.NewProjection(), e
+		at.Version = v
+		ordering.Reconcile(p, ordering.MapSource{e.OrderID: {Version: v - 1}}, []string{e.OrderID})
+		if _, err := p.Apply(at); err == nil {
+			return v, true
+		}
+	}
+	return 0, false
 }
 
 // observe reads an order's row and notes whether its version moved back.

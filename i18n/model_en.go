@@ -21,6 +21,7 @@ var modelEN = map[string]string{
 	"check.detail.clauses":   "    of the %s calls made on your type and the book's, these many reached each clause of the doc comment: %s",
 	"check.detail.show-test": "    the Go test that replays it: archlab check %s --show",
 	"check.detail.test":      "The Go test that replays it (save it as %s, then: go test ./exercises -run %s):",
+	"check.exercism.clause":  "clause %s",
 	"check.lesson.unreached": "no call reached the clause %s: it was never checked",
 
 	// §8.2, exercise ledger: the clauses of exercises/ledger.go.
@@ -105,6 +106,7 @@ var modelEN = map[string]string{
 	"check.mistake.cadence-from-zero":     "the commit interval counted from 0, not from where the run resumed",
 	"check.mistake.runs-on-after-refusal": "a run that goes on after its commit was refused: the shard is no longer this worker's, and it keeps applying",
 	"check.mistake.new-owner-refused":     "a new owner's commit refused: a higher epoch may set any offset, lower than the stored one too",
+	"check.mistake.error-not-wrapped":     "an error that does not wrap the book's sentinel: errors.Is cannot find it, so the caller cannot tell one refusal from another",
 	"check.mistake.epoch-not-kept":        "the epoch not kept: Commit stores the epoch with the offset, and Epoch returns it",
 
 	// The hint written for each known mistake, both tiers: the first hint
@@ -118,7 +120,7 @@ var modelEN = map[string]string{
 	"check.hint.mistake.past-budget":           "Count the deliveries. §8.3: the budget is MaxAttempts deliveries; on the last one a conflict goes to the dead-letter queue instead of being retried.",
 	"check.hint.mistake.poison-retried":        "Poison cannot be fixed by waiting. §8.3: tell poison from a conflict with errors.Is(err, ordering.ErrPoison), and dead-letter it on its first delivery.",
 	"check.hint.mistake.dead-before-budget":    "A conflict may resolve: the missing version can still arrive. §8.3: retry it while attempt < MaxAttempts.",
-	"check.hint.mistake.no-fence":              "Raise the fence as you take over. §11.2: until your epoch is in the checkpoint, the old owner's commits are accepted; w.Fence() writes it in one step before any work.",
+	"check.hint.mistake.no-fence":              "A zombie moved the checkpoint. The book says of Checkpoint that \"a worker that lost its lease cannot move the offset\", but it learns your epoch only when you commit under it, and Runner.Run first commits after CommitEvery items. §11.2: raise the fence as you take over, before any work: w.Fence() writes your epoch in one step.",
 	"check.hint.mistake.key-without-producer":  "Two producers may use the same event ID. §8.2: the dedup key is the message's identity, its producer and its ID together: inbox.DedupKey(m).",
 	"check.hint.mistake.key-concatenation":     "Look at how your key is built. §8.2: inbox.DedupKey(m) puts a separator between producer and ID; without one, \"pay\"+\"1\" and \"pa\"+\"y1\" are the same key.",
 	"check.hint.mistake.counts-duplicates":     "Count effects, not calls. §8.2: Applies goes up only where ApplyOnce applied the payment.",
@@ -143,5 +145,6 @@ var modelEN = map[string]string{
 	"check.hint.mistake.cadence-from-zero":     "Count the interval from where you resumed. §11.2: the book commits after every CommitEvery items of this run, i.e. at start+CommitEvery, start+2·CommitEvery …",
 	"check.hint.mistake.runs-on-after-refusal": "A refused commit means the shard is someone else's now. §11.2: return the checkpoint's error at once.",
 	"check.hint.mistake.new-owner-refused":     "A new owner decides where it resumed. §11.2: a higher epoch is accepted with any offset, lower ones too.",
+	"check.hint.mistake.error-not-wrapped":     "Wrap the book's error, do not copy its words: fmt.Errorf(\"…: %w\", ordering.ErrPoison) (or shardjob.ErrStaleEpoch …), so that errors.Is finds it.",
 	"check.hint.mistake.epoch-not-kept":        "Keep the epoch with the offset. §11.2: Commit stores both; Epoch returns the one of the last accepted commit.",
 }

@@ -78,7 +78,7 @@ func (r *Report) exercism(res *check.Result) (ExercismResults, error) {
 			t.Status, t.Message = ExFail, r.t("check.hint.start", e.File, e.Func)
 		case stoppedAt >= 0 && i == stoppedAt:
 			t.Status, t.Message = ExError, stopped
-		case stoppedAt >= 0 && i > stoppedAt:
+		case stoppedAt == -2, stoppedAt >= 0 && i > stoppedAt:
 			t.Status, t.Message = ExError, r.t("check.exercism.not-run", e.Name)
 		case len(lessons) > 0:
 			t.Status = ExFail
@@ -97,7 +97,31 @@ func (r *Report) exercism(res *check.Result) (ExercismResults, error) {
 		}
 		return t
 	}
-	// The book's own test cases come first, as the check runs them.
+	// A mechanism's clauses come first, as the check runs them: one test
+	// each. Once one breaks (or the calls at once do), the check stops
+	// there: the clauses it had not finished, and every test after them,
+	// did not run.
+	modelStopped := res.Calls != nil || res.Race != nil
+	for _, clause := range e.Clauses() {
+		t := ExercismTest{Name: r.t("check.exercism.clause", clause), TestCode: "go run ./cmd/archlab check " + e.Name, Status: ExPass, TaskID: 1}
+		broken := res.Calls != nil && res.Calls.Clause == clause || res.Race != nil && clause == check.AtomicClause
+		switch {
+		case res.Status == check.NotStarted:
+			t.Status, t.Message = ExFail, r.t("check.hint.start", e.File, e.Func)
+		case broken:
+			t.Status, t.Message = ExFail, r.modelMessage(res)
+			if res.Calls != nil {
+				t.TestCode = res.Calls.GoTest
+			}
+		case modelStopped, res.Status == check.Failed && len(res.Clauses) == 0, res.Status == check.Hung && len(res.Clauses) == 0:
+			t.Status, t.Message = ExError, r.t("check.exercism.not-run", e.Name)
+		}
+		out.Tests = append(out.Tests, t)
+	}
+	if modelStopped {
+		stoppedAt, stopped = -2, r.t("check.exercism.not-run", e.Name)
+	}
+	// The book's own test cases come next, as the check runs them.
 	for _, u := range e.Units {
 		var lessons []string
 		for _, l := range res.Lessons {
@@ -150,6 +174,31 @@ func (r *Report) exercism(res *check.Result) (ExercismResults, error) {
 		out.Status, out.Message = ExError, stopped
 	}
 	return out, nil
+}
+
+// modelMessage is a broken clause's test message: the clause, the calls
+// (or the calls at once), the mistake and the hint, as the text report
+// says them.
+func (r *Report) modelMessage(res *check.Result) string {
+	var b bytes.Buffer
+	plain := *r.Renderer
+	plain.Out, plain.P, plain.Width = &b, term.NewPalette(false), 1<<20 // one line each, no colour
+	text := *r
+	text.Renderer, text.Show = &plain, false
+	if res.Calls != nil {
+		text.calls(res.Calls)
+	} else {
+		text.race(res.Race)
+	}
+	msg := []string{check.LessonText(r.Lang, res.Lessons[0])}
+	for _, l := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
+		msg = append(msg, strings.TrimSpace(l))
+	}
+	if res.Mistake != "" {
+		msg = append(msg, strings.TrimSpace(r.t("check.diag.mistake", check.MistakeText(r.Lang, res.Mistake))))
+	}
+	msg = append(msg, strings.TrimSpace(r.t("check.detail.hint", res.Hint(r.Lang))))
+	return strings.Join(msg, "\n")
 }
 
 // drillCode is the drill file a drill test runs, as the student's code

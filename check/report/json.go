@@ -42,6 +42,26 @@ type JSONExercise struct {
 	// Printed is what the code printed while checked: the first lines and
 	// the count.
 	Printed *JSONPrinted `json:"printed,omitempty"`
+	// Clauses is how many of the model's calls reached each clause of the
+	// doc comment, in its order (a mechanism exercise).
+	Clauses JSONFaults `json:"clauses,omitempty"`
+	// Calls is the model's counterexample, GoTest the test that replays it.
+	Calls  []JSONCall `json:"calls,omitempty"`
+	GoTest string     `json:"go_test,omitempty"`
+	// Race is calls made at once that no order of them explains.
+	Race *check.RaceRun `json:"race,omitempty"`
+	// Mistake is the known mistake the failure shows, and its words.
+	Mistake     string `json:"mistake,omitempty"`
+	MistakeText string `json:"mistake_text,omitempty"`
+}
+
+// JSONCall is one call of the model's counterexample: each answer (the
+// call's, then the reads after it) on both sides.
+type JSONCall struct {
+	Call    string         `json:"call"`
+	Clauses []string       `json:"clauses"`
+	Book    []check.Answer `json:"the_book"`
+	Yours   []check.Answer `json:"yours"`
 }
 
 // JSONPrinted is the student's code's own output in --json.
@@ -110,6 +130,16 @@ func (f *JSONFaults) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
+// clauseCounts are clause counts in the faults' shape, for one ordered
+// object.
+func clauseCounts(cs []check.ClauseCount) []explore.Count {
+	var out []explore.Count
+	for _, c := range cs {
+		out = append(out, explore.Count{Name: c.Name, N: c.N})
+	}
+	return out
+}
+
 // JSON is the results as `check --json` prints them (without the hint,
 // which cmd adds when --hint asked for one).
 func (r *Report) JSON(results []*check.Result, done int) JSONAll {
@@ -133,6 +163,17 @@ func (r *Report) JSON(results []*check.Result, done int) JSONAll {
 			if d.Mistake != "" {
 				j.Diagnosis.MistakeText = check.MistakeText(r.Lang, d.Mistake)
 			}
+		}
+		j.Clauses = JSONFaults(clauseCounts(res.Clauses))
+		if c := res.Calls; c != nil {
+			for _, call := range c.Calls {
+				j.Calls = append(j.Calls, JSONCall{Call: call.Text, Clauses: call.Clauses, Book: call.Book, Yours: call.Yours})
+			}
+			j.GoTest = c.GoTest
+		}
+		j.Race = res.Race
+		if res.Mistake != "" {
+			j.Mistake, j.MistakeText = res.Mistake, check.MistakeText(r.Lang, res.Mistake)
 		}
 		if h := res.Hang; h != nil {
 			j.Timeout = &JSONHang{Seconds: h.Limit.Seconds(), Where: h.Where, LastCall: h.Verb}
