@@ -144,8 +144,8 @@ type ledgerSides struct {
 	live        []liveKey
 	forgotten   map[string]bool
 	gone        []inbox.Message // the messages whose keys a Prune forgot (and no delivery brought back)
-	prunedTo    int64 // the highest maxSeq pruned, 0 for none
-	prunes      int   // Prunes that forgot something
+	prunedTo    int64           // the highest maxSeq pruned, 0 for none
+	prunes      int             // Prunes that forgot something
 }
 
 type liveKey struct {
