@@ -411,7 +411,8 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 		return r
 	}
 	for _, u := range e.Units {
-		err := safely(func() error { return u.Run(s) })
+		s.Watch.At(harness.Name("test " + u.Name))
+		err := safely(func() error { return u.Run(s.Watched()) })
 		var f *UnitFailure
 		if !errors.As(err, &f) {
 			if r.stopped(err) {
@@ -548,7 +549,7 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 // student's code stopping it); the book's scenarios run only after a
 // pass.
 func (r *Result) modelled(e *Exercise, s *harness.Students) bool {
-	mr, err := e.model.check(s)
+	mr, err := e.model.check(s.Watched())
 	if r.stopped(err) {
 		return true
 	}
@@ -559,6 +560,8 @@ func (r *Result) modelled(e *Exercise, s *harness.Students) bool {
 		r.Mistake = e.model.mistake(mr.Run.Clause, mr.Run.Harm)
 		return true
 	}
+	// Calls at once go to the student's values as they are: a Watch told
+	// of every call would order them by its own lock.
 	race, err := e.model.linearizable(s)
 	if r.stopped(err) {
 		return true

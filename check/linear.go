@@ -38,13 +38,16 @@ import (
 type race [][]op
 
 // String is the race as the report shows it: each goroutine's calls, ‖
-// between goroutines.
+// between goroutines; a long list of calls by its first and last.
 func (r race) String() string {
 	var gs []string
 	for _, calls := range r {
 		var cs []string
 		for _, c := range calls {
 			cs = append(cs, c.String())
+		}
+		if len(cs) > 3 {
+			cs = []string{cs[0], "…", cs[len(cs)-1]}
 		}
 		gs = append(gs, strings.Join(cs, "; "))
 	}

@@ -237,6 +237,7 @@ func (m *machine) replay(s *harness.Students, ops []op) ([]Call, error) {
 			return err
 		}
 		for _, o := range ops {
+			s.Watch.At(modelCall{o})
 			clauses, book, yours, err := pair.step(o)
 			if err != nil {
 				return err
@@ -250,6 +251,11 @@ func (m *machine) replay(s *harness.Students, ops []op) ([]Call, error) {
 	})
 	return calls, err
 }
+
+// modelCall is where the model is, for a hang: the call it made.
+type modelCall struct{ o op }
+
+func (c modelCall) String() string { return "call " + c.o.String() }
 
 // broken is the clause and harm of a run's last call, "" when it does not
 // differ.

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"sync"
 
+	"archlab/internal/inbox"
 	"archlab/internal/ordering"
+	"archlab/internal/shardjob"
 )
 
 // Watch follows a student's run from outside: what the checker is running
@@ -140,4 +142,94 @@ func (c watchedCheckpoint) Commit(shard string, epoch uint64, offset int) error 
 func (c watchedCheckpoint) Epoch(shard string) uint64 {
 	c.w.Call("cp.Epoch")
 	return c.Checkpoint.Epoch(shard)
+}
+
+type watchedLedger struct {
+	Ledger
+	w *Watch
+}
+
+func (l watchedLedger) ApplyOnce(m inbox.Message) (bool, error) {
+	l.w.Call("l.ApplyOnce")
+	return l.Ledger.ApplyOnce(m)
+}
+
+func (l watchedLedger) Prune(maxSeq int64) int {
+	l.w.Call("l.Prune")
+	return l.Ledger.Prune(maxSeq)
+}
+
+func (l watchedLedger) Balance(orderID string) int64 {
+	l.w.Call("l.Balance")
+	return l.Ledger.Balance(orderID)
+}
+
+func (l watchedLedger) Applies() int {
+	l.w.Call("l.Applies")
+	return l.Ledger.Applies()
+}
+
+type watchedRunner struct {
+	ShardRunner
+	w *Watch
+}
+
+func (r watchedRunner) Run(shard string, items []string, crashAfter int) (shardjob.Result, error) {
+	r.w.Call("r.Run")
+	return r.ShardRunner.Run(shard, items, crashAfter)
+}
+
+// Watched is s with its mechanisms' values wrapped so that each call
+// tells the Watch: the checker calls them directly (the book's unit
+// tests, the model), not through the harness's verbs, and a hang there
+// should name its last call too. Without a Watch it is s.
+func (s *Students) Watched() *Students {
+	if s == nil || s.Watch == nil {
+		return s
+	}
+	out, w := *s, s.Watch
+	if f := s.Ledger; f != nil {
+		out.Ledger = func() Ledger {
+			if l := f(); l != nil {
+				return watchedLedger{l, w}
+			}
+			return nil
+		}
+	}
+	if m := s.Projection; m != nil {
+		out.Projection = &ProjectionMechanism{
+			NewProjection: func() StudentProjection {
+				if p := m.NewProjection(); p != nil {
+					return watchedProjection{p, w}
+				}
+				return nil
+			},
+			NewConsumer: func(p StudentProjection, n int) StudentConsumer {
+				if wp, ok := p.(watchedProjection); ok {
+					p = wp.StudentProjection // the student's NewConsumer takes its own type
+				}
+				if c := m.NewConsumer(p, n); c != nil {
+					return watchedConsumer{c, w}
+				}
+				return nil
+			},
+		}
+	}
+	if m := s.Runner; m != nil {
+		out.Runner = &ShardMechanism{
+			NewCheckpoint: func() Checkpoint {
+				if c := m.NewCheckpoint(); c != nil {
+					return watchedCheckpoint{c, w}
+				}
+				return nil
+			},
+			NewRunner: func(sink shardjob.Effects, cp shardjob.Progress, epoch uint64, every int) ShardRunner {
+				if r := m.NewRunner(sink, cp, epoch, every); r != nil {
+					return watchedRunner{r, w}
+				}
+				return nil
+			},
+		}
+	}
+	return &out
 }
