@@ -325,7 +325,7 @@ func (m *machine) shrink(s *harness.Students, ops []op, calls []Call) (*CallRun,
 	}
 	clause, _ := m.broken(s, ops, calls)
 	return &CallRun{Exercise: m.exercise, Type: m.typ, Calls: calls, Clause: clause, Harm: harm,
-		GoTest: m.goTest(ops, calls), ops: ops}, nil
+		GoTest: gofmt(m.goTest(ops, calls)), ops: ops}, nil
 }
 
 // errValue is an error as an answer: nil, the first of the book's

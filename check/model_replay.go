@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"go/format"
 	"strings"
 )
 
@@ -77,6 +78,16 @@ func (g goTest) write(calls []Call, lines [][]goLine) string {
 	}
 	fmt.Fprintf(&b, "\treturn fmt.Sprintf(\"error(%%q)\", err.Error())\n}\n")
 	return b.String()
+}
+
+// gofmt is src as gofmt writes it (src itself if it does not parse, which
+// a test of the replay would show).
+func gofmt(src string) string {
+	out, err := format.Source([]byte(src))
+	if err != nil {
+		return src
+	}
+	return string(out)
 }
 
 // goQuote is s as a Go string literal, backquoted when it holds quotes.

@@ -26,7 +26,13 @@ import "archlab/internal/inbox"
 // unchanged: ApplyOnce, then the ack. The book's wrong designs
 // (NaiveApply, MarkBeforeEffect) are not asked for.
 //
-// What is checked: first the book's own tests on your Ledger
+// What is checked: first your Ledger beside the book's inbox.Ledger, call
+// by call: random sequences of ApplyOnce and Prune (new keys and
+// redeliveries, another producer's event with the same ID, producers and
+// IDs whose plain concatenations collide, Seqs out of order and shared,
+// Prune at every edge), every answer and every Balance and Applies after
+// it compared with the book's, then two deliveries at once, from two
+// goroutines; then the book's own tests on your Ledger
 // (TestSideEffectThenAckLost, TestDedupKeyIncludesProducer,
 // TestPruneOpensReplayWindow); then the drills ack-lost, dedup-scope,
 // prune-window, prune-keeps-newer, exactly-once-boundary and
@@ -51,7 +57,11 @@ import "archlab/internal/inbox"
 // inbox.Consume 原样运行在你的 Ledger 上：先 ApplyOnce，再确认。书中的错误设计
 // （NaiveApply、MarkBeforeEffect）不需要写。
 //
-// 检查什么：先在你的 Ledger 上运行书中自己的测试（TestSideEffectThenAckLost、
+// 检查什么：先把你的 Ledger 与书中的 inbox.Ledger 逐次调用对照：随机的 ApplyOnce
+// 与 Prune 调用序列（新键与重投、另一个生产者的同一事件 ID、直接拼接后相同的生产者
+// 与 ID、乱序和相同的发件箱序号、在每个边界上的 Prune），每个返回值以及之后的每次
+// Balance 和 Applies 都与书中的比较，再从两个 goroutine 同时投递；然后在你的
+// Ledger 上运行书中自己的测试（TestSideEffectThenAckLost、
 // TestDedupKeyIncludesProducer、TestPruneOpensReplayWindow）；再运行处理函数
 // 是书中 Consume 的演练 ack-lost、dedup-scope、prune-window、
 // prune-keeps-newer、exactly-once-boundary 和 duplicate-delivery，用你的

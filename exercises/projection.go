@@ -39,7 +39,12 @@ import (
 // if you change how the rows are kept. Wrap errors with fmt.Errorf and %w,
 // so that errors.Is finds ordering.ErrPoison and ordering.ErrConflict.
 //
-// What is checked: the book's unit cases (TestOutOfOrderRejectedThenConverges,
+// What is checked: first your Projection and Consumer beside the book's,
+// call by call: random sequences of Apply, Handle, Repair and NewConsumer
+// (every type and version, duplicates, gaps, poison of both kinds, an
+// event after a repair, budgets from -1 to 4), every answer, row, count
+// and dead letter compared with the book's, then Apply and Handle from two
+// goroutines at once; then the book's unit cases (TestOutOfOrderRejectedThenConverges,
 // TestPoisonGoesStraightToDLQ, TestConflictExhaustsRetryBudget,
 // TestReconcileRepairsDeadLettered, TestReplayRebuildsProjection), then the
 // §8.3 drills that run a projection and a consumer (out-of-order, poison,
@@ -71,7 +76,10 @@ import (
 // 它。用 fmt.Errorf 和 %w 包装错误，使 errors.Is 能找到 ordering.ErrPoison 和
 // ordering.ErrConflict。
 //
-// 检查什么：先运行书中的单元用例（TestOutOfOrderRejectedThenConverges、
+// 检查什么：先把你的投影和消费端与书中的逐次调用对照：随机的 Apply、Handle、Repair
+// 与 NewConsumer 调用序列（每种类型与版本、重复、缺口、两种毒消息、对账修复之后的
+// 事件、从 -1 到 4 的预算），每个返回值、每一行、计数和死信都与书中的比较，再从两个
+// goroutine 同时调用 Apply 和 Handle；然后运行书中的单元用例（TestOutOfOrderRejectedThenConverges、
 // TestPoisonGoesStraightToDLQ、TestConflictExhaustsRetryBudget、
 // TestReconcileRepairsDeadLettered、TestReplayRebuildsProjection），再用你的投
 // 影和消费端代替书中的，运行 §8.3 中驱动投影和消费端的演练（out-of-order、

@@ -37,8 +37,14 @@ import (
 // with the scenario's faults around it), the sentinels of package
 // shardjob, and fmt.Errorf with %w.
 //
-// What is checked: the book's test TestRunCrashResume on your Runner and
-// Checkpoint; the drills crash-resume, rerun-commit, zombie-window,
+// What is checked: first your Runner and Checkpoint beside the book's,
+// call by call: random sequences of Run and Commit on two shards (resumed
+// runs, every CommitEvery from 0 to 4, crashes in fresh and resumed runs,
+// lower, equal and higher epochs and offsets, a zombie that commits ahead),
+// every Result, error (by errors.Is), call the run makes to the sink and
+// the checkpoint, Load and Epoch compared with the book's, then Commit,
+// Load and Epoch from two goroutines at once; then the book's test
+// TestRunCrashResume on your Runner and Checkpoint; the drills crash-resume, rerun-commit, zombie-window,
 // stale-epoch and commit-cadence with yours where the book's sit; then
 // every schedule of `archlab explore shardjob` (30 keys: every commit
 // interval, crash point and moment a zombie of the previous epoch commits)
@@ -71,7 +77,12 @@ import (
 // r.CP.Load 与 r.CP.Commit（你的 Checkpoint，外面包着场景的故障）、shardjob 包
 // 的哨兵错误，以及带 %w 的 fmt.Errorf。
 //
-// 检查什么：先在你的 Runner 与 Checkpoint 上运行书中的测试 TestRunCrashResume；
+// 检查什么：先把你的 Runner 与 Checkpoint 与书中的逐次调用对照：两个分片上随机的
+// Run 与 Commit 调用序列（恢复后的运行、从 0 到 4 的每种 CommitEvery、新运行和恢复
+// 后运行中的崩溃、更低、相等和更高的纪元与偏移量、提交超前的僵尸），每个 Result、
+// 错误（用 errors.Is）、运行对下游和检查点的每次调用、Load 和 Epoch 都与书中的比较，
+// 再从两个 goroutine 同时调用 Commit、Load 和 Epoch；然后在你的 Runner 与
+// Checkpoint 上运行书中的测试 TestRunCrashResume；
 // 再把你的代码放在书中代码的位置，运行演练 crash-resume、rerun-commit、
 // zombie-window、stale-epoch 和 commit-cadence；然后在你的 Runner 外面加上本实
 // 验的接管围栏（fence-at-takeover），运行 archlab explore shardjob 的每一种故障

@@ -57,12 +57,23 @@ func keys(m map[string]any) []string {
 // with the keys the interface names and nothing else.
 func wantTests(t *testing.T, lang i18n.Lang, e *check.Exercise, r report.ExercismResults, raw []map[string]any, status func(i int) string) {
 	t.Helper()
-	units := len(e.Units)
-	if len(r.Tests) != units+len(e.Drills)+1 {
-		t.Fatalf("%s: %d tests, want %d (the book's units, its drills and the explorer)", e.Name, len(r.Tests), units+len(e.Drills)+1)
+	clauses, units := len(e.Clauses()), len(e.Units)
+	if len(r.Tests) != clauses+units+len(e.Drills)+1 {
+		t.Fatalf("%s: %d tests, want %d (a mechanism's clauses, the book's units, its drills and the explorer)", e.Name, len(r.Tests), clauses+units+len(e.Drills)+1)
 	}
 	for i, tc := range r.Tests {
 		name := i18n.T(lang, "check.exercism.explore")
+		if i < clauses {
+			name = i18n.T(lang, "check.exercism.clause", e.Clauses()[i])
+			if tc.TestCode != "go run ./cmd/archlab check "+e.Name {
+				t.Errorf("%s, clause %d: test_code %q", e.Name, i, tc.TestCode)
+			}
+			if tc.Name != name || tc.Status != status(i) || tc.TaskID != 1 {
+				t.Errorf("%s, test %d: name %q, status %q, task_id %d; want %q, %q, 1", e.Name, i, tc.Name, tc.Status, tc.TaskID, name, status(i))
+			}
+			continue
+		}
+		i -= clauses
 		if i < units {
 			name = i18n.T(lang, "check.exercism.unit", e.Units[i].Name)
 			if tc.TestCode != "go run ./cmd/archlab check "+e.Name {
@@ -78,14 +89,14 @@ func wantTests(t *testing.T, lang i18n.Lang, e *check.Exercise, r report.Exercis
 		} else if tc.TestCode != "go run ./cmd/archlab check "+e.Name+" --show" {
 			t.Errorf("%s, the explorer's test: test_code %q", e.Name, tc.TestCode)
 		}
-		if tc.Name != name || tc.Status != status(i) || tc.TaskID != 1 {
-			t.Errorf("%s, test %d: name %q, status %q, task_id %d; want %q, %q, 1", e.Name, i, tc.Name, tc.Status, tc.TaskID, name, status(i))
+		if tc.Name != name || tc.Status != status(i+clauses) || tc.TaskID != 1 {
+			t.Errorf("%s, test %d: name %q, status %q, task_id %d; want %q, %q, 1", e.Name, i+clauses, tc.Name, tc.Status, tc.TaskID, name, status(i+clauses))
 		}
 		want := []string{"message", "name", "status", "task_id", "test_code"}
 		if tc.Status == report.ExPass {
 			want = []string{"name", "status", "task_id", "test_code"} // no message: null or absent, says the spec
 		}
-		if got := keys(raw[i]); !slices.Equal(got, want) {
+		if got := keys(raw[i+clauses]); !slices.Equal(got, want) {
 			t.Errorf("%s, test %d: keys %v, want %v (no output: archlab does not capture the student's printing)", e.Name, i, got, want)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"archlab/check"
 	"archlab/harness"
 	"archlab/i18n"
+	"archlab/internal/inbox"
 )
 
 // TestMain lets the test binary act as the archlab command, so the scripts
@@ -72,6 +73,9 @@ func scriptIO() *IO {
 	case "mark-then-effect":
 		io.Students = check.Book()
 		io.Students.Inbox = markThenEffect
+	case "two-locks":
+		io.Students = check.Book()
+		io.Students.Ledger = func() harness.Ledger { return &twoLockMapLedger{keys: map[string]int64{}, balances: map[string]int64{}} }
 	default:
 		if h, ok := hostileStudents[os.Getenv(testStudentsEnv)]; ok {
 			io.Students = check.Book()
@@ -93,6 +97,57 @@ func chattyHandler(d *harness.Delivery) error {
 		return err
 	}
 	return d.Ack()
+}
+
+// twoLockMapLedger checks the key under one lock and writes it under
+// another, in a plain Go map: two deliveries at once may both find the key
+// new, or crash the process ("concurrent map read and map write").
+type twoLockMapLedger struct {
+	check, write sync.Mutex
+	keys         map[string]int64
+	balances     map[string]int64
+	applies      int
+}
+
+func (l *twoLockMapLedger) ApplyOnce(m inbox.Message) (bool, error) {
+	key := inbox.DedupKey(m)
+	l.check.Lock()
+	_, dup := l.keys[key]
+	l.check.Unlock()
+	if dup {
+		return false, nil
+	}
+	l.write.Lock()
+	defer l.write.Unlock()
+	l.keys[key] = m.Seq
+	l.balances[m.OrderID] += m.AmountCents
+	l.applies++
+	return true, nil
+}
+
+func (l *twoLockMapLedger) Prune(maxSeq int64) int {
+	l.write.Lock()
+	defer l.write.Unlock()
+	n := 0
+	for k, seq := range l.keys {
+		if seq <= maxSeq {
+			delete(l.keys, k)
+			n++
+		}
+	}
+	return n
+}
+
+func (l *twoLockMapLedger) Balance(o string) int64 {
+	l.write.Lock()
+	defer l.write.Unlock()
+	return l.balances[o]
+}
+
+func (l *twoLockMapLedger) Applies() int {
+	l.write.Lock()
+	defer l.write.Unlock()
+	return l.applies
 }
 
 // markThenEffect is the §8.2 handler that marks the key, then applies the
