@@ -75,7 +75,9 @@ func scriptIO() *IO {
 		io.Students.Inbox = markThenEffect
 	case "two-locks":
 		io.Students = check.Book()
-		io.Students.Ledger = func() harness.Ledger { return &twoLockMapLedger{keys: map[string]int64{}, balances: map[string]int64{}} }
+		io.Students.Ledger = func() harness.Ledger {
+			return &twoLockMapLedger{keys: map[string]int64{}, balances: map[string]int64{}}
+		}
 	default:
 		if h, ok := hostileStudents[os.Getenv(testStudentsEnv)]; ok {
 			io.Students = check.Book()
