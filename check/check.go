@@ -563,6 +563,12 @@ func (r *Result) modelled(e *Exercise, s *harness.Students) bool {
 	// Calls at once go to the student's values as they are: a Watch told
 	// of every call would order them by its own lock.
 	race, err := e.model.linearizable(s)
+	if errors.Is(err, errTooBusy) {
+		// Not the code's doing, and not a pass: the clause was not judged.
+		r.Status = NotDone
+		r.Lessons = []Lesson{{Check: "unreached", Key: "check.lesson.too-busy", Args: []any{AtomicClause}}}
+		return true
+	}
 	if r.stopped(err) {
 		return true
 	}

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"errors"
 	"runtime"
 	"slices"
 	"strings"
@@ -34,14 +35,32 @@ import (
 // catches; the Watch tells the parent which race was running first
 // (Watch.Racing), so the report can still name the two calls.
 
-// race is one set of calls run at once: one list per goroutine.
-type race [][]op
+// race is one set of calls run at once: one list per goroutine. A race
+// over many keys (each key's calls independent of the others': deliveries
+// of many messages, events of many orders, commits to many shards) names
+// each call's key, so porcupine checks each key apart (its Partition) and
+// a long race stays cheap to check. Long lists are what make two
+// goroutines overlap on a loaded machine, where a short one may finish
+// before the other goroutine gets a CPU.
+type race struct {
+	threads [][]op
+	key     func(op) string // nil: the calls are checked together
+	rounds  int             // how many times it runs at least
+	// overlaps is how many pairs of calls (on one key, from two
+	// goroutines) must have overlapped in time before the race counts as
+	// run: on a busy machine it runs more rounds, up to maxRounds times
+	// its rounds, since two goroutines only race when both have a CPU.
+	overlaps int
+}
+
+// maxRounds bounds the rounds a race may take to reach its overlaps.
+const maxRounds = 100
 
 // String is the race as the report shows it: each goroutine's calls, ‖
 // between goroutines; a long list of calls by its first and last.
 func (r race) String() string {
 	var gs []string
-	for _, calls := range r {
+	for _, calls := range r.threads {
 		var cs []string
 		for _, c := range calls {
 			cs = append(cs, c.String())
@@ -54,11 +73,15 @@ func (r race) String() string {
 	return strings.Join(gs, " ‖ ")
 }
 
-// raceRounds is how many times each race runs: enough that a check-then-
-// write split across two locks shows on this lab's 2-core machine (it
-// shows within a few hundred rounds; see TestRaceCaught), few enough to
-// stay a fraction of the check's time.
-const raceRounds = 2000
+// The rounds of a race: a short one with reads runs often; a long one
+// over many keys fewer times. A check-then-write split across two locks
+// shows at almost every overlap of two calls on one key, so the overlaps
+// asked for leave it no way through.
+const (
+	shortRounds, shortOverlaps = 500, 20
+	longRounds, longOverlaps   = 20, 40
+	longKeys                   = 500
+)
 
 // RaceRun is calls made at once that no order explains: the calls that
 // overlap, each with what the student's type answered, and what the
@@ -72,39 +95,69 @@ type RaceRun struct {
 	Fatal string `json:"fatal,omitempty"`
 }
 
-// raceCalls is how many calls the races make in all, for the clause count
-// of a pass.
+// raceCalls is the clause count of a pass: the pairs of calls that
+// overlapped, as many as the races ask for (a race runs until it has them,
+// so the count is the same on every machine).
 func (m *machine) raceCalls() uint64 {
 	var n uint64
 	for _, rc := range m.races {
-		for _, calls := range rc {
-			n += uint64(len(calls))
+		n += uint64(rc.overlaps)
+	}
+	return n
+}
+
+// errTooBusy is a race that never got its overlaps: the machine never ran
+// the two goroutines at once often enough to judge.
+var errTooBusy = errors.New("the calls made at once hardly ever overlapped: this machine was too busy to run two goroutines at the same time, so the check could not judge atomicity; check again when it is quieter")
+
+// overlapping counts the pairs of calls from two goroutines, on one key,
+// whose call and return intervals overlap.
+func overlapping(h []porcupine.Operation, key func(op) string) int {
+	n := 0
+	for i := range h {
+		for j := i + 1; j < len(h); j++ {
+			a, b := h[i], h[j]
+			if a.ClientId == b.ClientId || a.Call > b.Return || b.Call > a.Return {
+				continue
+			}
+			if key == nil || key(a.Input.(op)) == key(b.Input.(op)) {
+				n++
+			}
 		}
 	}
-	return n * raceRounds
+	return n
 }
 
 // linearizable runs m's races on the student's code; nil when every
 // history is linearizable.
 func (m *machine) linearizable(s *harness.Students) (*RaceRun, error) {
-	model := m.porcupineModel()
+	// Two goroutines at once need two threads, even on one CPU.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0))))
+	whole := m.porcupineModel(nil)
 	for _, rc := range m.races {
+		model := m.porcupineModel(rc.key)
 		s.Watch.Racing(rc.String())
-		for range raceRounds {
+		overlaps := 0
+		for round := 0; round < rc.rounds || overlaps < rc.overlaps; round++ {
+			if round == rc.rounds*maxRounds {
+				return nil, errTooBusy
+			}
 			h, err := m.runRace(s, rc)
 			if err != nil {
 				return nil, err
 			}
 			if porcupine.CheckOperations(model, h) {
+				overlaps += overlapping(h, rc.key)
 				continue
 			}
-			h = m.cut(model, h)
-			res := &RaceRun{Race: rc.String()}
-			for _, o := range h {
-				res.Calls = append(res.Calls, o.Input.(op).String()+" → "+o.Output.(string))
+			if rc.key != nil {
+				h = failing(whole, model.Partition(h))
 			}
+			h = m.cut(whole, h)
+			res := &RaceRun{Race: rc.String()}
 			var ops []op
 			for _, o := range h {
+				res.Calls = append(res.Calls, o.Input.(op).String()+" → "+o.Output.(string))
 				ops = append(ops, o.Input.(op))
 			}
 			for i, a := range m.bookAnswers(ops) {
@@ -117,32 +170,51 @@ func (m *machine) linearizable(s *harness.Students) (*RaceRun, error) {
 	return nil, nil
 }
 
-// runRace runs rc once on a fresh value of the student's: each goroutine
-// waits at the start line, then makes its calls, each stamped from one
+// failing is the first part of a partitioned history that no order
+// explains.
+func failing(model porcupine.Model, parts [][]porcupine.Operation) []porcupine.Operation {
+	for _, p := range parts {
+		if !porcupine.CheckOperations(model, p) {
+			return p
+		}
+	}
+	return parts[0]
+}
+
+// runRace runs rc once on a fresh value of the student's: the goroutines
+// make their calls in step, each waiting at every call for the others to
+// reach theirs (a spin on an atomic, outside the calls), so that the n-th
+// calls of all goroutines start together; each call is stamped from one
 // counter at its call and at its return.
 func (m *machine) runRace(s *harness.Students, rc race) ([]porcupine.Operation, error) {
 	do, err := m.solo(s)
 	if err != nil {
 		return nil, err
 	}
+	steps := 0
+	for _, calls := range rc.threads {
+		steps = max(steps, len(calls))
+	}
 	var (
 		clock   atomic.Int64
-		start   atomic.Bool
-		waiting atomic.Int32
+		at      = make([]atomic.Int32, steps) // how many goroutines reached each step
 		wg      sync.WaitGroup
 		mu      sync.Mutex
-		history []porcupine.Operation
+		history = make([]porcupine.Operation, 0, steps*len(rc.threads))
 		failed  error
 	)
-	for g, calls := range rc {
+	n := int32(len(rc.threads))
+	for g, calls := range rc.threads {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			waiting.Add(1)
-			for !start.Load() {
-				runtime.Gosched()
-			}
-			for _, c := range calls {
+			for i, c := range calls {
+				at[i].Add(1)
+				for spin := 0; at[i].Load() < n; spin++ {
+					if spin > 100 {
+						runtime.Gosched() // the other goroutine has no CPU yet
+					}
+				}
 				call := clock.Add(1)
 				var out string
 				err := safely(func() error {
@@ -160,24 +232,40 @@ func (m *machine) runRace(s *harness.Students, rc race) ([]porcupine.Operation, 
 			}
 		}()
 	}
-	for waiting.Load() < int32(len(rc)) {
-		runtime.Gosched()
-	}
-	start.Store(true)
 	wg.Wait()
 	return history, failed
 }
 
 // porcupineModel is the book's type as porcupine's sequential model: a
 // state is the calls taken so far, and a step replays them on a fresh
-// value of the book's, then the new call, and compares its answer.
-func (m *machine) porcupineModel() porcupine.Model {
+// value of the book's, then the new call, and compares its answer. With
+// key, each key's calls are a history of their own (Partition).
+func (m *machine) porcupineModel(key func(op) string) porcupine.Model {
 	type state struct {
 		ops []op
 		sig string // what the book's value reads after them, for Equal
 	}
+	var partition func([]porcupine.Operation) [][]porcupine.Operation
+	if key != nil {
+		partition = func(h []porcupine.Operation) [][]porcupine.Operation {
+			at := map[string]int{}
+			var parts [][]porcupine.Operation
+			for _, o := range h {
+				k := key(o.Input.(op))
+				i, ok := at[k]
+				if !ok {
+					i = len(parts)
+					at[k] = i
+					parts = append(parts, nil)
+				}
+				parts[i] = append(parts[i], o)
+			}
+			return parts
+		}
+	}
 	return porcupine.Model{
-		Init: func() any { return state{} },
+		Partition: partition,
+		Init:      func() any { return state{} },
 		Step: func(st, in, out any) (bool, any) {
 			ops := append(append([]op{}, st.(state).ops...), in.(op))
 			answers := m.bookAnswers(ops)

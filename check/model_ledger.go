@@ -468,9 +468,12 @@ var (
 	raceM2 = inbox.Message{Producer: "pay", ID: "2", Seq: 2, OrderID: "o-1", AmountCents: 250}
 
 	ledgerRaces = []race{
-		{raceMessages(8), raceMessages(8)},
-		{{ledgerOp{m: raceM1}, readOp{"Balance", "o-1"}}, {ledgerOp{m: raceM2}, readOp{"Balance", "o-1"}}},
-		{{ledgerOp{m: raceM1}, ledgerOp{prune: true, max: 1}}, {ledgerOp{m: raceM2}, readOp{"Applies", ""}}},
+		// Many messages, each delivered on both goroutines: a check and a
+		// write under two locks lets both find one key new.
+		{threads: [][]op{raceMessages(longKeys), raceMessages(longKeys)}, rounds: longRounds, overlaps: longOverlaps,
+			key: func(o op) string { return inbox.DedupKey(o.(ledgerOp).m) }},
+		{threads: [][]op{{ledgerOp{m: raceM1}, readOp{"Balance", "o-1"}}, {ledgerOp{m: raceM2}, readOp{"Balance", "o-1"}}}, rounds: shortRounds, overlaps: shortOverlaps},
+		{threads: [][]op{{ledgerOp{m: raceM1}, ledgerOp{prune: true, max: 1}}, {ledgerOp{m: raceM2}, readOp{"Applies", ""}}}, rounds: shortRounds, overlaps: shortOverlaps},
 	}
 	ledgerReads = []op{readOp{"Balance", "o-1"}, readOp{"Balance", "o-2"}, readOp{"Applies", ""}}
 )
@@ -480,7 +483,7 @@ var (
 func raceMessages(n int) []op {
 	var out []op
 	for i := range n {
-		out = append(out, ledgerOp{m: inbox.Message{Producer: "pay", ID: fmt.Sprint(i + 1), Seq: int64(i + 1), OrderID: "o-1", AmountCents: 100}})
+		out = append(out, ledgerOp{m: inbox.Message{Producer: "pay", ID: fmt.Sprint(i + 1), Seq: int64(i + 1), OrderID: ledgerOrders[i%2], AmountCents: 100}})
 	}
 	return out
 }

@@ -501,9 +501,20 @@ var (
 	raceGap     = ordering.Event{ID: "e4", OrderID: "o-2", Version: 3, Type: "fulfill"}
 
 	projectionRaces = []race{
-		{{projectionOp{kind: "apply", e: raceReserve}, readOp{"Get", "o-1"}}, {projectionOp{kind: "apply", e: raceReserve}, readOp{"AppliedCount", ""}}},
-		{{projectionOp{kind: "handle", e: raceReserve, attempt: 1}, readOp{"Get", "o-1"}}, {projectionOp{kind: "handle", e: racePay, attempt: 1}, readOp{"AppliedCount", ""}}},
-		{{projectionOp{kind: "handle", e: racePoison, attempt: 1}, readOp{"DLQ", ""}}, {projectionOp{kind: "handle", e: raceGap, attempt: 3}, readOp{"DLQ", ""}}},
+		// Many orders, each one's first event applied on both goroutines.
+		{threads: [][]op{raceReserves(longKeys), raceReserves(longKeys)}, rounds: longRounds, overlaps: longOverlaps,
+			key: func(o op) string { return o.(projectionOp).e.OrderID }},
+		{threads: [][]op{{projectionOp{kind: "handle", e: raceReserve, attempt: 1}, readOp{"Get", "o-1"}}, {projectionOp{kind: "handle", e: racePay, attempt: 1}, readOp{"AppliedCount", ""}}}, rounds: shortRounds, overlaps: shortOverlaps},
+		{threads: [][]op{{projectionOp{kind: "handle", e: racePoison, attempt: 1}, readOp{"DLQ", ""}}, {projectionOp{kind: "handle", e: raceGap, attempt: 3}, readOp{"DLQ", ""}}}, rounds: shortRounds, overlaps: shortOverlaps},
 	}
 	projectionReads = []op{readOp{"Get", "o-1"}, readOp{"Get", "o-2"}, readOp{"AppliedCount", ""}, readOp{"DLQ", ""}}
 )
+
+// raceReserves is the first event of n orders.
+func raceReserves(n int) []op {
+	var out []op
+	for i := range n {
+		out = append(out, projectionOp{kind: "apply", e: ordering.Event{ID: fmt.Sprintf("e%d", i+1), OrderID: fmt.Sprintf("o-%d", i+1), Version: 1, Type: "reserve"}})
+	}
+	return out
+}

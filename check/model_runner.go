@@ -53,9 +53,9 @@ type runnerOp struct {
 
 func (o runnerOp) String() string {
 	if o.run {
-		return fmt.Sprintf("Runner{Epoch: %d, CommitEvery: %d}.Run(%q, %s, %d)", o.epoch, o.every, runnerShards[o.shard], itemsText(runnerItems[o.shard]), o.crash)
+		return fmt.Sprintf("Runner{Epoch: %d, CommitEvery: %d}.Run(%q, %s, %d)", o.epoch, o.every, shardName(o.shard), itemsText(runnerItems[o.shard]), o.crash)
 	}
-	return fmt.Sprintf("Commit(%q, %d, %d)", runnerShards[o.shard], o.epoch, o.offset)
+	return fmt.Sprintf("Commit(%q, %d, %d)", shardName(o.shard), o.epoch, o.offset)
 }
 
 func itemsText(items []string) string {
@@ -216,7 +216,7 @@ func (r *runnerSides) step(o op) (clauses []string, book, yours []Answer, err er
 			if runner == nil {
 				return nil, nil, nil, errNilType("Runner")
 			}
-			res, err := runner.Run(runnerShards[ro.shard], runnerItems[ro.shard], ro.crash)
+			res, err := runner.Run(shardName(ro.shard), runnerItems[ro.shard], ro.crash)
 			if stub(err) != nil {
 				return nil, nil, nil, stub(err)
 			}
@@ -225,7 +225,7 @@ func (r *runnerSides) step(o op) (clauses []string, book, yours []Answer, err er
 					res.Attempts, res.Applied, res.Suppressed, res.Checkpoint, errValue(err, runnerErrs...))},
 				Answer{"its calls", strings.Join(s.log, ", ")})
 		} else {
-			err := s.cp.Commit(runnerShards[ro.shard], ro.epoch, ro.offset)
+			err := s.cp.Commit(shardName(ro.shard), ro.epoch, ro.offset)
 			if stub(err) != nil {
 				return nil, nil, nil, stub(err)
 			}
@@ -261,7 +261,7 @@ func (r *runnerSides) step(o op) (clauses []string, book, yours []Answer, err er
 // clauses are what a call exercises on the book's checkpoint as it
 // stands (read before the call).
 func (r *runnerSides) clauses(ro runnerOp) []string {
-	shard := runnerShards[ro.shard]
+	shard := shardName(ro.shard)
 	cur, curEpoch := r.book.cp.Load(shard), r.book.cp.Epoch(shard)
 	if !ro.run {
 		switch {
@@ -506,7 +506,7 @@ func runnerGoTest(ops []op, calls []Call) string {
 	var lines [][]goLine
 	for _, o := range ops {
 		ro := o.(runnerOp)
-		shard := runnerShards[ro.shard]
+		shard := shardName(ro.shard)
 		var l []goLine
 		if ro.run {
 			l = []goLine{
@@ -595,7 +595,7 @@ func soloRunner(s *harness.Students) (func(o op) (string, error), error) {
 		switch o := o.(type) {
 		case runnerOp:
 			if !o.run {
-				err := cp.Commit(runnerShards[o.shard], o.epoch, o.offset)
+				err := cp.Commit(shardName(o.shard), o.epoch, o.offset)
 				return errValue(err, runnerErrs...), stub(err)
 			}
 		case readOp:
@@ -612,8 +612,24 @@ func soloRunner(s *harness.Students) (func(o op) (string, error), error) {
 // carries a higher offset, and two commits of one owner at once.
 var (
 	runnerRaces = []race{
-		{{runnerOp{epoch: 2, offset: 3}, readOp{"Load", "shard-0"}}, {runnerOp{epoch: 1, offset: 5}, readOp{"Epoch", "shard-0"}}},
-		{{runnerOp{epoch: 1, offset: 2}, readOp{"Load", "shard-0"}}, {runnerOp{epoch: 1, offset: 4}, readOp{"Load", "shard-0"}}},
+		// Many shards, each committed by a new owner on one goroutine and
+		// by a zombie carrying a higher offset on the other.
+		{threads: [][]op{raceCommits(longKeys, 2, 3), raceCommits(longKeys, 1, 5)}, rounds: longRounds, overlaps: longOverlaps,
+			key: func(o op) string { return fmt.Sprint(o.(runnerOp).shard) }},
+		{threads: [][]op{{runnerOp{epoch: 1, offset: 2}, readOp{"Load", "shard-0"}}, {runnerOp{epoch: 1, offset: 4}, readOp{"Load", "shard-0"}}}, rounds: shortRounds, overlaps: shortOverlaps},
 	}
 	runnerReads = []op{readOp{"Load", "shard-0"}, readOp{"Epoch", "shard-0"}, readOp{"Load", "shard-1"}, readOp{"Epoch", "shard-1"}}
 )
+
+// raceCommits is a commit of epoch and offset to each of n shards.
+func raceCommits(n int, epoch uint64, offset int) []op {
+	var out []op
+	for i := range n {
+		out = append(out, runnerOp{shard: i, epoch: epoch, offset: offset})
+	}
+	return out
+}
+
+// shardName is the name of shard i: runnerShards' names, and more for the
+// races.
+func shardName(i int) string { return harness.ShardName(i) }

@@ -22,6 +22,7 @@ var modelEN = map[string]string{
 	"check.detail.show-test": "    the Go test that replays it: archlab check %s --show",
 	"check.detail.test":      "The Go test that replays it (save it as %s, then: go test ./exercises -run %s):",
 	"check.exercism.clause":  "clause %s",
+	"check.lesson.too-busy":  "the clause %s was not judged: the calls made at once hardly ever overlapped, as this machine was too busy to run two goroutines at the same time; check again when it is quieter",
 	"check.lesson.unreached": "no call reached the clause %s: it was never checked",
 
 	// §8.2, exercise ledger: the clauses of exercises/ledger.go.

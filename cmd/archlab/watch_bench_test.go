@@ -28,8 +28,24 @@ import (
 //	go test ./cmd/archlab -run '^$' -bench SaveToVerdict -benchtime 5x
 func BenchmarkSaveToVerdict(b *testing.B) {
 	root := copyClone(b)
-	file := filepath.Join(root, "exercises", "consumer_handler.go")
-	writeBookHandler(b, file)
+	writeBookHandler(b, filepath.Join(root, "exercises", "consumer_handler.go"))
+	// The ledger, a mechanism: its verdict includes the model (the calls
+	// in sequence and at once) before the drills and the schedules.
+	right, err := os.ReadFile(filepath.Join("..", "..", "check", "testdata", "replay", "right", "ledger.go"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "exercises", "ledger.go"), right, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for _, ex := range []struct{ name, file string }{{"consumer-handler", "consumer_handler.go"}, {"ledger", "ledger.go"}} {
+		b.Run(ex.name, func(b *testing.B) { saveToVerdict(b, root, ex.name, filepath.Join(root, "exercises", ex.file)) })
+	}
+}
+
+// saveToVerdict times the loop on one exercise, whose file holds a right
+// answer: with --watch, and with go run.
+func saveToVerdict(b *testing.B, root, exercise, file string) {
 	edit := func(i int) {
 		f, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
 		if err != nil {
@@ -48,7 +64,7 @@ func BenchmarkSaveToVerdict(b *testing.B) {
 		}
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		cmd := exec.CommandContext(ctx, exe, "check", "--watch", "consumer-handler")
+		cmd := exec.CommandContext(ctx, exe, "check", "--watch", exercise)
 		cmd.Dir = root
 		cmd.Env = append(os.Environ(), asArchlab+"=1", "LC_ALL=", "LANG=")
 		out, err := cmd.StdoutPipe()
@@ -81,7 +97,7 @@ func BenchmarkSaveToVerdict(b *testing.B) {
 				if !ok {
 					b.Fatal("archlab check --watch ended")
 				}
-				if !strings.HasPrefix(v, "✓ consumer-handler") {
+				if !strings.HasPrefix(v, "✓ "+exercise) {
 					b.Fatalf("verdict %q, want a pass", v)
 				}
 			case <-time.After(5 * time.Minute):
@@ -102,7 +118,7 @@ func BenchmarkSaveToVerdict(b *testing.B) {
 	b.Run("go-run", func(b *testing.B) {
 		for i := range b.N {
 			edit(1000 + i)
-			cmd := exec.Command("go", "run", "./cmd/archlab", "check", "consumer-handler")
+			cmd := exec.Command("go", "run", "./cmd/archlab", "check", exercise)
 			cmd.Dir = root
 			cmd.Env = append(os.Environ(), "LC_ALL=", "LANG=")
 			if out, err := cmd.CombinedOutput(); err != nil {
