@@ -14,20 +14,35 @@ import (
 )
 
 // Fingerprint sums the exercises' Go files in fsys: every name and every
-// byte of the .go files at its top level, test files left out (they do not
-// change what check runs). A file added, removed or edited changes it.
+// byte of the .go files in it and in its subfolders (a helper package of
+// the student's), test files left out (they do not change what check
+// runs), and files and folders whose names start with . or _ too (go
+// build leaves them out). A file added, removed or edited changes it.
 func Fingerprint(fsys fs.FS) (string, error) {
-	names, err := fs.Glob(fsys, "*.go")
+	var names []string
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		base := path.Base(p)
+		if p != "." && (strings.HasPrefix(base, ".") || strings.HasPrefix(base, "_") || base == "testdata") {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") {
+			names = append(names, p)
+		}
+		return nil
+	})
 	if err != nil {
 		return "", err
 	}
 	sort.Strings(names)
 	h := sha256.New()
 	for _, name := range names {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		b, err := fs.ReadFile(fsys, path.Clean(name))
+		b, err := fs.ReadFile(fsys, name)
 		if err != nil {
 			return "", err
 		}

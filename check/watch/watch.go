@@ -184,7 +184,7 @@ func watchDir(ctx context.Context, dir string) (<-chan []string, func(), error) 
 	// fsnotify where it works; where it does not (or is not told of the
 	// change), the poll below still is.
 	if w, err := fsnotify.NewWatcher(); err == nil {
-		if w.Add(dir) != nil {
+		if addTree(w, dir) != nil {
 			w.Close()
 		} else {
 			go func() {
@@ -262,28 +262,58 @@ type fileState struct {
 	mod  time.Time
 }
 
-// snapshot is the Go files of dir and their states.
+// snapshot is the Go files of dir and of its subfolders (a helper
+// package of the student's), by their paths under dir, and their states.
 func snapshot(dir string) (map[string]fileState, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, err
-	}
 	out := map[string]fileState{}
-	for _, e := range entries {
-		name := e.Name()
-		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasPrefix(name, ".") {
-			continue
-		}
-		info, err := e.Info()
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if errors.Is(err, fs.ErrNotExist) {
-			continue // removed between the listing and now
+			return nil // removed between the listing and now
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
-		out[name] = fileState{info.Size(), info.ModTime()}
-	}
-	return out, nil
+		name := d.Name()
+		if p != dir && skipped(name) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() || !strings.HasSuffix(name, ".go") {
+			return nil
+		}
+		info, err := d.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		out[filepath.ToSlash(rel)] = fileState{info.Size(), info.ModTime()}
+		return nil
+	})
+	return out, err
+}
+
+// skipped is a file or folder go build leaves out.
+func skipped(name string) bool {
+	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata"
+}
+
+// addTree watches dir and its subfolders. A subfolder made later is seen
+// by the poll.
+func addTree(w *fsnotify.Watcher, dir string) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if p != dir && skipped(d.Name()) {
+			return filepath.SkipDir
+		}
+		return w.Add(p)
+	})
 }
 
 // changedFiles is the files added, removed or changed, sorted.

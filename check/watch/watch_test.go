@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"archlab/check"
 )
 
 // TestWatchDirSeesSaves: a save is reported once, with the file's name,
@@ -80,5 +82,34 @@ func TestWatchDirPolls(t *testing.T) {
 	}
 	if got := changedFiles(now, now); len(got) != 0 {
 		t.Errorf("unchanged files reported: %v", got)
+	}
+}
+
+// TestSnapshotSeesSubfolders: a save in a helper package of the student's
+// (exercises/helper/x.go) is a save (issue 37: --watch did not see it).
+func TestSnapshotSeesSubfolders(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "helper"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "_skip"), 0o755)
+	os.WriteFile(filepath.Join(dir, "ledger.go"), []byte("package exercises\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "helper", "x.go"), []byte("package helper\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "_skip", "y.go"), []byte("package skip\n"), 0o644)
+	before, err := snapshot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := before["helper/x.go"]; !ok || len(before) != 2 {
+		t.Fatalf("snapshot %v: want ledger.go and helper/x.go", before)
+	}
+	os.WriteFile(filepath.Join(dir, "helper", "x.go"), []byte("package helper\n\nvar X = 1\n"), 0o644)
+	now, err := snapshot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := changedFiles(before, now); len(got) != 1 || got[0] != "helper/x.go" {
+		t.Errorf("changed %v, want helper/x.go", got)
+	}
+	if got := (Options{}).watched([]string{"helper/x.go"}); len(got) != len(check.Exercises) {
+		t.Errorf("a helper's save checks %v, want every exercise", got)
 	}
 }
