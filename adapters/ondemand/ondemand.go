@@ -6,6 +6,7 @@ package ondemand
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -91,13 +92,15 @@ func Variant(ctx context.Context, w Want) (string, error) {
 	if err != nil {
 		return "", &Error{Msg: t("err.ondemand.no-go", w.Asker, what), Hint: hint}
 	}
-	cache, err := CloneCache(root)
-	if err == nil {
-		err = os.MkdirAll(cache, 0o700)
+	cache, err := OwnCache(root)
+	var notOwn *NotOwnedError
+	if errors.As(err, &notOwn) {
+		return "", &Error{Msg: t("err.ondemand.not-own", notOwn.Path, notOwn.Why(w.Lang)), Hint: t("err.ondemand.not-own.hint")}
 	}
 	if err != nil {
 		return "", &Error{Msg: t("err.ondemand.no-cache", what, err)}
 	}
+	sweep(cache)
 	race := RaceBuilt()
 	name := "archlab-" + strings.Join(w.Parts, "+")
 	if race {
@@ -110,8 +113,16 @@ func Variant(ctx context.Context, w Want) (string, error) {
 	}
 	old, _ := os.ReadFile(bin + ".stamp")
 	_, statErr := os.Stat(bin)
-	if statErr == nil && string(old) == stamp {
-		return bin, nil
+	if statErr == nil && strings.HasPrefix(string(old), stamp) {
+		// The source is the same: the binary must still be the one built,
+		// whole, executable, or it is built again.
+		sum := strings.TrimPrefix(string(old), stamp)
+		if binaryMatches(bin, sum) {
+			return bin, nil
+		}
+		if sum != "" { // a stamp from before the sum was kept says nothing
+			fmt.Fprintln(w.Err, t("ondemand.damaged", bin))
+		}
 	}
 	// The first build says what it builds and where, at once; a rebuild
 	// after an edit says so only if it takes long enough to be noticed
@@ -128,10 +139,111 @@ func Variant(ctx context.Context, w Want) (string, error) {
 		}
 		return "", &Error{Msg: t("err.ondemand.build", bin, err)}
 	}
-	if err := writeStamp(bin+".stamp", stamp); err != nil {
+	sum, err := binarySum(bin)
+	if err == nil {
+		err = writeStamp(bin+".stamp", stamp+sum)
+	}
+	if err != nil {
 		return "", &Error{Msg: t("err.ondemand.no-cache", what, err)}
 	}
 	return bin, nil
+}
+
+// OwnCache is CloneCache, made if it is missing, and checked: it and the
+// archlab folder above it must be folders (not links) of this user's that
+// no one else may write. Otherwise another user could put a program there
+// that archlab would run as you (XDG_CACHE_HOME on a shared folder); a
+// *NotOwnedError says which folder, and why.
+func OwnCache(root string) (string, error) {
+	dir, err := CloneCache(root)
+	if err != nil {
+		return "", err
+	}
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		if err := os.Mkdir(d, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			return "", err
+		}
+		info, err := os.Lstat(d)
+		if err != nil {
+			return "", err
+		}
+		st, _ := info.Sys().(*syscall.Stat_t)
+		switch {
+		case !info.IsDir():
+			return "", &NotOwnedError{Path: d, Kind: "not-dir"}
+		case st != nil && int(st.Uid) != os.Getuid():
+			return "", &NotOwnedError{Path: d, Kind: "owner", Uid: int(st.Uid)}
+		case info.Mode().Perm()&0o022 != 0:
+			return "", &NotOwnedError{Path: d, Kind: "mode", Mode: info.Mode().Perm()}
+		}
+	}
+	return dir, nil
+}
+
+// NotOwnedError is a cache folder archlab will not run a program from.
+type NotOwnedError struct {
+	Path string
+	Kind string // "not-dir" (a file or a link), "owner", "mode"
+	Uid  int
+	Mode fs.FileMode
+}
+
+func (e *NotOwnedError) Error() string { return e.Path + ": " + e.Why(i18n.EN) }
+
+// Why is what is wrong with the folder, in lang.
+func (e *NotOwnedError) Why(lang i18n.Lang) string {
+	switch e.Kind {
+	case "owner":
+		return i18n.T(lang, "err.ondemand.not-own.owner", e.Uid, os.Getuid())
+	case "mode":
+		return i18n.T(lang, "err.ondemand.not-own.mode", fmt.Sprintf("%04o", uint32(e.Mode)))
+	}
+	return i18n.T(lang, "err.ondemand.not-own.not-dir")
+}
+
+// sweep removes what builds killed outright (SIGKILL, a power cut) left in
+// dir: their .build-* folders, once they are old enough that no build is
+// still writing them.
+func sweep(dir string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), ".build-") {
+			continue
+		}
+		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > staleBuild {
+			os.RemoveAll(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
+// staleBuild is how old a build folder must be to be swept: far longer
+// than a build takes on a fresh clone.
+const staleBuild = 15 * time.Minute
+
+// binarySum is the line a stamp ends with: the binary's size and SHA-256.
+func binarySum(bin string) (string, error) {
+	f, err := os.Open(bin)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("bin %d %x\n", n, h.Sum(nil)), nil
+}
+
+// binaryMatches says whether bin is the binary whose sum is want, and is
+// executable: a binary truncated, replaced or without its x bit is not.
+func binaryMatches(bin, want string) bool {
+	info, err := os.Stat(bin)
+	if err != nil || info.Mode().Perm()&0o100 == 0 {
+		return false
+	}
+	got, err := binarySum(bin)
+	return err == nil && got == want
 }
 
 // CloneCache is the directory of the user's cache that belongs to the

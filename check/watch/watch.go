@@ -62,9 +62,10 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return &status.CouldNotRun{Msg: t("check.watch.no-go")}
 	}
-	cache, err := ondemand.CloneCache(root)
-	if err == nil {
-		err = os.MkdirAll(cache, 0o700)
+	cache, err := ondemand.OwnCache(root)
+	var notOwn *ondemand.NotOwnedError
+	if errors.As(err, &notOwn) {
+		return &status.CouldNotRun{Msg: t("err.ondemand.not-own", notOwn.Path, notOwn.Why(r.Lang))}
 	}
 	if err != nil {
 		return &status.CouldNotRun{Msg: t("err.ondemand.no-cache", "archlab-check", err)}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -37,10 +38,49 @@ func TestMain(m *testing.M) {
 		os.Stdout.WriteString(printScreens())
 		os.Exit(0)
 	}
-	testscript.Main(m, map[string]func(){
+	testscript.Main(isolated{m}, map[string]func(){
 		"archlab": func() { os.Exit(run(scriptIO(), os.Args[1:])) },
 		"sqlexec": sqlexecMain, // scripts make and read SQLite files (store_test.go)
 	})
+}
+
+// isolated runs the tests with an archlab cache of their own: no test
+// reads or writes the user's (the variants built on first use, the hint
+// counts). XDG_CACHE_HOME is a temporary folder, removed after; GOCACHE
+// stays where go keeps it, so the variants' builds still reuse what go
+// compiled. The variants the tests hand runs to are built first, so that
+// none is rebuilt, and says so on stderr, in the middle of a test (after a
+// student's edit to exercises/, a stale one used to be).
+type isolated struct{ m *testing.M }
+
+func (i isolated) Run() int {
+	fail := func(err error) int {
+		fmt.Fprintln(os.Stderr, "archlab tests: "+err.Error())
+		return 1
+	}
+	if os.Getenv("GOCACHE") == "" {
+		out, err := exec.Command("go", "env", "GOCACHE").Output()
+		if err != nil {
+			return fail(fmt.Errorf("go env GOCACHE: %v", err))
+		}
+		os.Setenv("GOCACHE", strings.TrimSpace(string(out)))
+	}
+	dir, err := os.MkdirTemp("", "archlab-test-cache-")
+	if err != nil {
+		return fail(err)
+	}
+	defer os.RemoveAll(dir)
+	os.Setenv("XDG_CACHE_HOME", dir)
+	g := &globalOptions{io: &IO{Err: io.Discard}, lang: i18n.EN}
+	for _, part := range []string{"web", "sqlite"} {
+		if linked(part) {
+			continue
+		}
+		if _, err := g.variant(context.Background(), &needsError{parts: []string{part}, asker: "the tests"}); err != nil {
+			return fail(fmt.Errorf("building the %s variant: %v", part, err))
+		}
+	}
+	return i.m.Run()
 }
 
 // testStudentsEnv names the student's code a script's archlab (and the
@@ -215,11 +255,10 @@ func TestScripts(t *testing.T) {
 	})
 }
 
-// buildEnv is what an archlab started by a script needs to build and find
-// the archlab with more parts (ondemand.go) where one started from the
-// shell would: the user's cache, and Go's build and module caches, which
-// testscript's HOME (/no-home) would otherwise move to nowhere. The web
-// variant is built first: serve_addr gives a server one second to start.
+// buildEnv is what an archlab started by a script needs to find the
+// archlab with more parts (ondemand.go): the tests' own cache, where
+// isolated built them, and Go's build and module caches, which
+// testscript's HOME (/no-home) would otherwise move to nowhere.
 func buildEnv(t *testing.T) []string {
 	buildEnvOnce.Do(func() {
 		out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output()
@@ -227,19 +266,9 @@ func buildEnv(t *testing.T) []string {
 			t.Fatalf("go env: %v", err)
 		}
 		v := strings.Fields(string(out))
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			t.Fatal(err)
-		}
-		buildEnvVars = []string{"XDG_CACHE_HOME=" + cache, "GOCACHE=" + v[0], "GOMODCACHE=" + v[1], "GOPATH=" + v[2],
+		// The tests' own cache (isolated), where the variants are built.
+		buildEnvVars = []string{"XDG_CACHE_HOME=" + os.Getenv("XDG_CACHE_HOME"), "GOCACHE=" + v[0], "GOMODCACHE=" + v[1], "GOPATH=" + v[2],
 			"GOFLAGS=" + os.Getenv("GOFLAGS"), "GOPROXY=" + os.Getenv("GOPROXY"), "GOTOOLCHAIN=" + os.Getenv("GOTOOLCHAIN")}
-		if linked("web") {
-			return // a test binary built with -tags web serves in-process
-		}
-		g := &globalOptions{io: &IO{Err: io.Discard}, lang: i18n.EN}
-		if _, err := g.variant(t.Context(), &needsError{parts: []string{"web"}, asker: "serve"}); err != nil {
-			t.Fatalf("building the web variant: %v", err)
-		}
 	})
 	return buildEnvVars
 }
