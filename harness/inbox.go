@@ -274,6 +274,18 @@ func (h *Inbox) Deliver(i int, f FaultKind) (Delivered, error) {
 		return Delivered{}, scenarioErr("harness.err.no-fault", f, strings.Join(inboxFaultNames(), ", "))
 	}
 	row := InboxFaults[k]
+	// A fault strikes only a message in the state its row names: a replay
+	// an acked message (an offset rewound past it), the others one the
+	// broker still holds unacked (a copy sent before its ack arrived).
+	if row.Name != "" {
+		if acked := h.broker.Acked(h.msgs[i]); acked != (row.On == Acked) {
+			key := "harness.err.fault-on-unacked"
+			if acked {
+				key = "harness.err.fault-on-acked"
+			}
+			return Delivered{}, errArg("deliver", "fault", key, row.Name, inbox.DedupKey(h.msgs[i]))
+		}
+	}
 	var out Delivered
 	for c := range row.Copies {
 		last := c == row.Copies-1

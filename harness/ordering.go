@@ -677,7 +677,7 @@ func (o *Ordering) Exec(c Call) (Fields, error) {
 			return nil, o.Dispatch()
 		}
 		if n := c.Int("max", 0); n < 1 {
-			return nil, errArg(c.Verb, "max", "must be at least 1, got %d", n)
+			return nil, errArg(c.Verb, "max", "harness.err.at-least", 1, n)
 		}
 		_, err := o.DispatchN(c.Int("max", 0))
 		return nil, err
@@ -707,12 +707,22 @@ func (o *Ordering) Exec(c Call) (Fields, error) {
 		if by == "" {
 			by = "consumer"
 		}
-		res, err := o.ReplayFrom(by, c.Int("from", 0), c.Int("batch", 100))
+		from, batch := c.Int("from", 0), c.Int("batch", 100)
+		if err := o.inLog(c.Verb, "from", from); err != nil {
+			return nil, err
+		}
+		if batch < 1 {
+			return nil, errArg(c.Verb, "batch", "harness.err.at-least", 1, batch)
+		}
+		res, err := o.ReplayFrom(by, from, batch)
 		if err != nil {
 			return nil, err
 		}
 		return Fields{"applied": res.Applied, "duplicates": res.Duplicates, "offset": res.Offset, "rows": o.rows()}, nil
 	case "lose-offset":
+		if err := o.inLog(c.Verb, "offset", c.Int("offset", 0)); err != nil {
+			return nil, err
+		}
 		return nil, o.LoseOffset(c.Int("offset", 0))
 	case "read-log":
 		return nil, o.ReadLog(c.Int("offset", 0), c.Int("size", 0))
@@ -732,6 +742,19 @@ func (o *Ordering) Exec(c Call) (Fields, error) {
 		return nil, nil
 	}
 	return nil, fmt.Errorf("ordering has no verb %q", c.Verb)
+}
+
+// inLog checks an offset a step names: from 0 to the log's length (the
+// end, where a consumer that read everything resumes).
+func (o *Ordering) inLog(verb, arg string, offset int) error {
+	n, err := o.broker.Len()
+	if err != nil {
+		return err
+	}
+	if offset < 0 || offset > n {
+		return errArg(verb, arg, "harness.err.offset-range", n, offset)
+	}
+	return nil
 }
 
 // rows is every order's row in the projection, in the order the events

@@ -395,7 +395,10 @@ func (s *Shardjob) observe(shard string) {
 
 func (s *Shardjob) items(shard string) ([]string, error) {
 	i, err := strconv.Atoi(strings.TrimPrefix(shard, "shard-"))
-	if !strings.HasPrefix(shard, "shard-") || err != nil || i < 0 || i >= len(s.shards) {
+	switch {
+	case len(s.shards) == 0:
+		return nil, scenarioErr("harness.err.not-split", shard)
+	case !strings.HasPrefix(shard, "shard-") || err != nil || i < 0 || i >= len(s.shards):
 		return nil, scenarioErr("harness.err.no-shard", shard, len(s.shards)-1)
 	}
 	return s.shards[i], nil
@@ -496,8 +499,18 @@ func (s *Shardjob) Exec(c Call) (Fields, error) {
 			"crashed": ran.Crashed, "stalled": ran.Stalled, "from": ran.From, "reached": ran.Reached, "epoch": epoch, "error": ran.Rejected,
 			"first_commit": ran.FirstCommit, "commits": ran.Commits, "zombie_error": ran.ZombieError, "zombie_moved": ran.ZombieMoved}, nil
 	case "fence":
-		return nil, s.Fence(c.Word("shard"), uint64(max(c.Int("epoch", 1), 0)))
+		epoch := c.Int("epoch", 1)
+		if epoch < 1 {
+			return nil, errArg(c.Verb, "epoch", "harness.err.at-least", 1, epoch)
+		}
+		return nil, s.Fence(c.Word("shard"), uint64(epoch))
 	case "commit":
+		if epoch := c.Int("epoch", 1); epoch < 0 {
+			return nil, errArg(c.Verb, "epoch", "harness.err.at-least", 0, epoch)
+		}
+		if offset := c.Int("offset", 0); offset < 0 {
+			return nil, errArg(c.Verb, "offset", "harness.err.at-least", 0, offset)
+		}
 		if _, err := s.items(c.Word("shard")); err != nil {
 			return nil, err
 		}

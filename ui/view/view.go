@@ -58,10 +58,17 @@ type Row struct {
 func (r Row) Label() string { return fmt.Sprintf("%d. %s: %s", r.N, r.Action, r.Result) }
 
 // Actor is the display name of a role: the catalogue's, or "shard N" for
-// the shard-N roles of §11.2.
+// the shard-N roles of §11.2, and "worker eN" for a worker of any lease
+// epoch N (a drill file may fence or run one at epoch 5).
 func Actor(lang i18n.Lang, role string) string {
 	if n, ok := strings.CutPrefix(role, "shard-"); ok {
 		return i18n.T(lang, "actor.shard", n)
+	}
+	if i18n.Has(lang, "actor."+role) {
+		return i18n.T(lang, "actor."+role)
+	}
+	if n, ok := strings.CutPrefix(role, "worker-e"); ok {
+		return i18n.T(lang, "actor.worker-epoch", n)
 	}
 	return i18n.T(lang, "actor."+role)
 }

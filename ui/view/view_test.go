@@ -77,3 +77,21 @@ func TestSingular(t *testing.T) {
 		t.Fatalf("no singular in:\n%s", all)
 	}
 }
+
+// TestActorAnyEpoch: a worker of any lease epoch has a name in both
+// languages, never the raw key (issue 37: epoch 5 read [actor.worker-e5]).
+func TestActorAnyEpoch(t *testing.T) {
+	for _, c := range []struct {
+		lang i18n.Lang
+		role string
+		want string
+	}{
+		{i18n.EN, "worker-e1", "worker e1"},
+		{i18n.EN, "worker-e5", "worker e5"},
+		{i18n.ZH, "worker-e12", "工作进程 e12"},
+	} {
+		if got := view.Actor(c.lang, c.role); got != c.want {
+			t.Errorf("%s %s: %q, want %q", c.lang, c.role, got, c.want)
+		}
+	}
+}
