@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -53,7 +54,7 @@ func TestMain(m *testing.M) {
 // student's edit to exercises/, a stale one used to be).
 type isolated struct{ m *testing.M }
 
-func (i isolated) Run() int {
+func (i isolated) Run() (code int) {
 	fail := func(err error) int {
 		fmt.Fprintln(os.Stderr, "archlab tests: "+err.Error())
 		return 1
@@ -65,12 +66,22 @@ func (i isolated) Run() int {
 		}
 		os.Setenv("GOCACHE", strings.TrimSpace(string(out)))
 	}
+	// The user's own archlab cache, as it is now: after the tests it must
+	// be the same, to the file and its modification time.
+	userCache, _ := os.UserCacheDir()
+	before := treeState(filepath.Join(userCache, "archlab"))
 	dir, err := os.MkdirTemp("", "archlab-test-cache-")
 	if err != nil {
 		return fail(err)
 	}
 	defer os.RemoveAll(dir)
 	os.Setenv("XDG_CACHE_HOME", dir)
+	defer func() {
+		if after := treeState(filepath.Join(userCache, "archlab")); after != before && userCache != "" {
+			fmt.Fprintf(os.Stderr, "archlab tests: the user's cache %s changed during the tests\n", filepath.Join(userCache, "archlab"))
+			code = 1
+		}
+	}()
 	g := &globalOptions{io: &IO{Err: io.Discard}, lang: i18n.EN}
 	for _, part := range []string{"web", "sqlite"} {
 		if linked(part) {
@@ -81,6 +92,22 @@ func (i isolated) Run() int {
 		}
 	}
 	return i.m.Run()
+}
+
+// treeState is every path under dir with its size and modification time,
+// one string ("" when dir does not exist).
+func treeState(dir string) string {
+	var b strings.Builder
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if info, err := d.Info(); err == nil {
+			fmt.Fprintf(&b, "%s %d %d\n", p, info.Size(), info.ModTime().UnixNano())
+		}
+		return nil
+	})
+	return b.String()
 }
 
 // testStudentsEnv names the student's code a script's archlab (and the
