@@ -10,6 +10,7 @@ var brokerEN = map[string]string{
 
 	"err.broker":                  "--broker must be memory, nats or kafka, got %q",
 	"err.broker.url-needs":        "%s needs --broker %s",
+	"err.broker.section.hint":     "its section's drills on it: archlab drill --chapter %s --broker %s",
 	"err.broker.section":          "--broker %s does not run drill %s (§%s): --broker nats runs the §8.2 drills, --broker kafka the §8.3 drills, memory every drill",
 	"err.broker.unreachable":      "cannot reach the %s broker at %s: %s",
 	"err.interrupted.broker":      "interrupted: the drill's stream or topics deleted, the embedded server shut down",

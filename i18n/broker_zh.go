@@ -8,6 +8,7 @@ var brokerZH = map[string]string{
 
 	"err.broker":                  "--broker 只能是 memory、nats 或 kafka，收到 %q",
 	"err.broker.url-needs":        "%s 需要 --broker %s",
+	"err.broker.section.hint":     "在它上面运行它那一节的演练：archlab drill --chapter %s --broker %s",
 	"err.broker.section":          "--broker %s 不运行演练 %s（§%s）：--broker nats 运行 §8.2 的演练，--broker kafka 运行 §8.3 的演练，memory 运行全部演练",
 	"err.broker.unreachable":      "无法连接 %s 消息代理 %s：%s",
 	"err.interrupted.broker":      "已中断：演练的 stream 或 topic 已删除，内嵌服务已关闭",

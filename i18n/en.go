@@ -174,8 +174,7 @@ Exit status:
   0    every drill (or explored strategy) agrees with the book
   1    a drill disagrees with the book
   2    a usage error: bad input, said in one line with what is allowed
-  3    could not run: a read-only, locked or busy database, a full disk,
-       a write error on stdout (a closed pipe stays quiet)
+  3    could not run: a read-only, locked or busy database, a full disk, a write error on stdout (a closed pipe stays quiet)
   130  interrupted (Ctrl-C); 143 terminated (SIGTERM)`,
 	"help.root.example": `  # every drill, as CI runs it
   $ archlab drill --all

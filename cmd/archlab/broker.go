@@ -94,7 +94,8 @@ func checkBroker(g *globalOptions, o brokerOptions, list []*drills.Drill) error 
 	}
 	for _, d := range list {
 		if d.Section != brokerSection[o.broker] {
-			return &usageError{Msg: g.t("err.broker.section", o.broker, d.Name, d.Section)}
+			return &usageError{Msg: g.t("err.broker.section", o.broker, d.Name, d.Section),
+				Hint: g.t("err.broker.section.hint", brokerSection[o.broker], o.broker)}
 		}
 	}
 	return nil
