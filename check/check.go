@@ -244,7 +244,10 @@ type Lesson struct {
 // Counterexample is the shortest run that breaks the student's code: a
 // schedule of the explorer's, or else a failing drill.
 type Counterexample struct {
-	Drill    string // the failing drill; "" for the explorer's schedule
+	Drill string // the failing drill; "" for the explorer's schedule
+	// Legend names what the schedule's short names stand for
+	// ("m1=checkout:evt-1"), as explore prints it.
+	Legend   []string
 	Schedule *explore.Counterexample
 	Steps    []harness.Step
 	source   []byte
@@ -471,7 +474,10 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 	}
 	// The small scope first: its counterexample is the one to read. Only
 	// code that survives it meets the wide scope.
-	var ce *explore.Counterexample
+	var (
+		ce     *explore.Counterexample
+		legend []string
+	)
 	for _, scope := range []func(context.Context, *harness.Students) (*explore.Report, error){e.explore, e.wide} {
 		if scope == nil {
 			break
@@ -491,6 +497,7 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 			r.Faults, r.Walked = st.Faults, st.Schedules
 		}
 		if ce = st.Shortest; ce != nil {
+			legend = rep.Legend
 			break
 		}
 	}
@@ -507,7 +514,7 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 		}
 		// The explorer's schedule is the shortest that breaks the code:
 		// it is the one to show, even when a drill failed too.
-		r.Shortest = &Counterexample{Schedule: ce}
+		r.Shortest = &Counterexample{Schedule: ce, Legend: legend}
 	}
 	if r.Shortest != nil {
 		// One verdict: the headline is what the shortest run breaks.

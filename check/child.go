@@ -150,6 +150,7 @@ var ErrHung = errors.New("check: the exercise's time ran out")
 
 // wireRun is a Counterexample as the child sends it.
 type wireRun struct {
+	Legend     []string
 	Drill      string
 	Explored   bool
 	Line, File string
@@ -170,7 +171,7 @@ func toWire(r *Result, lang i18n.Lang) *wire {
 		w.Lessons = append(w.Lessons, l)
 	}
 	if c := r.Shortest; c != nil {
-		sent := &wireRun{Drill: c.Drill, Explored: c.Explored()}
+		sent := &wireRun{Drill: c.Drill, Explored: c.Explored(), Legend: c.Legend}
 		if len(r.Lessons) > 0 {
 			sent.Line = c.Line(lang, r.Lessons[0])
 		}
@@ -230,7 +231,7 @@ func fromWire(e *Exercise, w *wire) *Result {
 		r.Lessons = append(r.Lessons, l)
 	}
 	if c := w.Shortest; c != nil {
-		r.Shortest = &Counterexample{Drill: c.Drill, Steps: c.Steps, sent: c}
+		r.Shortest = &Counterexample{Drill: c.Drill, Steps: c.Steps, Legend: c.Legend, sent: c}
 	}
 	return r
 }

@@ -63,6 +63,9 @@ func (r *Report) renderOne(res *check.Result) error {
 		r.race(res.Race)
 	case res.Shortest != nil:
 		para(r.t("check.detail.shortest", res.Shortest.Line(r.Lang, res.Lessons[0])), fmt.Sprint)
+		if len(res.Shortest.Legend) > 0 {
+			para("      "+r.t("explore.legend.messages", strings.Join(res.Shortest.Legend, " ")), r.P.Dim.Sprint)
+		}
 	}
 	for _, l := range r.diagnosis(res.Diagnosis) {
 		para(l, fmt.Sprint)
