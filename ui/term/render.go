@@ -220,7 +220,13 @@ func (r *Renderer) Table(header []any, rows [][]string, wrapLast bool) error {
 	if !wrapLast && r.plainTable(header, rows) {
 		return nil
 	}
-	for _, row := range rows {
+	// Too narrow for a table: each row's cells in one line, the last cell
+	// below them; the column names first, in the same layout.
+	names := make([]string, len(header))
+	for i, h := range header {
+		names[i] = fmt.Sprint(h)
+	}
+	for _, row := range append([][]string{names}, rows...) {
 		cells := make([]string, len(row))
 		for i, c := range row {
 			cells[i] = strings.ReplaceAll(c, "\n", " ")
