@@ -47,7 +47,7 @@ archlab（比如先安装、后修改）什么也不检查：它用一行说明�
 	"check.line.error":                  "✗ %s（§%s）：你的代码出错：%v",
 	"check.detail.shortest":             "    最短运行：%s",
 	"check.detail.hint":                 "    提示：%s",
-	"check.detail.show":                 "    完整运行及其演练文件：archlab check %s --show",
+	"check.detail.show":                 "    完整运行及其演练文件：%s check %s --show",
 	"check.detail.trace":                "破坏 %s 的最短运行：",
 	"check.detail.file":                 "重放它的演练文件（保存后运行：archlab drill --file FILE）：",
 	"check.progress":                    "已完成 %d/%d 个练习",

@@ -132,7 +132,7 @@ func (r *Report) ShowHint(h *Hint) {
 		r.Para(r.t("check.hints.last", h.Number, h.Of, h.Exercise, h.Text), fmt.Sprint)
 	default:
 		r.Para(r.t("check.hints.line", h.Number, h.Of, h.Exercise, h.Text), fmt.Sprint)
-		again := "archlab"
+		again := r.cmd()
 		for _, a := range r.Args {
 			again += " " + term.ShellWord(a)
 		}

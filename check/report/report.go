@@ -17,6 +17,18 @@ type Report struct {
 	Show bool     // --show: the timeline and drill file under an exercise not done
 	Only string   // the EXERCISE argument, "" for all
 	Args []string // the command line, for "ask again" in a hint
+	// Cmd is how the reader runs archlab, for the commands the report
+	// suggests: "archlab", or "go run ./cmd/archlab" under go run, where
+	// an archlab on PATH may be an older one, or none.
+	Cmd string
+}
+
+// cmd is Cmd, "archlab" when unset.
+func (r *Report) cmd() string {
+	if r.Cmd == "" {
+		return "archlab"
+	}
+	return r.Cmd
 }
 
 func (r *Report) t(key string, args ...any) string { return i18n.T(r.Lang, key, args...) }

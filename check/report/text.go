@@ -76,7 +76,7 @@ func (r *Report) renderOne(res *check.Result) error {
 	para(r.t("check.detail.hint", res.Hint(r.Lang)), fmt.Sprint)
 	if res.Calls != nil {
 		if !r.Show {
-			para(r.t("check.detail.show-test", e.Name), r.P.Dim.Sprint)
+			para(r.t("check.detail.show-test", r.cmd(), e.Name), r.P.Dim.Sprint)
 			return nil
 		}
 		fmt.Fprintln(out, "\n"+r.t("check.detail.test", res.Calls.TestFile(), res.Calls.TestName()))
@@ -87,7 +87,7 @@ func (r *Report) renderOne(res *check.Result) error {
 		return nil
 	}
 	if !r.Show {
-		para(r.t("check.detail.show", e.Name), r.P.Dim.Sprint)
+		para(r.t("check.detail.show", r.cmd(), e.Name), r.P.Dim.Sprint)
 		return nil
 	}
 	if res.Shortest == nil {

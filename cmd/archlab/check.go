@@ -171,6 +171,22 @@ func (o *checkOptions) fresh() error {
 	return &couldNotRunError{Msg: g.t("check.err.stale", again)}
 }
 
+// command is how the reader ran archlab, for the commands a report
+// suggests: "go run ./cmd/archlab" when this binary is go run's (go run
+// links it as go-build…/exe/archlab), else "archlab".
+func (g *globalOptions) command() string {
+	exe := os.Args[0]
+	if g.io.Exe != nil {
+		if p, err := g.io.Exe(); err == nil {
+			exe = p
+		}
+	}
+	if p := filepath.ToSlash(exe); strings.Contains(p, "/go-build") && strings.Contains(p, "/exe/") {
+		return "go run ./cmd/archlab"
+	}
+	return "archlab"
+}
+
 // sameDir reports whether a and b name the same directory.
 func sameDir(a, b string) bool {
 	ia, err1 := os.Stat(a)
@@ -325,7 +341,7 @@ func (o *checkOptions) serveChild(ctx context.Context) error {
 
 // report is check's report (check/report) on this run's streams.
 func (o *checkOptions) report() *report.Report {
-	return &report.Report{Renderer: o.g.renderer(), Show: o.show, Only: o.only, Args: o.g.args}
+	return &report.Report{Renderer: o.g.renderer(), Show: o.show, Only: o.only, Args: o.g.args, Cmd: o.g.command()}
 }
 
 // hintsPath is the counts file of the clone this archlab checks; with no

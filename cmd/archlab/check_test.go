@@ -97,3 +97,18 @@ func TestCheckChildCannotStart(t *testing.T) {
 		t.Errorf("exit %d, want 3\n%s%s", code, out.String(), errb.String())
 	}
 }
+
+// TestCheckSuggestsHowItRan: under go run, check's report suggests go run
+// (an archlab on PATH may be older, or none); installed, archlab (issue 34).
+func TestCheckSuggestsHowItRan(t *testing.T) {
+	for exe, want := range map[string]string{
+		"/tmp/go-build1234/b001/exe/archlab": "go run ./cmd/archlab",
+		"/home/s/go/bin/archlab":             "archlab",
+		"/tmp/go-build99/b001/archlab.test":  "archlab",
+	} {
+		g := &globalOptions{io: &IO{Exe: func() (string, error) { return exe, nil }}}
+		if got := g.command(); got != want {
+			t.Errorf("%s: %q, want %q", exe, got, want)
+		}
+	}
+}
