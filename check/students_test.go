@@ -56,6 +56,15 @@ var wrong = []variant{
 		}
 		return d.Ack()
 	}}},
+	// Safe under every crash (one transaction), wrong when the store
+	// refuses the write: the error is swallowed and the message acked, so
+	// the broker forgets a payment that never landed (issue 33).
+	{"acks-a-failed-effect", "consumer-handler", &harness.Students{Inbox: func(d *harness.Delivery) error {
+		if _, err := d.ApplyOnce(); err != nil && !errors.Is(err, harness.ErrEffectFailed) {
+			return err
+		}
+		return d.Ack()
+	}}},
 	{"no-ack", "consumer-handler", &harness.Students{Inbox: func(d *harness.Delivery) error {
 		_, err := d.ApplyOnce()
 		return err

@@ -206,3 +206,31 @@ func TestHeadlineFirst(t *testing.T) {
 		t.Errorf("a lesson lost: %v", got)
 	}
 }
+
+// TestFailedEffectCaught: a handler safe under every crash but wrong when
+// the store refuses the effect's write (it swallows the error and acks) is
+// not done, and its shortest run is the refused write, not a crash; the
+// book's handler is done under the same fault (issue 33).
+func TestFailedEffectCaught(t *testing.T) {
+	e, err := Lookup("consumer-handler")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range wrong {
+		if v.name != "acks-a-failed-effect" {
+			continue
+		}
+		r := Run(ctx, e, v.students)
+		if r.Status != NotDone || r.Shortest == nil || r.Shortest.Schedule == nil {
+			t.Fatalf("status %s, shortest %+v", r.Status, r.Shortest)
+		}
+		if line := r.Shortest.Line(i18n.EN, r.Lessons[0]); !strings.Contains(line, "effect-fails") || strings.Contains(line, "crash") {
+			t.Errorf("shortest run %q: want the refused write, no crash", line)
+		}
+		if r.Lessons[0].Check != "not-lost" {
+			t.Errorf("headline %s, want not-lost", r.Lessons[0].Check)
+		}
+		return
+	}
+	t.Fatal("no variant acks-a-failed-effect")
+}

@@ -23,13 +23,18 @@ import "archlab/harness"
 //
 // Once the scenario crashes the consumer, every verb returns
 // harness.ErrCrashed: return it. A crash can strike before your first
-// call, between two writes, and before your Ack.
+// call, between two writes, and before your Ack. The store may also
+// refuse the write that carries the effect, with the consumer alive:
+// ApplyOnce or Effect then returns harness.ErrEffectFailed, nothing of
+// that write commits, and a handler that returns the error sends no ack,
+// so the broker delivers the message again.
 //
 // What is checked: the drills ack-lost, dedup-scope and prune-window run
 // with your handler (the drills of §8.2 whose handler is the safe one),
 // then every schedule of `archlab explore inbox` (3 messages, 2 faults:
-// crashes, lost acks, replays): no message lost, none applied twice, every
-// message acked in the end.
+// crashes, lost acks, replays) with the store's failures added
+// (effect-fails): no message lost, none applied twice, every message acked
+// in the end.
 //
 // 练习 consumer-handler，§8.2（消费端幂等、去重表与“恰好一次”的真实边界）。
 //
@@ -43,12 +48,14 @@ import "archlab/harness"
 // NaiveApply() 只写效果，完全没有键；Ack() 告诉消息代理消息已处理，可能返回
 // inbox.ErrAckLost（消息代理会重投一次）。场景让消费端崩溃之后，每个动词都返回
 // harness.ErrCrashed：把它返回即可。崩溃可能发生在第一次调用之前、两次写之间、
-// 以及 Ack 之前。
+// 以及 Ack 之前。存储也可能在消费端没有崩溃时拒绝写入效果：ApplyOnce 或 Effect
+// 返回 harness.ErrEffectFailed，这次写入什么都不提交；把错误返回的处理函数不会
+// 发出确认，于是消息代理重投这条消息。
 //
 // 检查什么：先用你的处理函数运行演练 ack-lost、dedup-scope 和 prune-window
 // （§8.2 中处理函数是安全设计的那些演练），再运行 archlab explore inbox 的每一
-// 种故障序列（3 条消息、2 次故障：崩溃、确认丢失、重放）：没有消息丢失，没有消
-// 息生效两次，每条消息最终都被确认。
+// 种故障序列（3 条消息、2 次故障：崩溃、确认丢失、重放），并加入存储的失败
+// （effect-fails）：没有消息丢失，没有消息生效两次，每条消息最终都被确认。
 func ConsumerHandler(d *harness.Delivery) error {
 	// Write your handler here. 在这里写你的处理函数。
 	return ErrNotImplemented

@@ -23,6 +23,21 @@ var inboxFaultClasses = func() []string {
 	return out
 }()
 
+// inboxClasses are the classes of sc: the store's failures, last in the
+// table, only when the scope has them.
+func inboxClasses(sc InboxScope) []string {
+	if sc.StoreFails {
+		return inboxFaultClasses
+	}
+	n := 0
+	for _, f := range harness.InboxFaults[1:] {
+		if !f.FailEffect {
+			n++
+		}
+	}
+	return inboxFaultClasses[:n]
+}
+
 // faults is the classes the schedule hit, bit d-1 for the table's row d.
 func (s *inboxSchedule) faults() uint32 {
 	var m uint32

@@ -27,6 +27,15 @@ import (
 type InboxScope struct {
 	Messages int // messages from two producers; the first two share an event ID
 	Faults   int // faults per schedule, at most
+	// StoreFails adds the store's failures (the table's FailEffect rows:
+	// the effect's write refused, the consumer alive, the broker
+	// redelivering). Only a student's scope (check's) and a state page
+	// take them in. `explore inbox` runs the book's four strategies
+	// against one closed-form count of schedules, which assumes a row
+	// settles a message or not whatever the handler; a failed effect does
+	// not: the book's Consume sends no ack, while mark-before-effect acks a
+	// redelivery whose key it finds (no effect is tried, so none fails).
+	StoreFails bool
 }
 
 // DefaultInbox is the scope `archlab explore inbox` explores by default.
@@ -161,7 +170,10 @@ func (s *inboxSchedule) String() string {
 
 // inboxBounds are the scope's bounds, and with them the broker's rule for
 // what it may do next.
-type inboxBounds struct{ n, faults int }
+type inboxBounds struct {
+	n, faults int
+	store     bool // the store's failures are in scope (InboxScope.StoreFails)
+}
 
 // ends reports whether a schedule may end here: every message acked, or
 // the broker can do nothing more (each message had a delivery with no
@@ -189,7 +201,7 @@ func (b inboxBounds) choices(acked uint16, oks, faults int, try func(msg int, d 
 		}
 		for d := range inboxRows {
 			row := &inboxRows[d]
-			if row.on != state {
+			if row.on != state || row.store && !b.store {
 				continue
 			}
 			o, f := oks, faults
@@ -221,14 +233,14 @@ func settles(row harness.InboxFault) bool { return row.On == harness.Unacked && 
 // from it once: choices runs for every state and message, and a row of
 // the table itself, with its words, is too large to copy there.
 type inboxRow struct {
-	on             harness.MsgState
-	fault, settles bool
+	on                    harness.MsgState
+	fault, settles, store bool
 }
 
 var inboxRows = func() []inboxRow {
 	rows := make([]inboxRow, len(harness.InboxFaults))
 	for d, row := range harness.InboxFaults {
-		rows[d] = inboxRow{on: row.On, fault: row.Fault(), settles: settles(row)}
+		rows[d] = inboxRow{on: row.On, fault: row.Fault(), settles: settles(row), store: row.FailEffect}
 	}
 	return rows
 }()
@@ -259,8 +271,22 @@ func inboxMessages(n int) []inbox.Message {
 	return msgs
 }
 
+// params is the scope as its flags say it.
+func (sc InboxScope) params() []Param {
+	ps := []Param{{"messages", sc.Messages}, {"faults", sc.Faults}}
+	if sc.StoreFails {
+		ps = append(ps, Param{"store-fails", 1})
+	}
+	return ps
+}
+
+// bounds is the scope as the walkers' rule takes it.
+func (sc InboxScope) bounds() inboxBounds {
+	return inboxBounds{n: sc.Messages, faults: sc.Faults, store: sc.StoreFails}
+}
+
 func newInboxSpace(sc InboxScope) *inboxSpace {
-	sp := &inboxSpace{inboxBounds: inboxBounds{sc.Messages, sc.Faults}, msgs: inboxMessages(sc.Messages)}
+	sp := &inboxSpace{inboxBounds: sc.bounds(), msgs: inboxMessages(sc.Messages)}
 	n, ff := sc.Messages, sc.Faults
 	for a := n; a >= 0; a-- {
 		for f := ff; f >= 0; f-- {
@@ -271,6 +297,9 @@ func newInboxSpace(sc InboxScope) *inboxSpace {
 			// Each row, on each message it applies to: an unacked row on
 			// the n-a unacked messages, an acked one on the a acked.
 			for _, row := range harness.InboxFaults {
+				if row.FailEffect && !sc.StoreFails {
+					continue
+				}
 				na, nf, ways := a, f, uint64(n-a)
 				if row.On == harness.Acked {
 					ways = uint64(a)
@@ -403,7 +432,7 @@ func Inbox(ctx context.Context, sc InboxScope, o Options) (*Report, error) {
 		n, tallies = ran, t.st
 	}
 	rep := &Report{Mechanism: "inbox", Section: "8.2", Sampled: o.Samples > 0, Seed: o.Seed, Engine: engine, States: states,
-		Scope: []Param{{"messages", sc.Messages}, {"faults", sc.Faults}}, Space: sp.size(), Schedules: n}
+		Scope: sc.params(), Space: sp.size(), Schedules: n}
 	for i, m := range sp.msgs {
 		rep.Legend = append(rep.Legend, fmt.Sprintf("m%d=%s", i+1, m))
 	}

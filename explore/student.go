@@ -38,7 +38,7 @@ import (
 // about 10^16 schedules (a student's handler that acks every delivery has
 // few states). §11.2 is enumerated, so it has no wide scope.
 var (
-	StudentInboxScope    = DefaultInbox
+	StudentInboxScope    = InboxScope{Messages: DefaultInbox.Messages, Faults: DefaultInbox.Faults, StoreFails: true}
 	StudentOrderingScope = OrderingScope{Duplicates: DefaultOrdering.Duplicates, Poison: true, MaxAttempts: DefaultOrdering.MaxAttempts}
 	StudentShardjobScope = DefaultShardjob
 
@@ -94,11 +94,11 @@ func studentInboxReport(ctx context.Context, sc InboxScope, sp *studentInbox, o 
 		return nil, err
 	}
 	msgs := inboxMessages(sc.Messages)
-	rep := &Report{Mechanism: "inbox", Section: "8.2", Scope: []Param{{"messages", sc.Messages}, {"faults", sc.Faults}}}
+	rep := &Report{Mechanism: "inbox", Section: "8.2", Scope: sc.params()}
 	for i, m := range msgs {
 		rep.Legend = append(rep.Legend, fmt.Sprintf("m%d=%s", i+1, m))
 	}
-	sp.inboxBounds, sp.msgs = inboxBounds{sc.Messages, sc.Faults}, msgs
+	sp.inboxBounds, sp.msgs = sc.bounds(), msgs
 	var t strategyTally[inboxSchedule]
 	var n uint64
 	rep.Engine = o.engine()
@@ -121,7 +121,7 @@ func studentInboxReport(ctx context.Context, sc InboxScope, sp *studentInbox, o 
 				return false
 			}
 			t.record(int(sched.n), n, &sched, broken)
-			t.fired(sched.faults(), len(inboxFaultClasses))
+			t.fired(sched.faults(), len(inboxClasses(sc)))
 			n++
 			return true
 		}, &runErr)
@@ -140,7 +140,7 @@ func studentInboxReport(ctx context.Context, sc InboxScope, sp *studentInbox, o 
 			{"all-acked", strings.Join(acked, " && "), studentUnacked}}}
 	st, err := strategyResult(harness.Student, true, n, false, &t, section[inboxSchedule]{
 		invariants: []string{"lost", "doubled", studentUnacked},
-		faults:     inboxFaultClasses,
+		faults:     inboxClasses(sc),
 		schedule:   (*inboxSchedule).String,
 		outcome:    sp.outcome,
 		replay: func(sched *inboxSchedule, rec *harness.Recorder, tp *tape) error {

@@ -327,7 +327,9 @@ func (h *Inbox) deliverCopy(i int, row, named InboxFault, last bool) (Delivered,
 		h.attempts[i] = n // the broker's own count
 	}
 	h.deliveries++
-	if h.consumer != nil {
+	// A failed effect kills no process: the delivery runs here, on the
+	// same store, the consumer process's way of failing a write.
+	if h.consumer != nil && !row.FailEffect {
 		return h.deliverToProcess(i, row, named, last)
 	}
 	h.recordDelivery(i, named, last, 0)
@@ -344,6 +346,10 @@ func (h *Inbox) deliverCopy(i int, row, named InboxFault, last bool) (Delivered,
 		ackLost = errors.Is(err, inbox.ErrAckLost)
 	}
 	d.end()
+	if row.FailEffect && !d.acked && !d.dead {
+		// Nothing came back: the broker delivers it again (AckWait).
+		h.step("broker", "consumer", M("step.no-ack", m), M("res.will-redeliver"), Neutral)
+	}
 	switch {
 	case d.err != nil:
 		return Delivered{Applied: d.applied}, d.err
@@ -359,7 +365,7 @@ func (h *Inbox) deliverCopy(i int, row, named InboxFault, last bool) (Delivered,
 // run's store and broker, with row's fault around them, every write
 // counted and recorded as it returns.
 func (h *Inbox) newDelivery(i int, row InboxFault) *deliveryEnv {
-	d := &deliveryEnv{store: h.store, m: h.msgs[i], crash: row.Crash, lose: row.LoseAck, model: true}
+	d := &deliveryEnv{store: h.store, m: h.msgs[i], crash: row.Crash, lose: row.LoseAck, failEffect: row.FailEffect, model: true}
 	d.wrote = func(w Wrote) {
 		if w.Applied {
 			h.applied[i]++
@@ -566,6 +572,10 @@ func (h *Inbox) recordWrote(i int, w Wrote) {
 		return
 	}
 	m := h.msgs[i]
+	if w.Failed {
+		h.recordFailed(i, w)
+		return
+	}
 	switch w.Call {
 	case "ApplyOnce":
 		h.recordWrite(i, M("step.apply-once", m), w.Applied)
@@ -590,6 +600,23 @@ func (h *Inbox) recordWrote(i int, w Wrote) {
 		h.step("consumer", "ledger", M("step.mark", m), res, Neutral)
 	case "Effect":
 		h.recordWrite(i, M("student.step.effect", m), w.Applied)
+	}
+}
+
+// recordFailed records a write the store refused (effect-fails): the
+// fault itself. A lone key committed before it stays.
+func (h *Inbox) recordFailed(i int, w Wrote) {
+	m := h.msgs[i]
+	switch w.Call {
+	case "MarkBeforeEffect":
+		h.step("consumer", "ledger", M("step.mark", m), M("res.marked"), Neutral)
+		h.fault("consumer", "ledger", M("step.effect", m), M("res.effect-failed"))
+	case "ApplyOnce":
+		h.fault("consumer", "ledger", M("step.apply-once", m), M("res.write-refused"))
+	case "NaiveApply":
+		h.fault("consumer", "ledger", M("step.naive-apply", m), M("res.effect-failed"))
+	default:
+		h.fault("consumer", "ledger", M("student.step.effect", m), M("res.effect-failed"))
 	}
 }
 

@@ -36,6 +36,9 @@ type deliveryEnv struct {
 	m     inbox.Message
 	crash Point // where the consumer dies, "" for nowhere
 	lose  bool  // the ack never reaches the broker
+	// failEffect: the store refuses the write that carries the effect
+	// (ErrEffectFailed); nothing of that write commits.
+	failEffect bool
 	// model: the crash is modelled in this process. A consumer process
 	// is killed for real instead: its store stops at its own points
 	// between the writes (sqlstore's Between), and at blocks there.
@@ -57,11 +60,22 @@ type deliveryEnv struct {
 	acked   bool   // the handler's ack was sent
 	ackLost bool   // ...and lost
 	err     error  // the store's first error
+	refused error  // a write without an error result the store refused (effect-fails), for Err
+}
+
+// Err is the store's error for a method without an error result
+// (inbox.Err): the environment's, else the fault's refusal.
+func (d *deliveryEnv) Err() error {
+	if err := inbox.Err(d.store); err != nil {
+		return err
+	}
+	return d.refused
 }
 
 // Wrote is one write of a handler, as the environment saw it.
 type Wrote struct {
 	Call    string `json:"call"`              // ApplyOnce, NaiveApply, MarkBeforeEffect, Mark, Effect
+	Failed  bool   `json:"failed,omitempty"`  // the store refused the effect's write (effect-fails)
 	Applied bool   `json:"applied,omitempty"` // the effect landed: the store's Applies went up
 	NewKey  bool   `json:"new_key,omitempty"` // MarkBeforeEffect, Mark: the key was not there
 	Crashed bool   `json:"crashed,omitempty"` // MarkBeforeEffect returned ErrSimulatedCrash after its key
@@ -157,6 +171,10 @@ func (d *deliveryEnv) ApplyOnce(m inbox.Message) (bool, error) {
 	if d.transaction("ApplyOnce") {
 		return false, ErrCrashed
 	}
+	if d.failEffect { // one transaction: the key goes back with the effect
+		d.tell(Wrote{Call: "ApplyOnce", Failed: true})
+		return false, ErrEffectFailed
+	}
 	var fresh bool
 	applied, err := d.measure(func() (err error) { fresh, err = d.store.ApplyOnce(m); return err })
 	if err != nil {
@@ -168,6 +186,14 @@ func (d *deliveryEnv) ApplyOnce(m inbox.Message) (bool, error) {
 
 func (d *deliveryEnv) NaiveApply(m inbox.Message) {
 	if d.transaction("NaiveApply") {
+		return
+	}
+	if d.failEffect {
+		// The book's NaiveApply returns nothing; the failure is the
+		// store's error for a method without an error result (inbox.Err),
+		// which the naive handler reads before its ack.
+		d.tell(Wrote{Call: "NaiveApply", Failed: true})
+		d.refused = ErrEffectFailed
 		return
 	}
 	applied, err := d.measure(func() error { d.store.NaiveApply(m); return nil })
@@ -189,7 +215,16 @@ func (d *deliveryEnv) MarkBeforeEffect(m inbox.Message, _ bool) error {
 	d.writes++
 	d.current = "MarkBeforeEffect"
 	var err error
-	applied, storeErr := d.measure(func() error { err = d.store.MarkBeforeEffect(m, crash); return nil })
+	// A failed effect is the book's own stop between the two writes (the
+	// key committed, the effect not), with the consumer alive after it.
+	applied, storeErr := d.measure(func() error { err = d.store.MarkBeforeEffect(m, crash || d.failEffect); return nil })
+	if d.failEffect && !crash && errors.Is(err, inbox.ErrSimulatedCrash) {
+		if storeErr != nil {
+			return d.fail(storeErr)
+		}
+		d.tell(Wrote{Call: "MarkBeforeEffect", NewKey: true, Failed: true})
+		return ErrEffectFailed
+	}
 	crashed := errors.Is(err, inbox.ErrSimulatedCrash)
 	if err != nil && !crashed {
 		return d.fail(err)
@@ -223,6 +258,11 @@ func (d *deliveryEnv) Mark(m inbox.Message) (bool, error) {
 func (d *deliveryEnv) Effect(m inbox.Message) error {
 	if d.lone() {
 		return ErrCrashed
+	}
+	if d.failEffect {
+		d.tell(Wrote{Call: "Effect", Failed: true})
+		d.afterLone()
+		return ErrEffectFailed
 	}
 	applied, err := d.measure(func() error { return d.store.Effect(m) })
 	if err != nil {
@@ -301,5 +341,12 @@ func (d *deliveryEnv) between() {
 // expected reports whether err is one of the scenario's own outcomes: the
 // consumer died, its ack was lost, or the book's simulated crash.
 func expected(err error) bool {
-	return err == nil || errors.Is(err, ErrCrashed) || errors.Is(err, inbox.ErrAckLost) || errors.Is(err, inbox.ErrSimulatedCrash)
+	return err == nil || errors.Is(err, ErrCrashed) || errors.Is(err, inbox.ErrAckLost) || errors.Is(err, inbox.ErrSimulatedCrash) ||
+		errors.Is(err, ErrEffectFailed)
 }
+
+// ErrEffectFailed is what the store returns for the effect's write when
+// the scenario's fault makes it fail (effect-fails): the consumer lives,
+// nothing of that write commits, and a handler that returns the error
+// sends no ack.
+var ErrEffectFailed = errors.New("the local store refused the write: the effect failed, as the scenario asked")

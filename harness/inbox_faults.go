@@ -63,6 +63,13 @@ type InboxFault struct {
 	// Replay asks the broker for an acked message again, as after an
 	// offset rewind; a real broker seeks back to it.
 	Replay bool
+	// FailEffect makes the local store refuse the write that carries the
+	// effect (ErrEffectFailed): the consumer lives, its handler is told,
+	// and a handler that returns the error sends no ack, so the broker
+	// redelivers (NATS JetStream's AckWait, Kafka's uncommitted offset).
+	// The explorer's default scopes leave such a row out (their counts are
+	// the book's figures); InboxScope.StoreFails takes it in.
+	FailEffect bool
 	// Doc says what happens, in one line, for --verbs; Brief in a few
 	// words, for the explorer's legend.
 	Doc, Brief Words
@@ -79,12 +86,12 @@ func (f InboxFault) Fault() bool { return f.Name != "" }
 
 // Settles reports whether, under a handler that acks every delivery it
 // survives, the message ends the step acked.
-func (f InboxFault) Settles() bool { return f.Crash == "" && !f.LoseAck }
+func (f InboxFault) Settles() bool { return f.Crash == "" && !f.LoseAck && !f.FailEffect }
 
 // Acks is how many ack attempts the broker sees in the step, under such a
 // handler: one per copy, unless the consumer dies before its ack.
 func (f InboxFault) Acks() int {
-	if f.Crash != "" {
+	if f.Crash != "" || f.FailEffect {
 		return 0
 	}
 	return f.Copies
@@ -92,7 +99,9 @@ func (f InboxFault) Acks() int {
 
 // InboxFaults is the table, in its canonical order: the explorer tries an
 // unacked message's rows in this order, then an acked one's. Row 0 is the
-// plain delivery. It is an array, so its length is a constant the
+// plain delivery. The store's failures (FailEffect) come last: the
+// explorer's default scopes leave them out, and their fault classes are
+// the table's others, in the same bits. It is an array, so its length is a constant the
 // explorer's tables are sized by.
 var InboxFaults = [...]InboxFault{
 	{Name: "", On: Unacked, Copies: 1,
@@ -122,6 +131,10 @@ var InboxFaults = [...]InboxFault{
 		Brief:   Words{"an acked message delivered again", "已确认的消息重投"},
 		Step:    Words{"replays %[1]v after an offset rewind", "偏移量回退后重放 %[1]v"},
 		StepPID: Words{"replays %[1]v (offset rewind) to pid %[3]d", "重放 %[1]v（偏移量回退）给进程 %[3]d"}},
+	{Name: "effect-fails", On: Unacked, Copies: 1, FailEffect: true,
+		Doc: Words{"the local store refuses the effect's write; the consumer lives, and the broker redelivers what was not acked",
+			"本地存储拒绝写入效果；消费端没有崩溃，消息代理重投没有被确认的消息"},
+		Brief: Words{"the effect's write fails", "效果写入失败"}},
 }
 
 // InboxFaultByName finds a row by its name; "" is the plain delivery.
@@ -186,7 +199,7 @@ func Texts() map[string]Words {
 		if f.Step != (Words{}) {
 			out[f.StepKey(false)], out[f.StepKey(true)] = f.Step, f.StepPID
 		}
-		if !f.Fault() {
+		if !f.Fault() || f.FailEffect { // explore inbox's legend: its scope has no store failures
 			continue
 		}
 		sep, zsep := " · ", " · "

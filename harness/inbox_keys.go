@@ -15,6 +15,9 @@ package harness
 
 // noteKey notes what write w of message i did to its dedup key.
 func (h *Inbox) noteKey(i int, w Wrote) {
+	if w.Failed && !w.NewKey {
+		return // refused whole: no key
+	}
 	switch w.Call {
 	case "ApplyOnce", "MarkBeforeEffect", "Mark":
 		h.keys[i] = true
