@@ -54,6 +54,12 @@ var OrderingFaults = [...]OrderingFault{
 		Doc: Words{"the broker delivers an event it delivered before (deliver or publish it again)",
 			"消息代理再次投递已投递过的事件（再写一次 deliver 或 publish）"},
 		Brief: Words{"an event delivered again", "事件被再次投递"}},
+	{Name: "gap", Strikes: func(d OrderingDelivery) bool {
+		return !poisonous(d.Event) && !d.Seen && d.Event.Version > d.Highest+1
+	},
+		Doc: Words{"the broker delivers an event while a version before it was never delivered (publish it before its predecessor)",
+			"消息代理投递某个事件时，它之前的某个版本还从未投递过（把它的 publish 写在前驱之前）"},
+		Brief: Words{"an event past a missing version", "事件越过了缺失的版本"}},
 	{Name: "poison", Strikes: func(d OrderingDelivery) bool { return poisonous(d.Event) },
 		Doc: Words{"the broker delivers an event no retry can apply: a type the order's state machine does not know, or a version its type never has",
 			"消息代理投递一个任何重试都无法应用的事件：订单状态机不认识的类型，或该类型不可能有的版本"},
