@@ -126,7 +126,7 @@ var Exercises = []*Exercise{
 		model:    ledgerMachine,
 		Mistakes: ledgerMistakes,
 		Units:    ledgerUnits,
-		Drills:   []string{"ack-lost", "dedup-scope", "prune-window", "prune-keeps-newer", "exactly-once-boundary", "duplicate-delivery"},
+		Drills:   []string{"ack-lost", "dedup-scope", "prune-window", "prune-keeps-newer", "prune-out-of-order", "exactly-once-boundary", "duplicate-delivery"},
 		plugged:  func(s *harness.Students) bool { return s.Ledger != nil },
 		explore: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
 			return explore.StudentLedger(ctx, explore.StudentInboxScope, s)
