@@ -22,6 +22,19 @@ func hostileCheck(t *testing.T, student string, args ...string) *exec.Cmd {
 
 // running reports whether process pid lives (a zombie nobody reaped has
 // ended: a container's init may never reap it).
+// outlives reports whether pid is still running a moment after the check
+// ended: SIGKILL to the group is sent as the check ends, and a loaded
+// machine may take a few hundred milliseconds to reap what it killed.
+func outlives(pid int) bool {
+	for range 40 {
+		if !running(pid) {
+			return false
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return true
+}
+
 func running(pid int) bool {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
@@ -87,7 +100,7 @@ func TestCheckGrandchildLimit(t *testing.T) {
 	if !ok {
 		t.Fatal("the student's sleep never started")
 	}
-	if running(pid) {
+	if outlives(pid) {
 		t.Errorf("the student's sleep (pid %d) outlived the check", pid)
 	}
 }
@@ -117,7 +130,7 @@ func TestCheckGrandchildCtrlC(t *testing.T) {
 	if got := exitStatus(t, err); got != exitInterrupted {
 		t.Errorf("exit status %d after Ctrl-C, want %d", got, exitInterrupted)
 	}
-	if running(pid) {
+	if outlives(pid) {
 		t.Errorf("the student's sleep (pid %d) outlived the check", pid)
 	}
 }
@@ -223,7 +236,7 @@ func TestDrillStudentSignals(t *testing.T) {
 			if got, want := exitStatus(t, err), 128+int(sig); got != want {
 				t.Errorf("exit status %d after %v, want %d", got, sig, want)
 			}
-			if running(pid) {
+			if outlives(pid) {
 				t.Errorf("the process running the student's code (pid %d) outlived archlab", pid)
 			}
 		})
