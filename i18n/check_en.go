@@ -342,9 +342,9 @@ Try:
 	"check.hints.shard-loop.2": "Count the commit cadence from where you resumed, not from the first item, and commit once more at the end. An offset may be committed only once every item before it has been applied: a crash can strike right after any Apply.",
 	"check.hints.shard-loop.3": "A zombie of the previous epoch may still commit, and the checkpoint learns your epoch only when something is written under it. Take the shard over before any work: one verb writes the committed offset back under your epoch in one step. A commit refused with ErrStaleEpoch means the shard is no longer yours: stop there.",
 
-	"check.flag.format":                   "how to report: text, or exercism (one results.json per exercise, Exercism's test-runner format, version 3)",
+	"check.flag.format":                   "how to report: text; exercism (one results.json per exercise, Exercism's test-runner format, version 3); gradescope (DIR/results.json, Gradescope's autograder format); junit (DIR/junit.xml, JUnit XML)",
 	"check.flag.output-dir":               "where --format exercism writes DIR/EXERCISE/results.json (default %s)",
-	"check.err.format":                    "--format must be text or exercism, got %q",
+	"check.err.format":                    "--format must be text, exercism, gradescope or junit, got %q",
 	"check.err.format-with":               "--format exercism writes files and prints only their names; leave out %s",
 	"check.err.output-dir":                "--output-dir is where --format exercism writes; add --format exercism",
 	"check.exercism.drill":                "drill %s",

@@ -314,9 +314,9 @@ ledger）；最后逐一枚举 explore inbox 的每一种故障序列（3 条消
 	"check.hints.shard-loop.2": "提交间隔从你恢复的位置开始数，而不是从第一项开始，结束时再提交一次。只有当之前的每一项都已应用，才能提交这个偏移量：崩溃可能发生在任何一次 Apply 之后。",
 	"check.hints.shard-loop.3": "上一纪元的僵尸可能还会提交，而检查点只有在以你的纪元写入之后才知道你的纪元。在做任何工作之前先接管分片：有一个动词能一步把已提交的偏移量以你的纪元写回。提交被 ErrStaleEpoch 拒绝，意味着分片已不归你：就此停下。",
 
-	"check.flag.format":                   "报告的形式：text，或 exercism（每个练习一个 results.json，Exercism 测试运行器格式第 3 版）",
+	"check.flag.format":                   "报告的形式：text；exercism（每个练习一个 results.json，Exercism 测试运行器格式第 3 版）；gradescope（DIR/results.json，Gradescope 自动评分格式）；junit（DIR/junit.xml，JUnit XML）",
 	"check.flag.output-dir":               "--format exercism 写入 DIR/EXERCISE/results.json 的目录（默认 %s）",
-	"check.err.format":                    "--format 只能是 text 或 exercism，收到了 %q",
+	"check.err.format":                    "--format 只能是 text、exercism、gradescope 或 junit，收到了 %q",
 	"check.err.format-with":               "--format exercism 写文件，只打印文件名；请去掉 %s",
 	"check.err.output-dir":                "--output-dir 是 --format exercism 写入的目录；请加上 --format exercism",
 	"check.exercism.drill":                "演练 %s",

@@ -17,6 +17,9 @@ type JSONAll struct {
 	// Hint is the hint --hint gave, absent without --hint or when no
 	// exercise needs one.
 	Hint *Hint `json:"graduated_hint,omitempty"`
+	// Which archlab judged which exercises (the SHA-256 of their sources):
+	// a class tells results made from other code apart (archlab class).
+	GraderInfo
 }
 
 type JSONExercise struct {
@@ -143,7 +146,7 @@ func clauseCounts(cs []check.ClauseCount) []explore.Count {
 // JSON is the results as `check --json` prints them (without the hint,
 // which cmd adds when --hint asked for one).
 func (r *Report) JSON(results []*check.Result, done int) JSONAll {
-	out := JSONAll{Done: done, Total: len(results), Exercises: []JSONExercise{}}
+	out := JSONAll{Done: done, Total: len(results), Exercises: []JSONExercise{}, GraderInfo: r.Info}
 	for _, res := range results {
 		j := JSONExercise{Name: res.Exercise.Name, Section: res.Exercise.Section, File: res.Exercise.File, Status: string(res.Status),
 			Lessons: []string{}, Drills: res.Drills, DrillsPassed: res.Passed, Schedules: res.Schedules, Hint: res.Hint(r.Lang)}

@@ -21,6 +21,9 @@ type Report struct {
 	// suggests: "archlab", or "go run ./cmd/archlab" under go run, where
 	// an archlab on PATH may be an older one, or none.
 	Cmd string
+	// Info is which archlab judged which exercises, for the results a
+	// grader reads (graders.go) and --json.
+	Info GraderInfo
 }
 
 // cmd is Cmd, "archlab" when unset.

@@ -119,7 +119,7 @@ func (o *checkOptions) checkFormat() error {
 			return &usageError{Msg: g.t("check.err.output-dir")}
 		}
 		return nil
-	case "exercism":
+	case "exercism", "gradescope", "junit":
 	default:
 		return &usageError{Msg: g.t("check.err.format", o.format)}
 	}
@@ -260,17 +260,22 @@ func (o *checkOptions) run(ctx context.Context) error {
 			}
 		}
 	}
-	if o.format == "exercism" {
+	switch {
+	case o.format == "exercism":
 		if err := rep.Exercism(results, o.outputDir); err != nil {
 			return err
 		}
-	} else if o.json {
+	case o.format == "gradescope", o.format == "junit":
+		if err := rep.Grader(o.format, results, done, o.outputDir); err != nil {
+			return err
+		}
+	case o.json:
 		j := rep.JSON(results, done)
 		j.Hint = hint
 		if err := term.WriteJSON(g.io.Out, j); err != nil {
 			return err
 		}
-	} else {
+	default:
 		if err := rep.Text(results, done); err != nil {
 			return err
 		}
@@ -341,7 +346,9 @@ func (o *checkOptions) serveChild(ctx context.Context) error {
 
 // report is check's report (check/report) on this run's streams.
 func (o *checkOptions) report() *report.Report {
-	return &report.Report{Renderer: o.g.renderer(), Show: o.show, Only: o.only, Args: o.g.args, Cmd: o.g.command()}
+	sources, _ := check.Fingerprint(exercises.Sources())
+	return &report.Report{Renderer: o.g.renderer(), Show: o.show, Only: o.only, Args: o.g.args, Cmd: o.g.command(),
+		Info: report.GraderInfo{ArchlabVersion: version(), SourcesSHA256: sources}}
 }
 
 // hintsPath is the counts file of the clone this archlab checks; with no
