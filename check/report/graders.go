@@ -217,4 +217,3 @@ func (r *Report) Grader(format string, results []*check.Result, done int, dir st
 	_, err := fmt.Fprintln(r.Out, r.t("check.exercism.wrote", path, state))
 	return err
 }
-
