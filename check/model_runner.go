@@ -502,7 +502,7 @@ func runnerGoTest(ops []op, calls []Call) string {
 		Imports:   []string{"archlab/internal/shardjob", "strings"},
 		Setup:     "cp, sink := NewCheckpoint(), shardjob.NewSink()",
 		Sentinels: []string{"shardjob.ErrInjectedCrash", "shardjob.ErrStaleEpoch", "shardjob.ErrStaleOffset"},
-		Vars:      "log := &runnerLog{cp: cp, sink: sink}\n\tvar res shardjob.Result\n\tvar err error\n\t_, _ = res, err"}
+		Vars:      "log := &runnerLog{cp: cp, sink: sink}\n\tvar res shardjob.Result\n\tvar err error\n\t_, _, _, _ = res, err, log, strings.Join // a run of commits alone uses none of them"}
 	var lines [][]goLine
 	for _, o := range ops {
 		ro := o.(runnerOp)

@@ -134,3 +134,45 @@ func copyFile(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 }
+
+// TestEveryGoTestCompiles: the Go test of every wrong mechanism's
+// counterexample compiles beside a student's exercises (a run of commits
+// alone once left an import and a variable unused). All in one package,
+// each test's names given a suffix of its own, one go vet.
+func TestEveryGoTestCompiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles the exercises")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	dir := moduleCopy(t)
+	for _, name := range []string{"ledger.go", "projection.go", "runner.go"} {
+		copyFile(t, filepath.Join("testdata", "replay", "right", name), filepath.Join(dir, "exercises", name))
+	}
+	n := 0
+	for i, v := range clauseVariants {
+		e, err := Lookup(v.exercise)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := Run(ctx, e, v.students)
+		if r.Calls == nil {
+			continue
+		}
+		src := r.Calls.GoTest
+		for _, id := range []string{"TestLedgerReplay", "TestProjectionReplay", "TestRunnerReplay", "ledgerWant", "ledgerErr",
+			"projectionWant", "projectionErr", "projectionRow", "projectionDLQ", "runnerWant", "runnerErr", "runnerLog", "runnerSink"} {
+			src = strings.ReplaceAll(src, id, fmt.Sprintf("%s%d", id, i))
+		}
+		if err := os.WriteFile(filepath.Join(dir, "exercises", fmt.Sprintf("replay%d_test.go", i)), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	cmd := exec.Command("go", "vet", "./exercises")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the replays of %d variants do not compile: %v\n%s", n, err, out)
+	}
+}

@@ -234,3 +234,35 @@ func TestFailedEffectCaught(t *testing.T) {
 	}
 	t.Fatal("no variant acks-a-failed-effect")
 }
+
+// TestEarlyDeadLetterSaysSo: a decision that dead-letters a conflict on
+// its first delivery, with budget left, is traced as dead early, never as
+// a budget spent (the reason comes from the outcome and the attempt).
+func TestEarlyDeadLetterSaysSo(t *testing.T) {
+	e, err := Lookup("projection-decision")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range wrong {
+		if v.exercise != "projection-decision" || v.name != "conflict-straight-to-dlq" {
+			continue
+		}
+		r := Run(ctx, e, v.students)
+		steps, err := r.Shortest.Trace()
+		if err != nil {
+			t.Fatal(err)
+		}
+		early := false
+		for _, s := range steps {
+			early = early || s.Result.Key == "res.outcome.dead-early"
+			if s.Result.Key == "res.outcome.dead-budget" {
+				t.Errorf("step %+v: a budget spent, for a dead letter sent early", s)
+			}
+		}
+		if !early {
+			t.Error("no step says the conflict was dead-lettered with budget left")
+		}
+		return
+	}
+	t.Fatal("no variant conflict-straight-to-dlq")
+}

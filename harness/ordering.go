@@ -316,6 +316,10 @@ func (o *Ordering) deadReason(e ordering.Event, attempt int) Msg {
 		return M("res.outcome.dead-poison-type", attempt, e.Type)
 	}
 	switch {
+	case o.started() && attempt < o.budget:
+		// A student's decision that gave up early: the trace says so,
+		// never that a budget it did not spend was spent.
+		return M("res.outcome.dead-early", attempt, o.budget-attempt)
 	case o.started() && o.budget == 1:
 		return M("res.outcome.dead-no-retry", attempt)
 	case o.started():

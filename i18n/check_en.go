@@ -20,8 +20,9 @@ Each exercise runs in a child process under --timeout (10s by default): a loop
 that never ends is reported with where it was and its last call, and the other
 exercises are still checked. --watch checks again each time a file in
 exercises/ is saved, rebuilding a small checker from the files on disk. Stuck?
---hint gives the first of a few graduated hints for the first exercise not done
-(or the one named), and each --hint after it the next; the count is kept per
+--hint gives the first of a few graduated hints for the exercise in progress
+(the first started and not done, or the one named; the hint for the known
+mistake the check named comes first), and each --hint after it the next; the count is kept per
 exercise in the user's cache directory. --format exercism writes
 DIR/EXERCISE/results.json for each exercise in Exercism's test-runner format,
 version 3, and prints only the files' names; DIR is --output-dir,
@@ -37,7 +38,7 @@ check").`,
   $ go run ./cmd/archlab check ledger --watch
   # one exercise, with the shortest breaking run in full and its drill file
   $ go run ./cmd/archlab check consumer-handler --show
-  # a hint for the first exercise not done; ask again for the next one
+  # a hint for the exercise in progress; ask again for the next one
   $ go run ./cmd/archlab check --hint
   # one results.json per exercise for a grading tool (Exercism's format, v3)
   $ go run ./cmd/archlab check --format exercism --output-dir results
@@ -266,7 +267,7 @@ archlab explain rerun-commit and commit-cadence.
 Try:
   go run ./cmd/archlab check runner --show`,
 
-	"check.flag.hint":         "give the next of a few graduated hints for the first exercise not done, or the one named (the count is kept per exercise in the user's cache directory)",
+	"check.flag.hint":         "give the next of a few graduated hints for the exercise in progress (the first started and not done), or the one named (the count is kept per exercise in the user's cache directory)",
 	"check.hints.line":        "hint %d/%d for %s: %s",
 	"check.hints.last":        "hint %d/%d for %s, the last one: %s",
 	"check.hints.next":        "    ask again for the next one: %s",

@@ -15,7 +15,8 @@ var checkZH = map[string]string{
 每个练习在一个子进程中、按 --timeout（默认 10s）限时运行：永不结束的循环会被报
 告出当时所在的位置和最后一次调用，其余练习照常检查。--watch 在 exercises/ 中
 的文件每次保存后重新检查，按磁盘上的文件重新构建一个小检查器。卡住了？--hint
-为第一个未完成的练习（或指定的练习）给出几条分级提示中的第一条，之后每次 --hint
+为正在做的练习（第一个已开始但未完成的练习，或指定的练习；检查点名了已知错误时，
+先给出为这个错误写的提示）给出几条分级提示中的第一条，之后每次 --hint
 给出下一条；每个练习的计数保存在用户的缓存目录中。--format exercism 为每个练习
 按 Exercism 测试运行器格式第 3 版写出 DIR/EXERCISE/results.json，只打印文件名；
 DIR 由 --output-dir 指定，默认 archlab-results。在 exercises/ 改动之前构建的
@@ -29,7 +30,7 @@ archlab（比如先安装、后修改）什么也不检查：它用一行说明�
   $ go run ./cmd/archlab check ledger --watch
   # 一个练习，完整打印破坏它的最短运行及其演练文件
   $ go run ./cmd/archlab check consumer-handler --show
-  # 第一个未完成练习的提示；再问一次得到下一条
+  # 正在做的练习的提示；再问一次得到下一条
   $ go run ./cmd/archlab check --hint
   # 为评分工具每个练习写一个 results.json（Exercism 格式第 3 版），写在 archlab-results 下
   $ go run ./cmd/archlab check --format exercism
@@ -242,7 +243,7 @@ archlab explain rerun-commit 与 commit-cadence。
 试试：
   go run ./cmd/archlab check runner --show`,
 
-	"check.flag.hint":         "为第一个未完成的练习（或指定的练习）给出分级提示中的下一条（每个练习的计数保存在用户的缓存目录中）",
+	"check.flag.hint":         "为正在做的练习（第一个已开始但未完成的练习）或指定的练习给出分级提示中的下一条（每个练习的计数保存在用户的缓存目录中）",
 	"check.hints.line":        "第 %d/%d 条提示（%s）：%s",
 	"check.hints.last":        "第 %d/%d 条提示（%s，最后一条）：%s",
 	"check.hints.next":        "    再问一次可得下一条：%s",

@@ -37,6 +37,7 @@ var labEN = map[string]string{
 	"res.outcome.conflict":            "conflict: %s is at %v, expects v%d, got v%d: requeued",
 	"res.outcome.dead-poison-type":    "dead at attempt %d: poison, type %q is unknown; no retry can fix it",
 	"res.outcome.dead-poison-version": "dead at attempt %d: poison, %s is always v%s, not v%s; no retry can fix it",
+	"res.outcome.dead-early":          "dead at attempt %d: a conflict, with %d deliveries of its budget left",
 	"res.outcome.dead-budget":         "dead at attempt %d: a conflict, and its budget of %d deliveries is spent",
 	"res.outcome.dead-no-retry":       "dead at attempt %d: a conflict, and a budget of 1 leaves no retry",
 	"step.no-ack":                     "no ack came back for %v",

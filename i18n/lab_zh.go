@@ -35,6 +35,7 @@ var labZH = map[string]string{
 	"res.outcome.conflict":            "冲突：%s 处于 %v，期望 v%d，收到 v%d：重新入队",
 	"res.outcome.dead-poison-type":    "第 %d 次投递时进入死信：毒消息，类型 %q 未知，重试无济于事",
 	"res.outcome.dead-poison-version": "第 %d 次投递时进入死信：毒消息，%s 总是 v%s，而不是 v%s，重试无济于事",
+	"res.outcome.dead-early":          "第 %d 次投递时进入死信：冲突，重试预算还剩 %d 次投递",
 	"res.outcome.dead-budget":         "第 %d 次投递时进入死信：冲突，%d 次投递的重试预算已用完",
 	"res.outcome.dead-no-retry":       "第 %d 次投递时进入死信：冲突，预算为 1 意味着不会重试",
 	"step.no-ack":                     "%v 没有收到确认",

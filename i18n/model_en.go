@@ -8,6 +8,7 @@ package i18n
 var modelEN = map[string]string{
 	// The report.
 	"check.calls.head":       "    the shortest run: %d calls, on your %s and on the book's",
+	"check.calls.head.one":   "    the shortest run: %d call, on your %s and on the book's",
 	"check.calls.same":       "      %d  %s → %s",
 	"check.calls.call":       "      %d  %s",
 	"check.calls.book":       "           the book's: %s",

@@ -4,6 +4,7 @@ package i18n
 var modelZH = map[string]string{
 	// 报告。
 	"check.calls.head":       "    最短运行：在你的 %[2]s 和书中的 %[2]s 上各做 %[1]d 次调用",
+	"check.calls.head.one":   "    最短运行：在你的 %[2]s 和书中的 %[2]s 上各做 %[1]d 次调用",
 	"check.calls.same":       "      %d  %s → %s",
 	"check.calls.call":       "      %d  %s",
 	"check.calls.book":       "           书中：%s",

@@ -208,7 +208,11 @@ func (r *Report) line(res *check.Result) string {
 // answer where both sides agree; at the last, each answer where they part,
 // the book's and the student's.
 func (r *Report) calls(c *check.CallRun) {
-	r.Para(r.t("check.calls.head", len(c.Calls), c.Type), fmt.Sprint)
+	head := "check.calls.head"
+	if len(c.Calls) == 1 {
+		head += ".one"
+	}
+	r.Para(r.t(head, len(c.Calls), c.Type), fmt.Sprint)
 	for i, call := range c.Calls {
 		n := i + 1
 		if i < len(c.Calls)-1 {
