@@ -22,7 +22,7 @@ import (
 // a copy of the module's exercises and what they import, in a temporary
 // directory: nothing in the clone changes.
 func TestGoTestReplays(t *testing.T) {
-	if testing.Short() {
+	if testing.Short() || raceOn {
 		t.Skip("compiles the exercises twice")
 	}
 	if _, err := exec.LookPath("go"); err != nil {
@@ -140,7 +140,7 @@ func copyFile(t *testing.T, from, to string) {
 // alone once left an import and a variable unused). All in one package,
 // each test's names given a suffix of its own, one go vet.
 func TestEveryGoTestCompiles(t *testing.T) {
-	if testing.Short() {
+	if testing.Short() || raceOn {
 		t.Skip("compiles the exercises")
 	}
 	if _, err := exec.LookPath("go"); err != nil {

@@ -76,6 +76,9 @@ func TestEveryClauseNamed(t *testing.T) {
 // it makes (or none), and its counterexample replays: the same calls, run
 // again on the variant, part from the book's at the same call.
 func TestEveryClauseBrokenIsCaught(t *testing.T) {
+	if raceOn {
+		t.Skip("every variant through the whole check: minutes under the race detector, which watches the same code in TestModelBookPasses and the scripts")
+	}
 	per := map[string]int{}
 	for _, v := range clauseVariants {
 		t.Run(v.exercise+"/"+v.name, func(t *testing.T) {
@@ -125,6 +128,9 @@ func TestEveryClauseBrokenIsCaught(t *testing.T) {
 // call); a known mistake is named only when it explains that lesson; and
 // the first hint is the one written for the mistake, when one is named.
 func TestOneVerdict(t *testing.T) {
+	if raceOn {
+		t.Skip("every variant through the whole check: minutes under the race detector, which watches the same code in TestModelBookPasses and the scripts")
+	}
 	for _, v := range wrong {
 		t.Run(v.exercise+"/"+v.name, func(t *testing.T) {
 			e, err := Lookup(v.exercise)
