@@ -301,5 +301,7 @@ func identifiers() map[string]bool {
 	add("mod") // FNV-1a(key) mod shards: a formula
 	// Exercism's test-runner format: its name and the values of its status.
 	add("Exercism " + report.ExPass + " " + report.ExFail + " " + report.ExError)
+	// The other graders' formats: their names, as --format takes them.
+	add("Gradescope gradescope JUnit junit XML")
 	return ok
 }
