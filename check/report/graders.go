@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"archlab/check"
 	"archlab/ui/status"
@@ -31,9 +32,38 @@ type Gradescope struct {
 	Output     string           `json:"output"`
 	Visibility string           `json:"visibility"`
 	Tests      []GradescopeTest `json:"tests"`
-	// ExtraData is free for the autograder's own use: which archlab and
-	// which sources.
-	ExtraData GraderInfo `json:"extra_data"`
+	// ExtraData is free for the autograder's own use: which archlab
+	// judged which sources, and each exercise's verdict in the words
+	// archlab class counts by.
+	ExtraData GradescopeExtra `json:"extra_data"`
+}
+
+// GradescopeExtra is a results.json's extra_data.
+type GradescopeExtra struct {
+	GraderInfo
+	Exercises []Summary `json:"exercises"`
+}
+
+// Summary is one exercise's verdict in the words archlab class counts
+// by: its status, the IDs of the lessons it broke (check.Lesson.ID) and
+// the known mistake named, if any.
+type Summary struct {
+	Name      string   `json:"name"`
+	Status    string   `json:"status"`
+	LessonIDs []string `json:"lesson_ids"`
+	Mistake   string   `json:"mistake,omitempty"`
+}
+
+// summary is res's Summary.
+func summary(res *check.Result) Summary {
+	s := Summary{Name: res.Exercise.Name, Status: string(res.Status), LessonIDs: []string{}, Mistake: res.Mistake}
+	for _, l := range res.Lessons {
+		s.LessonIDs = append(s.LessonIDs, l.ID())
+	}
+	if s.Mistake == "" && res.Diagnosis != nil {
+		s.Mistake = res.Diagnosis.Mistake
+	}
+	return s
 }
 
 // GradescopeTest is one test of a results.json.
@@ -79,8 +109,11 @@ func (r *Report) Gradescope(results []*check.Result, done int) (Gradescope, erro
 	if err != nil {
 		return Gradescope{}, err
 	}
-	g := Gradescope{Visibility: "visible", Tests: []GradescopeTest{}, ExtraData: r.Info,
+	g := Gradescope{Visibility: "visible", Tests: []GradescopeTest{}, ExtraData: GradescopeExtra{GraderInfo: r.Info, Exercises: []Summary{}},
 		Output: r.t("check.progress", done, len(results))}
+	for _, res := range results {
+		g.ExtraData.Exercises = append(g.ExtraData.Exercises, summary(res))
+	}
 	for i, t := range tests {
 		gt := GradescopeTest{Name: t.Name, Number: fmt.Sprint(i + 1), Status: "failed", MaxScore: 1, Output: t.Message, Visibility: "visible"}
 		if t.Status == ExPass {
@@ -142,8 +175,10 @@ func (r *Report) JUnit(results []*check.Result) (JUnitSuites, error) {
 		if err != nil {
 			return out, err
 		}
+		sum := summary(res)
 		s := JUnitSuite{Name: res.Exercise.Name, Properties: []JUnitProperty{
-			{"section", res.Exercise.Section}, {"status", string(res.Status)},
+			{"section", res.Exercise.Section}, {"status", sum.Status},
+			{"lessons", strings.Join(sum.LessonIDs, " ")}, {"mistake", sum.Mistake},
 			{"archlab_version", r.Info.ArchlabVersion}, {"sources_sha256", r.Info.SourcesSHA256}}}
 		for _, t := range ex.Tests {
 			c := JUnitCase{Name: t.Name, ClassName: "archlab." + res.Exercise.Name}

@@ -28,6 +28,9 @@ type JSONExercise struct {
 	File           string   `json:"file"`
 	Status         string   `json:"status"`
 	Lessons        []string `json:"lessons"`
+	// LessonIDs are the lessons' IDs (check.Lesson.ID), in the same
+	// order: the same in every language, for a class to count by.
+	LessonIDs []string `json:"lesson_ids"`
 	Drills         int      `json:"drills"`
 	DrillsPassed   int      `json:"drills_passed"`
 	Schedules      uint64   `json:"schedules"`
@@ -149,9 +152,10 @@ func (r *Report) JSON(results []*check.Result, done int) JSONAll {
 	out := JSONAll{Done: done, Total: len(results), Exercises: []JSONExercise{}, GraderInfo: r.Info}
 	for _, res := range results {
 		j := JSONExercise{Name: res.Exercise.Name, Section: res.Exercise.Section, File: res.Exercise.File, Status: string(res.Status),
-			Lessons: []string{}, Drills: res.Drills, DrillsPassed: res.Passed, Schedules: res.Schedules, Hint: res.Hint(r.Lang)}
+			Lessons: []string{}, LessonIDs: []string{}, Drills: res.Drills, DrillsPassed: res.Passed, Schedules: res.Schedules, Hint: res.Hint(r.Lang)}
 		for _, l := range res.Lessons {
 			j.Lessons = append(j.Lessons, check.LessonText(r.Lang, l))
+			j.LessonIDs = append(j.LessonIDs, l.ID())
 		}
 		if res.Err != nil {
 			j.Error = res.Err.Error()

@@ -92,9 +92,15 @@ func TestGradescopeResults(t *testing.T) {
 	if !slices.Equal(got, names) {
 		t.Errorf("tests named\n%v\nexercism names them\n%v", got, names)
 	}
-	var info map[string]string
-	if json.Unmarshal(doc.ExtraData, &info); info["archlab_version"] == "" || len(info["sources_sha256"]) != 64 {
-		t.Errorf("extra_data %s: want the archlab version and the sources' SHA-256", doc.ExtraData)
+	var info struct {
+		Version   string `json:"archlab_version"`
+		SHA256    string `json:"sources_sha256"`
+		Exercises []struct {
+			Name, Status string
+		} `json:"exercises"`
+	}
+	if err := json.Unmarshal(doc.ExtraData, &info); err != nil || info.Version == "" || len(info.SHA256) != 64 || len(info.Exercises) == 0 {
+		t.Errorf("extra_data %s: want the archlab version, the sources' SHA-256 and each exercise's verdict", doc.ExtraData)
 	}
 }
 

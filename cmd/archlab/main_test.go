@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -8,8 +9,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -264,6 +267,7 @@ func TestScripts(t *testing.T) {
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
+		Cmds: hostileFiles,
 		Setup: func(env *testscript.Env) error {
 			// A clean locale, so language defaults are what a script sets.
 			for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG", "NO_COLOR"} {
@@ -304,3 +308,22 @@ var (
 	buildEnvOnce sync.Once
 	buildEnvVars []string
 )
+
+// hostileFiles are the files a script cannot write in its archive: a
+// huge one (bigfile PATH BYTES), a name with control characters (ctlfile
+// PATH, the name Go-quoted: "a\x1b[31m.json") and a FIFO (mkfifo PATH).
+var hostileFiles = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+	"bigfile": func(ts *testscript.TestScript, neg bool, args []string) {
+		n, err := strconv.Atoi(args[1])
+		ts.Check(err)
+		ts.Check(os.WriteFile(ts.MkAbs(args[0]), bytes.Repeat([]byte{' '}, n), 0o644))
+	},
+	"ctlfile": func(ts *testscript.TestScript, neg bool, args []string) {
+		name, err := strconv.Unquote(`"` + args[0] + `"`)
+		ts.Check(err)
+		ts.Check(os.WriteFile(ts.MkAbs(name), []byte("{}"), 0o644))
+	},
+	"mkfifo": func(ts *testscript.TestScript, neg bool, args []string) {
+		ts.Check(syscall.Mkfifo(ts.MkAbs(args[0]), 0o644))
+	},
+}

@@ -235,7 +235,7 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 	})
 	root.AddCommand(newDrillCmd(g), newListCmd(g), newExplainCmd(g), newVersionCmd(g))
 	root.AddCommand(newExploreCmd(g))
-	root.AddCommand(newCheckCmd(g))
+	root.AddCommand(newCheckCmd(g), newClassCmd(g))
 	root.AddCommand(newServeCmd(g))
 	root.AddCommand(newCompletionCmd(g, root))
 	registerCompletions(root)

@@ -238,7 +238,10 @@ func (r *Renderer) Table(header []any, rows [][]string, wrapLast bool) error {
 		} else {
 			WriteHanging(r.out(), "", "  ", head, width)
 		}
-		WriteHanging(r.out(), "    ", "    ", cells[len(cells)-1], width)
+		// The last cell's own lines stay lines.
+		for _, l := range strings.Split(row[len(row)-1], "\n") {
+			WriteHanging(r.out(), "    ", "    ", l, width)
+		}
 	}
 	return nil
 }

@@ -1,0 +1,64 @@
+package check
+
+import (
+	"fmt"
+	"strings"
+
+	"archlab/i18n"
+)
+
+// A lesson's ID names it the same in every result and every language, so
+// that a class of results can be counted by lesson (archlab class):
+//
+//	unit/NAME             a unit of the book's that failed
+//	counter/DRILL/NAME    a drill's counter that differs from the book's
+//	drill/DRILL/CHECK     a drill's check
+//	clause/CLAUSE         a clause of a mechanism exercise's doc comment
+//	explore/INVARIANT     an invariant of the explorer's scope
+//	unfired/FAULT         a fault class no schedule struck
+//	unreached/CLAUSE      a clause no call reached
+//	too-busy/CLAUSE       a clause the machine was too busy to judge
+func (l Lesson) ID() string {
+	switch {
+	case l.Unit != "":
+		return "unit/" + l.Unit
+	case l.Counter != "":
+		return "counter/" + l.Drill + "/" + l.Counter
+	case l.Drill != "":
+		return "drill/" + l.Drill + "/" + l.Check
+	case strings.HasPrefix(l.Key, "check.clause."):
+		return "clause/" + l.Check
+	case strings.HasPrefix(l.Key, "check.lesson.") && len(l.Args) == 1:
+		return strings.TrimPrefix(l.Key, "check.lesson.") + "/" + fmt.Sprint(l.Args[0])
+	}
+	return "explore/" + l.Check
+}
+
+// LessonTextByID is the text of exercise's lesson id in lang, when the ID
+// alone says it (every lesson but a unit's and a counter's, whose texts
+// carry values): ok is false otherwise, or for an ID no lesson has.
+func LessonTextByID(lang i18n.Lang, exercise, id string) (text string, ok bool) {
+	kind, rest, _ := strings.Cut(id, "/")
+	var l Lesson
+	switch kind {
+	case "drill":
+		drill, c, found := strings.Cut(rest, "/")
+		if !found {
+			return "", false
+		}
+		l = Lesson{Drill: drill, Check: c, Key: "check." + drill + "." + c}
+	case "clause":
+		l = Lesson{Check: rest, Key: "check.clause." + exercise + "." + rest}
+	case "explore":
+		l = Lesson{Check: rest, Key: "explore.emit.check." + rest}
+	case "unfired", "unreached", "too-busy":
+		l = Lesson{Check: kind, Key: "check.lesson." + kind, Args: []any{rest}}
+	default:
+		return "", false
+	}
+	if l.Drill == "" && !i18n.Has(lang, l.Key) {
+		return "", false
+	}
+	text = LessonText(lang, l)
+	return text, text != "" && text != l.Key
+}
