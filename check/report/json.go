@@ -23,14 +23,14 @@ type JSONAll struct {
 }
 
 type JSONExercise struct {
-	Name           string   `json:"name"`
-	Section        string   `json:"section"`
-	File           string   `json:"file"`
-	Status         string   `json:"status"`
-	Lessons        []string `json:"lessons"`
+	Name    string   `json:"name"`
+	Section string   `json:"section"`
+	File    string   `json:"file"`
+	Status  string   `json:"status"`
+	Lessons []string `json:"lessons"`
 	// LessonIDs are the lessons' IDs (check.Lesson.ID), in the same
 	// order: the same in every language, for a class to count by.
-	LessonIDs []string `json:"lesson_ids"`
+	LessonIDs      []string `json:"lesson_ids"`
 	Drills         int      `json:"drills"`
 	DrillsPassed   int      `json:"drills_passed"`
 	Schedules      uint64   `json:"schedules"`
