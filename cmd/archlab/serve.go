@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -15,6 +16,10 @@ type serveOptions struct {
 	g    *globalOptions
 	addr string
 	open bool
+	// class is --class DIR, the class page's folder (archlab class);
+	// names is --names, which shows the students' names there.
+	class string
+	names bool
 	// ready, when set, is told the page's URL once the server listens
 	// (tests).
 	ready func(url string)
@@ -38,6 +43,8 @@ func newServeCmd(g *globalOptions) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&o.addr, "addr", defaultServeAddr, g.t("help.flag.addr"))
 	cmd.Flags().BoolVar(&o.open, "open", false, g.t("help.flag.open"))
+	cmd.Flags().StringVar(&o.class, "class", "", g.t("help.flag.serve-class"))
+	cmd.Flags().BoolVar(&o.names, "names", false, g.t("help.flag.class-names"))
 	return cmd
 }
 
@@ -53,6 +60,15 @@ func (o *serveOptions) run(ctx context.Context) error {
 		// A port net.Listen refuses ("99999", "http") is the reader's
 		// typing, not the machine's (exit 2, not 3).
 		return &usageError{Msg: o.g.t("err.serve.addr", o.addr)}
+	}
+	if o.class != "" {
+		if info, err := os.Stat(o.class); err != nil || !info.IsDir() {
+			reason := o.g.t("class.err.not-folder")
+			if err != nil {
+				reason = osReason(o.g, err)
+			}
+			return &usageError{Msg: o.g.t("class.err.dir", o.class, reason)}
+		}
 	}
 	if err := needParts("serve", "web"); err != nil {
 		return err

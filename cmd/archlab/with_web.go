@@ -45,7 +45,7 @@ func (o *serveOptions) serve(ctx context.Context, host string) error {
 	runs, cancelRuns := context.WithCancel(context.Background())
 	defer cancelRuns()
 	srv := &http.Server{
-		Handler:           web.NewWith(web.Options{Lang: g.lang, Hosts: serveHosts(host)}),
+		Handler:           web.NewWith(web.Options{Lang: g.lang, Hosts: serveHosts(host), Class: o.class, ClassNames: o.names}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,

@@ -60,6 +60,11 @@ type Server struct {
 	explored  map[string]*explore.Report // the default scopes, explored once
 
 	states stateCache // the state pages' starts (state.go)
+
+	// class is the class folder the class page reads (class.go), "" for
+	// no class page; classNames shows the students' names there.
+	class      string
+	classNames bool
 }
 
 // Options configure a Server.
@@ -78,6 +83,10 @@ type Options struct {
 	// Slots is how many runs other than the book's own (pasted files,
 	// what-ifs) may run at once; zero is the number of CPUs.
 	Slots int
+	// Class is a class folder (archlab class) to show on /class, "" for
+	// none; ClassNames shows the students' names there.
+	Class      string
+	ClassNames bool
 }
 
 // New returns a server whose pages speak lang unless a request asks for
@@ -88,7 +97,7 @@ func New(lang i18n.Lang) *Server { return NewWith(Options{Lang: lang}) }
 func NewWith(o Options) *Server {
 	s := &Server{lang: o.Lang, mux: http.NewServeMux(), explored: map[string]*explore.Report{},
 		hosts: map[string]bool{"localhost": true, "127.0.0.1": true, "::1": true}, cop: http.NewCrossOriginProtection(),
-		budget: o.Budget, deadline: o.Deadline}
+		budget: o.Budget, deadline: o.Deadline, class: o.Class, classNames: o.ClassNames}
 	for _, h := range o.Hosts {
 		s.hosts[strings.ToLower(strings.Trim(h, "[]"))] = true
 	}
@@ -120,6 +129,10 @@ func NewWith(o Options) *Server {
 	s.mux.HandleFunc("GET /explore/{mechanism}", s.explore)
 	s.mux.HandleFunc("GET /explore/{mechanism}/{strategy}", s.counterexample)
 	s.stateRoutes()
+	if s.class != "" {
+		s.mux.HandleFunc("GET /class", s.classPage)
+		s.mux.HandleFunc("GET /class/run/{n}", s.classRun)
+	}
 	return s
 }
 
@@ -198,6 +211,9 @@ type page struct {
 	MaxBytes int
 	// StateView is a state page (state.go).
 	StateView *stateView
+	// Class is the class page (class.go); HasClass puts it in the menu.
+	Class    *classView
+	HasClass bool
 }
 
 type section struct {
@@ -249,7 +265,7 @@ func (s *Server) newPage(r *http.Request) *page {
 	if l, ok := i18n.Parse(r.FormValue("lang")); ok {
 		lang = l
 	}
-	p := &page{Lang: lang, T: func(key string, args ...any) string { return i18n.T(lang, key, args...) }, MaxBytes: drills.MaxFileBytes}
+	p := &page{Lang: lang, T: func(key string, args ...any) string { return i18n.T(lang, key, args...) }, MaxBytes: drills.MaxFileBytes, HasClass: s.class != ""}
 	p.Other = i18n.ZH
 	if lang == i18n.ZH {
 		p.Other = i18n.EN

@@ -1,0 +1,103 @@
+package web
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"archlab/check/class"
+)
+
+// The class page (archlab serve --class DIR): the table `archlab class`
+// prints, read again from DIR on every request, so a result a student
+// hands in shows at the next reload. Names stay hidden (numbers) unless
+// the server was started with --names: the page is on a projector, and a
+// query parameter would let anyone in the room show them. Each mistake a
+// strategy of the book's makes too links to that strategy's
+// counterexample in the explorer, whose steps open the state pages; each
+// shortest run can be fetched as the file that replays it.
+
+// mistakePages are the explorer's counterexamples that make a known
+// mistake of the exercises: mechanism and strategy.
+var mistakePages = map[string][2]string{
+	"mark-before-effect": {"inbox", "mark-before-effect"},
+	"no-key":             {"inbox", "naive"},
+	"prune-too-much":     {"inbox", "early-prune"},
+	"no-fence":           {"shardjob", "fence-at-first-commit"},
+}
+
+// classView is the class page's content.
+type classView struct {
+	*class.Summary
+	Names bool
+	Rows  []classRow
+}
+
+// OtherArchlab lists the results judged by another archlab, "" for none.
+func (v *classView) OtherArchlab() string {
+	var out []string
+	for _, o := range v.Versions {
+		out = append(out, o.Student+" ("+o.Version+")")
+	}
+	return strings.Join(out, ", ")
+}
+
+type classRow struct {
+	N int
+	class.Row
+	Mistake bool
+	Link    string // the explorer's counterexample of the same mistake
+}
+
+func (s *Server) classPage(w http.ResponseWriter, r *http.Request) {
+	p := s.newPage(r)
+	p.Title = p.T("web.class.title")
+	sum, err := s.readClass(p)
+	if err != nil {
+		s.fail(w, p, http.StatusInternalServerError, p.T("class.err.dir", s.class, err))
+		return
+	}
+	v := &classView{Summary: sum, Names: s.classNames}
+	for i, row := range sum.Rows {
+		cr := classRow{N: i + 1, Row: row, Mistake: row.Kind == "mistake"}
+		if pg, ok := mistakePages[row.ID]; ok && cr.Mistake {
+			cr.Link = "/explore/" + pg[0] + "/" + pg[1] + "?lang=" + string(p.Lang)
+		}
+		v.Rows = append(v.Rows, cr)
+	}
+	p.Class = v
+	s.render(w, http.StatusOK, "class.html", p)
+}
+
+// classRun serves row N's shortest run as the file that replays it.
+func (s *Server) classRun(w http.ResponseWriter, r *http.Request) {
+	p := s.newPage(r)
+	sum, err := s.readClass(p)
+	if err != nil {
+		http.Error(w, p.T("class.err.dir", s.class, err), http.StatusInternalServerError)
+		return
+	}
+	n, err := strconv.Atoi(r.PathValue("n"))
+	if err != nil || n < 1 || n > len(sum.Rows) || sum.Rows[n-1].Example == nil {
+		http.Error(w, p.T("web.class.no-run", r.PathValue("n")), http.StatusNotFound)
+		return
+	}
+	e := sum.Rows[n-1].Example
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Content-Disposition", `attachment; filename="`+e.File+`"`)
+	w.Write([]byte(e.Body))
+}
+
+// readClass reads and counts the class folder, names hidden unless the
+// server shows them.
+func (s *Server) readClass(p *page) (*class.Summary, error) {
+	c, err := class.Read(p.Lang, s.class)
+	if err != nil {
+		return nil, err
+	}
+	sum := class.Count(p.Lang, c)
+	if !s.classNames {
+		sum.Hide(c)
+	}
+	return sum, nil
+}
