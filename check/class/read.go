@@ -344,7 +344,7 @@ func drillSteps(file string) int {
 
 var (
 	idPattern      = regexp.MustCompile(`^[a-z0-9][a-z0-9._:/-]{0,99}$`)
-	versionPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+:/()-]{0,99}$`)
+	versionPattern = regexp.MustCompile(`^[\x21-\x7e][\x20-\x7e]{0,99}$`) // "(devel) go1.26.8", "v1.2.0 0123456789ab+dirty go1.26.8"
 	shaPattern     = regexp.MustCompile(`^[0-9a-f]{64}$`)
 	statuses       = []check.Status{check.Done, check.NotDone, check.NotStarted, check.Failed, check.Hung}
 )

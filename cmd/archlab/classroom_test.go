@@ -1,0 +1,115 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestClassroomWorkflow runs, on this machine, the steps docs/classroom.yml
+// gives GitHub Classroom (CI cannot reach GitHub): in two copies of the
+// clone, one a student who has not started and one whose mechanism
+// exercises are right (check/testdata/replay/right), the workflow's
+// "archlab check" step writes archlab-result/; the two folders are then
+// what `gh run download` brings back, one per student, and archlab class
+// counts them (issue 35).
+func TestClassroomWorkflow(t *testing.T) {
+	if raceOn {
+		t.Skip("builds archlab in two copies of the clone: minutes under the race detector")
+	}
+	step := workflowStep(t, "../../docs/classroom.yml", "archlab check")
+	class := t.TempDir()
+	cache := t.TempDir()
+	for _, student := range []string{"ada", "ben"} {
+		root := copyClone(t)
+		if student == "ben" {
+			right := filepath.Join(root, "check", "testdata", "replay", "right")
+			entries, err := os.ReadDir(right)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range entries {
+				b, err := os.ReadFile(filepath.Join(right, e.Name()))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(root, "exercises", e.Name()), b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		cmd := exec.Command("bash", "-e", "-c", step)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+cache, "NO_COLOR=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: the workflow's step: %v\n%s", student, err, out)
+		}
+		// The artifact, downloaded into the class folder by student.
+		if err := os.Rename(filepath.Join(root, "archlab-result"), filepath.Join(class, student)); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []string{"check.json", "results.json", "junit.xml"} {
+			if _, err := os.Stat(filepath.Join(class, student, f)); err != nil {
+				t.Errorf("%s: the artifact has no %s", student, f)
+			}
+		}
+	}
+	cmd := exec.Command(os.Args[0], "class", class, "--names", "--json")
+	cmd.Env = append(os.Environ(), asArchlab+"=1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("archlab class: %v", err)
+	}
+	var sum struct {
+		Students  int
+		Exercises []struct {
+			Name       string
+			Done       int
+			NotStarted int `json:"not_started"`
+		}
+		Refused []any
+	}
+	if err := json.Unmarshal(out, &sum); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if sum.Students != 2 || len(sum.Refused) > 0 {
+		t.Fatalf("archlab class read %d students, refused %v", sum.Students, sum.Refused)
+	}
+	for _, e := range sum.Exercises {
+		if e.Name == "ledger" && (e.Done != 1 || e.NotStarted != 1) {
+			t.Errorf("ledger: %d done, %d not started; want ben's done and ada's not started", e.Done, e.NotStarted)
+		}
+	}
+}
+
+// workflowStep is the run block of the step named name in a workflow
+// file: the lines under its "run: |", their indentation taken off.
+func workflowStep(t *testing.T, path, name string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	for i, l := range lines {
+		if strings.TrimSpace(l) != "- name: "+name || i+1 >= len(lines) || strings.TrimSpace(lines[i+1]) != "run: |" {
+			continue
+		}
+		var out []string
+		indent := ""
+		for _, l := range lines[i+2:] {
+			if indent == "" {
+				indent = l[:len(l)-len(strings.TrimLeft(l, " "))]
+			}
+			if !strings.HasPrefix(l, indent) || strings.TrimSpace(l) == "" {
+				break
+			}
+			out = append(out, strings.TrimPrefix(l, indent))
+		}
+		return strings.Join(out, "\n")
+	}
+	t.Fatalf("%s has no step %q with a run block", path, name)
+	return ""
+}
