@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/joshdk/go-junit"
+
 	"archlab/check"
 )
 
@@ -174,5 +176,27 @@ func TestJUnitResults(t *testing.T) {
 	}
 	if doc.Tests != total || !slices.Equal(got, names) {
 		t.Errorf("%d tests (%d cases), named\n%v\nexercism names them\n%v", doc.Tests, total, got, names)
+	}
+	// A reader of JUnit written by others (joshdk/go-junit, what several
+	// CI report tools build on) reads the same tests and statuses.
+	suites, err := junit.Ingest(b)
+	if err != nil {
+		t.Fatalf("go-junit: %v", err)
+	}
+	var theirs []string
+	for i, s := range suites {
+		if i >= len(doc.Suites) || s.Name != doc.Suites[i].Name || s.Properties["status"] == "" {
+			t.Errorf("go-junit reads suite %d as %q, properties %v", i, s.Name, s.Properties)
+			continue
+		}
+		if tot := s.Totals; tot.Tests != doc.Suites[i].Tests || tot.Failed != doc.Suites[i].Failures || tot.Error != doc.Suites[i].Errors {
+			t.Errorf("go-junit counts suite %s as %+v", s.Name, tot)
+		}
+		for _, c := range s.Tests {
+			theirs = append(theirs, s.Name+": "+c.Name)
+		}
+	}
+	if !slices.Equal(theirs, names) {
+		t.Errorf("go-junit reads the tests as\n%v\nwant\n%v", theirs, names)
 	}
 }

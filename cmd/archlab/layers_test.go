@@ -41,7 +41,7 @@ var layers = map[string]int{
 	// check's front end sits under check/ so a reader finds it there, but
 	// it is ui: it lays out check's results (report) and re-runs check
 	// on every save (watch, which asks adapters/ondemand for the build).
-	"check/report": 4, "check/watch": 4,
+	"check/report": 4, "check/watch": 4, "check/class": 4,
 	// 5 the commands: wiring only.
 	"cmd/archlab": 5, "cmd/archlab-check": 5,
 }
