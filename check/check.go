@@ -330,6 +330,9 @@ type Result struct {
 	// Mistake is the known mistake the failure shows (MistakeText), ""
 	// for none: named only when the harm seen is the one it describes.
 	Mistake string
+	// WideSkipped: the wide scope could not judge the code (a handler
+	// that keeps an inbox table of its own); the small scope did.
+	WideSkipped bool
 	// Printed is the first lines the student's code printed (to stdout
 	// or stderr) in its child, PrintedLines how many it printed in all.
 	Printed      []string
@@ -478,7 +481,7 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 		ce     *explore.Counterexample
 		legend []string
 	)
-	for _, scope := range []func(context.Context, *harness.Students) (*explore.Report, error){e.explore, e.wide} {
+	for k, scope := range []func(context.Context, *harness.Students) (*explore.Report, error){e.explore, e.wide} {
 		if scope == nil {
 			break
 		}
@@ -488,6 +491,13 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 			rep, err = scope(ctx, s)
 			return err
 		})
+		if k == 1 && errors.Is(err, explore.ErrNotLocal) {
+			// A handler with an inbox table of its own: the wide scope,
+			// counted through the states, cannot key on it. The small
+			// scope was run schedule by schedule, restarts and all.
+			r.WideSkipped = true
+			break
+		}
 		if r.stopped(err) {
 			return r
 		}

@@ -47,6 +47,10 @@ var wrong = []variant{
 		_, err := d.ApplyOnce()
 		return err
 	}}},
+	// A durable inbox with no recovery: stored, acked, and processed
+	// after the ack; a crash right after the ack leaves the row stored
+	// and never processed (issue 33).
+	{"durable-no-recovery", "consumer-handler", &harness.Students{Inbox: durableInbox}},
 	{"effect-before-mark", "consumer-handler", &harness.Students{Inbox: func(d *harness.Delivery) error {
 		if err := d.Effect(); err != nil {
 			return err
@@ -427,3 +431,32 @@ func (c *flawedConsumer) Handle(e ordering.Event, attempt int) ordering.Outcome 
 func (c *flawedConsumer) DLQ() []ordering.DLQEntry { return append([]ordering.DLQEntry(nil), c.dlq...) }
 
 func (c *flawedConsumer) Budget() int { return c.max }
+
+// durableInbox stores, acks, then processes every row not done yet: a
+// durable inbox, right only with a recovery step (durableRecovery).
+func durableInbox(d *harness.Delivery) error {
+	if _, err := d.Store(); err != nil {
+		return err
+	}
+	// A lost ack leaves the row stored: process it all the same.
+	ackErr := d.Ack()
+	if errors.Is(ackErr, harness.ErrCrashed) {
+		return ackErr
+	}
+	for _, m := range d.Pending() {
+		if _, err := d.Process(m); err != nil {
+			return err
+		}
+	}
+	return ackErr
+}
+
+// durableRecovery processes, at the restart, the rows a crash left.
+func durableRecovery(r *harness.Restart) error {
+	for _, m := range r.Pending() {
+		if _, err := r.Process(m); err != nil {
+			return err
+		}
+	}
+	return nil
+}

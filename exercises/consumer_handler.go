@@ -21,9 +21,21 @@ import "archlab/harness"
 //	d.Ack()        tells the broker the message is handled; may return
 //	               inbox.ErrAckLost (the broker will deliver it again)
 //
+// Or keep a durable inbox of your own, a table in the local store:
+//
+//	d.Store()      the message into your inbox table, committed at once;
+//	               false if it was there
+//	d.Pending()    the table's rows not processed yet
+//	d.Process(m)   a stored row's effect and its done mark, in ONE local
+//	               transaction; (false, nil) for a row already done
+//
+// After a crash your consumer process restarts with its local store
+// intact and runs ConsumerRecover (below) before its next delivery, and
+// once more before the books are read.
+//
 // Once the scenario crashes the consumer, every verb returns
 // harness.ErrCrashed: return it. A crash can strike before your first
-// call, between two writes, and before your Ack. The store may also
+// call, between two writes, before your Ack and right after it. The store may also
 // refuse the write that carries the effect, with the consumer alive:
 // ApplyOnce or Effect then returns harness.ErrEffectFailed, nothing of
 // that write commits, and a handler that returns the error sends no ack,
@@ -32,9 +44,9 @@ import "archlab/harness"
 // What is checked: the drills ack-lost, dedup-scope and prune-window run
 // with your handler (the drills of §8.2 whose handler is the safe one),
 // then every schedule of `archlab explore inbox` (3 messages, 2 faults:
-// crashes, lost acks, replays) with the store's failures added
-// (effect-fails): no message lost, none applied twice, every message acked
-// in the end.
+// crashes, lost acks, replays) with the store's failures and the crash
+// right after the ack added (effect-fails, crash-after-ack): no message
+// lost, none applied twice, every message acked in the end.
 //
 // 练习 consumer-handler，§8.2（消费端幂等、去重表与“恰好一次”的真实边界）。
 //
@@ -42,13 +54,18 @@ import "archlab/harness"
 // 处理一次投递的处理函数，使得无论消息代理和故障怎样，每笔付款都恰好生效一次，
 // 每条消息最终都被确认。
 //
+// 也可以用你自己的持久收件箱（本地存储中的一张表）：Store() 把消息存入表中并立即
+// 提交；Pending() 列出尚未处理的行；Process(m) 在同一个本地事务里写一行的效果和
+// “已处理”标记。崩溃之后，你的消费进程带着完好的本地存储重启，在下一次投递之前
+// （以及最后核对账目之前）运行 ConsumerRecover。
+//
 // 可以调用的动词（都在 d 上）：Message() 投递来的消息；ApplyOnce() 在同一个本
 // 地事务里写去重键和效果，键已存在时返回 (false, nil) 且什么都不改；Mark() 只
 // 写去重键并立即提交；Effect() 只写效果（付款）并立即提交，不写键；
 // NaiveApply() 只写效果，完全没有键；Ack() 告诉消息代理消息已处理，可能返回
 // inbox.ErrAckLost（消息代理会重投一次）。场景让消费端崩溃之后，每个动词都返回
 // harness.ErrCrashed：把它返回即可。崩溃可能发生在第一次调用之前、两次写之间、
-// 以及 Ack 之前。存储也可能在消费端没有崩溃时拒绝写入效果：ApplyOnce 或 Effect
+// Ack 之前以及 Ack 刚完成之后。存储也可能在消费端没有崩溃时拒绝写入效果：ApplyOnce 或 Effect
 // 返回 harness.ErrEffectFailed，这次写入什么都不提交；把错误返回的处理函数不会
 // 发出确认，于是消息代理重投这条消息。
 //
@@ -59,4 +76,16 @@ import "archlab/harness"
 func ConsumerHandler(d *harness.Delivery) error {
 	// Write your handler here. 在这里写你的处理函数。
 	return ErrNotImplemented
+}
+
+// ConsumerRecover is your consumer's recovery step: it runs when the
+// process restarts after a crash, with its local store as the crash left
+// it and no fault striking, before the next delivery. A handler that keeps
+// no inbox table of its own has nothing to recover: leave it as it is.
+// The verbs, on r: r.Pending() and r.Process(m), as on a delivery.
+//
+// 恢复步骤：进程在崩溃后重启时运行，本地存储保持崩溃时的样子，不会有故障发生，
+// 在下一次投递之前运行。不维护自己收件箱表的处理函数没有什么要恢复的：保持原样即可。
+func ConsumerRecover(r *harness.Restart) error {
+	return nil
 }

@@ -32,7 +32,7 @@ var ErrNotImplemented = errors.New("not implemented yet")
 // exercise. archlab check and `archlab drill --file` with "strategy
 // student" run these.
 func Students() *harness.Students {
-	return &harness.Students{Inbox: ConsumerHandler, Ledger: newLedger, Ordering: ProjectionDecision, Shardjob: ShardLoop, Runner: runner(),
+	return &harness.Students{Inbox: ConsumerHandler, Recover: ConsumerRecover, Ledger: newLedger, Ordering: ProjectionDecision, Shardjob: ShardLoop, Runner: runner(),
 		Projection: &harness.ProjectionMechanism{
 			NewProjection: func() harness.StudentProjection { return NewProjection() },
 			NewConsumer: func(p harness.StudentProjection, maxAttempts int) harness.StudentConsumer {

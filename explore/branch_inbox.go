@@ -91,7 +91,7 @@ func (w *inboxWalk) harness() harness.Harness { return w.h }
 // bounds are the explorer's bounds with no fault budget: on a page, the
 // reader decides how many faults strike.
 func (w *inboxWalk) bounds() inboxBounds {
-	return inboxBounds{n: len(w.refs), faults: math.MaxInt, store: true} // a page may branch into any row
+	return inboxBounds{n: len(w.refs), faults: math.MaxInt, extra: true} // a page may branch into any row
 }
 
 func (w *inboxWalk) ackedMask() uint16 {

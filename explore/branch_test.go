@@ -395,6 +395,7 @@ func ExampleOpen() {
 	// deliver-m1.ack-lost changes the state: false
 	// deliver-m1.duplicate changes the state: true
 	// deliver-m1.effect-fails changes the state: true
+	// deliver-m1.crash-after-ack changes the state: true
 	// prune-1 changes the state: true
 }
 

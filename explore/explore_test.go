@@ -158,7 +158,7 @@ func inboxClosedForm(n, f int) uint64 {
 	var u, settle, r uint64
 	for _, row := range harness.InboxFaults {
 		switch {
-		case !row.Fault(), row.FailEffect: // the store's failures are no default scope's
+		case !row.Fault(), row.Extra: // the rows beyond the book's are no default scope's
 		case row.On == harness.Acked:
 			r++
 		case row.Settles():

@@ -23,15 +23,15 @@ var inboxFaultClasses = func() []string {
 	return out
 }()
 
-// inboxClasses are the classes of sc: the store's failures, last in the
-// table, only when the scope has them.
+// inboxClasses are the classes of sc: the rows beyond the book's, last
+// in the table, only when the scope has them.
 func inboxClasses(sc InboxScope) []string {
-	if sc.StoreFails {
+	if sc.Extra {
 		return inboxFaultClasses
 	}
 	n := 0
 	for _, f := range harness.InboxFaults[1:] {
-		if !f.FailEffect {
+		if !f.Extra {
 			n++
 		}
 	}

@@ -27,15 +27,18 @@ import (
 type InboxScope struct {
 	Messages int // messages from two producers; the first two share an event ID
 	Faults   int // faults per schedule, at most
-	// StoreFails adds the store's failures (the table's FailEffect rows:
-	// the effect's write refused, the consumer alive, the broker
-	// redelivering). Only a student's scope (check's) and a state page
-	// take them in. `explore inbox` runs the book's four strategies
-	// against one closed-form count of schedules, which assumes a row
-	// settles a message or not whatever the handler; a failed effect does
-	// not: the book's Consume sends no ack, while mark-before-effect acks a
-	// redelivery whose key it finds (no effect is tried, so none fails).
-	StoreFails bool
+	// Extra adds the table's rows beyond the book's (Extra): the store's
+	// failures (the effect's write refused, the consumer alive, the
+	// broker redelivering) and the crash right after the ack (which a
+	// durable inbox's processing meets, and no book's handler). Only a
+	// student's scope (check's) and a state page take them in. `explore
+	// inbox` runs the book's four strategies against one closed-form
+	// count of schedules, which assumes a row settles a message or not
+	// whatever the handler; a failed effect does not: the book's Consume
+	// sends no ack, while mark-before-effect acks a redelivery whose key
+	// it finds (no effect is tried, so none fails). And the book's figures
+	// are the default scopes' counts.
+	Extra bool
 }
 
 // DefaultInbox is the scope `archlab explore inbox` explores by default.
@@ -172,7 +175,7 @@ func (s *inboxSchedule) String() string {
 // what it may do next.
 type inboxBounds struct {
 	n, faults int
-	store     bool // the store's failures are in scope (InboxScope.StoreFails)
+	extra     bool // the table's Extra rows are in scope (InboxScope.Extra)
 }
 
 // ends reports whether a schedule may end here: every message acked, or
@@ -201,7 +204,7 @@ func (b inboxBounds) choices(acked uint16, oks, faults int, try func(msg int, d 
 		}
 		for d := range inboxRows {
 			row := &inboxRows[d]
-			if row.on != state || row.store && !b.store {
+			if row.on != state || row.extra && !b.extra {
 				continue
 			}
 			o, f := oks, faults
@@ -234,13 +237,13 @@ func settles(row harness.InboxFault) bool { return row.On == harness.Unacked && 
 // the table itself, with its words, is too large to copy there.
 type inboxRow struct {
 	on                    harness.MsgState
-	fault, settles, store bool
+	fault, settles, extra bool
 }
 
 var inboxRows = func() []inboxRow {
 	rows := make([]inboxRow, len(harness.InboxFaults))
 	for d, row := range harness.InboxFaults {
-		rows[d] = inboxRow{on: row.On, fault: row.Fault(), settles: settles(row), store: row.FailEffect}
+		rows[d] = inboxRow{on: row.On, fault: row.Fault(), settles: settles(row), extra: row.Extra}
 	}
 	return rows
 }()
@@ -274,15 +277,15 @@ func inboxMessages(n int) []inbox.Message {
 // params is the scope as its flags say it.
 func (sc InboxScope) params() []Param {
 	ps := []Param{{"messages", sc.Messages}, {"faults", sc.Faults}}
-	if sc.StoreFails {
-		ps = append(ps, Param{"store-fails", 1})
+	if sc.Extra {
+		ps = append(ps, Param{"extra-faults", 1})
 	}
 	return ps
 }
 
 // bounds is the scope as the walkers' rule takes it.
 func (sc InboxScope) bounds() inboxBounds {
-	return inboxBounds{n: sc.Messages, faults: sc.Faults, store: sc.StoreFails}
+	return inboxBounds{n: sc.Messages, faults: sc.Faults, extra: sc.Extra}
 }
 
 func newInboxSpace(sc InboxScope) *inboxSpace {
@@ -297,7 +300,7 @@ func newInboxSpace(sc InboxScope) *inboxSpace {
 			// Each row, on each message it applies to: an unacked row on
 			// the n-a unacked messages, an acked one on the a acked.
 			for _, row := range harness.InboxFaults {
-				if row.FailEffect && !sc.StoreFails {
+				if row.Extra && !sc.Extra {
 					continue
 				}
 				na, nf, ways := a, f, uint64(n-a)

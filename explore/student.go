@@ -38,7 +38,7 @@ import (
 // about 10^16 schedules (a student's handler that acks every delivery has
 // few states). §11.2 is enumerated, so it has no wide scope.
 var (
-	StudentInboxScope    = InboxScope{Messages: DefaultInbox.Messages, Faults: DefaultInbox.Faults, StoreFails: true}
+	StudentInboxScope    = InboxScope{Messages: DefaultInbox.Messages, Faults: DefaultInbox.Faults, Extra: true}
 	StudentOrderingScope = OrderingScope{Duplicates: DefaultOrdering.Duplicates, Poison: true, MaxAttempts: DefaultOrdering.MaxAttempts}
 	StudentShardjobScope = DefaultShardjob
 

@@ -197,6 +197,17 @@ type Inbox struct {
 	wantKills  int       // crashes the scenario asked of real processes
 	students   *Students // strategy student: the student's handler (student.go)
 
+	// The durable inbox (inbox_durable.go): per message, its row in the
+	// consumer's inbox table and whether the row is done; down: the
+	// consumer died and has not restarted; durable: the code used the
+	// table; recoverErr: the recovery's own error, for Finish.
+	stored, done []bool
+	down         bool
+	settled      bool
+	durable      bool
+	recoverErr   error
+	onRecovery   func()
+
 	// calls to a service outside the local store (boundary.go)
 	outside outside
 }
@@ -250,6 +261,8 @@ func (h *Inbox) Declare(m inbox.Message) int {
 	h.attempts = append(h.attempts, 0)
 	h.applied = append(h.applied, 0)
 	h.keys = append(h.keys, false)
+	h.stored = append(h.stored, false)
+	h.done = append(h.done, false)
 	return len(h.msgs) - 1
 }
 
@@ -313,6 +326,9 @@ func (h *Inbox) Deliver(i int, f FaultKind) (Delivered, error) {
 // deliverCopy is the broker handing message i over once, with the row's
 // fault; named is the row the trace names the copy by.
 func (h *Inbox) deliverCopy(i int, row, named InboxFault, last bool) (Delivered, error) {
+	if err := h.restart(); err != nil {
+		return Delivered{}, err
+	}
 	if h.strategy == Student {
 		if err := h.studentAllowed(); err != nil {
 			return Delivered{}, err
@@ -329,7 +345,8 @@ func (h *Inbox) deliverCopy(i int, row, named InboxFault, last bool) (Delivered,
 	h.deliveries++
 	// A failed effect kills no process: the delivery runs here, on the
 	// same store, the consumer process's way of failing a write.
-	if h.consumer != nil && !row.FailEffect {
+	// Nor does a crash after the ack, which no book's handler reaches.
+	if h.consumer != nil && !row.FailEffect && row.Crash != AfterAck {
 		return h.deliverToProcess(i, row, named, last)
 	}
 	h.recordDelivery(i, named, last, 0)
@@ -339,13 +356,14 @@ func (h *Inbox) deliverCopy(i int, row, named InboxFault, last bool) (Delivered,
 	if h.strategy == Student {
 		// The student's handler reports nothing: what it was told it
 		// applied, and whether its ack was lost, stand for its report.
-		err = h.students.Inbox(&Delivery{env: d, watch: h.students.watch()})
+		err = h.students.Inbox(&Delivery{env: d, watch: h.students.watch(), h: h, i: i})
 		reported, ackLost = d.applied, d.ackLost
 	} else {
 		reported, err = h.handler(d, m, d)
 		ackLost = errors.Is(err, inbox.ErrAckLost)
 	}
 	d.end()
+	h.down = h.down || d.dead
 	if row.FailEffect && !d.acked && !d.dead {
 		// Nothing came back: the broker delivers it again (AckWait).
 		h.step("broker", "consumer", M("step.no-ack", m), M("res.will-redeliver"), Neutral)
@@ -465,6 +483,7 @@ func (h *Inbox) Read(orderID string) {
 // CheckOnce is the reader asking of message i whether it was applied once,
 // never (lost) or more than once (doubled).
 func (h *Inbox) CheckOnce(i int) {
+	h.settle()
 	m := h.msgs[i]
 	n, balance := h.applied[i], h.store.Balance(m.OrderID)
 	// The verdict reads the damage back; the harm itself was recorded
@@ -480,7 +499,10 @@ func (h *Inbox) CheckOnce(i int) {
 }
 
 // Applied is how many deliveries of message i wrote its effect.
-func (h *Inbox) Applied(i int) int { return h.applied[i] }
+func (h *Inbox) Applied(i int) int {
+	h.settle()
+	return h.applied[i]
+}
 
 // Lost and Doubled count the messages applied never and more than once.
 func (h *Inbox) Lost() int    { return h.count(func(n int) bool { return n == 0 }) }
@@ -506,7 +528,7 @@ func (h *Inbox) Finish() error {
 	if h.consumer != nil && h.rec != nil && h.wantKills > 0 {
 		h.rec.Check("check.crash-real.killed", h.kills == h.wantKills)
 	}
-	return errors.Join(inbox.Err(h.store), h.broker.Close(), h.closeStore())
+	return errors.Join(h.recoverErr, inbox.Err(h.store), h.broker.Close(), h.closeStore())
 }
 
 // closeStore closes the store, when it is one that closes.
@@ -657,6 +679,8 @@ func (h *Inbox) recordCrash(p Point, inside string) {
 		action = M("explore.step.crash-before")
 	case p == BetweenWrites:
 		action = M("student.step.crash-between")
+	case p == AfterAck:
+		action = M("durable.step.crash-after-ack")
 	default:
 		action = M("explore.step.crash-after")
 	}
@@ -722,7 +746,7 @@ func splitRef(ref string) (producer, id string, ok bool) {
 // InboxSection is §8.2 as a drill file speaks it.
 var InboxSection = Section{
 	ID: "8.2", Harness: "inbox",
-	Strategies: []string{string(EffectThenAck), string(Naive), string(MarkBeforeEffect), string(EarlyPrune), string(AckBeforeEffect)},
+	Strategies: []string{string(EffectThenAck), string(Naive), string(MarkBeforeEffect), string(EarlyPrune), string(AckBeforeEffect), string(DurableInbox)},
 	Verbs: []Verb{
 		{Name: "message", Args: []Arg{{Name: "msg", Kind: Word}, {Name: "seq", Kind: Number, Optional: true},
 			{Name: "order", Kind: Word, Optional: true}, {Name: "amount", Kind: Number, Optional: true, Limit: [2]int{-MaxAmount, MaxAmount}},
@@ -750,6 +774,8 @@ var InboxSection = Section{
 			return nil, fmt.Errorf("section 8.2 has no exercise %q", env.Exercise)
 		case strategy == Student:
 			return NewStudentInbox(env.Student, env.Inbox, rec)
+		case strategy == string(DurableInbox):
+			return NewStudentInbox(durableStudents, env.Inbox, rec)
 		}
 		return NewInbox(Strategy(strategy), env.Inbox, rec)
 	},
@@ -803,6 +829,9 @@ func (h *Inbox) Exec(c Call) (Fields, error) {
 
 // Observe reports what counters and checks read.
 func (h *Inbox) Observe(name string, args []any) (any, error) {
+	if err := h.settle(); err != nil {
+		return nil, err
+	}
 	msg := func() (int, error) {
 		ref, err := argString(name, args, 0)
 		if err != nil {

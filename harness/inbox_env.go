@@ -58,9 +58,11 @@ type deliveryEnv struct {
 	current string // the write in progress, for a consumer process's own point
 	applied bool   // a write of this delivery applied the effect
 	acked   bool   // the handler's ack was sent
-	ackLost bool   // ...and lost
-	err     error  // the store's first error
-	refused error  // a write without an error result the store refused (effect-fails), for Err
+	// afterAck: the point after the ack was passed.
+	afterAck bool
+	ackLost  bool  // ...and lost
+	err      error // the store's first error
+	refused  error // a write without an error result the store refused (effect-fails), for Err
 }
 
 // Err is the store's error for a method without an error result
@@ -109,6 +111,14 @@ func (d *deliveryEnv) begin() bool {
 		d.started = true
 		if d.point(BeforeWrites) {
 			d.die(BeforeWrites, "")
+		}
+	}
+	// The first call after the ack: the point after it (a durable
+	// inbox's processing, which a crash there leaves to the restart).
+	if !d.dead && d.acked && !d.afterAck {
+		d.afterAck = true
+		if d.point(AfterAck) {
+			d.die(AfterAck, "")
 		}
 	}
 	return d.dead

@@ -23,10 +23,11 @@ const (
 	BeforeWrites  Point = "before-writes"  // at its first call: delivered, nothing written
 	BetweenWrites Point = "between-writes" // at its first write: inside it when it is one transaction (nothing commits), between MarkBeforeEffect's two writes, right after a lone write
 	BeforeAck     Point = "before-ack"     // at its ack: every write returned, the ack not sent
+	AfterAck      Point = "after-ack"      // at its first call after the ack was sent, or its end: what it does after the ack is lost
 )
 
 // Points lists the points in order.
-var Points = []Point{BeforeWrites, BetweenWrites, BeforeAck}
+var Points = []Point{BeforeWrites, BetweenWrites, BeforeAck, AfterAck}
 
 // MsgState is what the broker holds of a message.
 type MsgState uint8
@@ -67,9 +68,12 @@ type InboxFault struct {
 	// effect (ErrEffectFailed): the consumer lives, its handler is told,
 	// and a handler that returns the error sends no ack, so the broker
 	// redelivers (NATS JetStream's AckWait, Kafka's uncommitted offset).
-	// The explorer's default scopes leave such a row out (their counts are
-	// the book's figures); InboxScope.StoreFails takes it in.
 	FailEffect bool
+	// Extra marks a row beyond the book's scopes: the explorer's default
+	// scopes leave it out (their counts are the book's figures), the
+	// student's scope and the state pages take it in
+	// (InboxScope.Extra): the store's failures, the crash after the ack.
+	Extra bool
 	// Doc says what happens, in one line, for --verbs; Brief in a few
 	// words, for the explorer's legend.
 	Doc, Brief Words
@@ -86,12 +90,14 @@ func (f InboxFault) Fault() bool { return f.Name != "" }
 
 // Settles reports whether, under a handler that acks every delivery it
 // survives, the message ends the step acked.
-func (f InboxFault) Settles() bool { return f.Crash == "" && !f.LoseAck && !f.FailEffect }
+func (f InboxFault) Settles() bool {
+	return (f.Crash == "" || f.Crash == AfterAck) && !f.LoseAck && !f.FailEffect
+}
 
 // Acks is how many ack attempts the broker sees in the step, under such a
 // handler: one per copy, unless the consumer dies before its ack.
 func (f InboxFault) Acks() int {
-	if f.Crash != "" || f.FailEffect {
+	if f.Crash != "" && f.Crash != AfterAck || f.FailEffect {
 		return 0
 	}
 	return f.Copies
@@ -99,7 +105,7 @@ func (f InboxFault) Acks() int {
 
 // InboxFaults is the table, in its canonical order: the explorer tries an
 // unacked message's rows in this order, then an acked one's. Row 0 is the
-// plain delivery. The store's failures (FailEffect) come last: the
+// plain delivery. The rows beyond the book's (Extra) come last: the
 // explorer's default scopes leave them out, and their fault classes are
 // the table's others, in the same bits. It is an array, so its length is a constant the
 // explorer's tables are sized by.
@@ -131,10 +137,14 @@ var InboxFaults = [...]InboxFault{
 		Brief:   Words{"an acked message delivered again", "已确认的消息重投"},
 		Step:    Words{"replays %[1]v after an offset rewind", "偏移量回退后重放 %[1]v"},
 		StepPID: Words{"replays %[1]v (offset rewind) to pid %[3]d", "重放 %[1]v（偏移量回退）给进程 %[3]d"}},
-	{Name: "effect-fails", On: Unacked, Copies: 1, FailEffect: true,
+	{Name: "effect-fails", On: Unacked, Copies: 1, FailEffect: true, Extra: true,
 		Doc: Words{"the local store refuses the effect's write; the consumer lives, and the broker redelivers what was not acked",
 			"本地存储拒绝写入效果；消费端没有崩溃，消息代理重投没有被确认的消息"},
 		Brief: Words{"the effect's write fails", "效果写入失败"}},
+	{Name: "crash-after-ack", On: Unacked, Copies: 1, Crash: AfterAck, Extra: true,
+		Doc: Words{"it dies right after its ack: what it meant to do after the ack never happens, until it restarts",
+			"确认之后立刻崩溃：它打算在确认之后做的事没有发生，直到它重启"},
+		Brief: Words{"right after the ack", "确认之后"}},
 }
 
 // InboxFaultByName finds a row by its name; "" is the plain delivery.
@@ -199,7 +209,7 @@ func Texts() map[string]Words {
 		if f.Step != (Words{}) {
 			out[f.StepKey(false)], out[f.StepKey(true)] = f.Step, f.StepPID
 		}
-		if !f.Fault() || f.FailEffect { // explore inbox's legend: its scope has no store failures
+		if !f.Fault() || f.Extra { // explore inbox's legend: its scope has only the book's rows
 			continue
 		}
 		sep, zsep := " · ", " · "

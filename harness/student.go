@@ -38,6 +38,9 @@ var ErrNoStudent = errors.New("no student code is plugged in for this section")
 type Students struct {
 	// Inbox handles one §8.2 delivery with the Delivery's verbs.
 	Inbox func(*Delivery) error
+	// Recover is the §8.2 consumer's recovery step, run when its process
+	// restarts after a crash (inbox_durable.go); nil does nothing.
+	Recover func(*Restart) error
 	// Ledger opens an empty §8.2 ledger of the student's (exercise
 	// ledger): the book's Ledger in its shape, which the book's Consume
 	// runs over (student_ledger.go).
@@ -106,7 +109,7 @@ var StudentExercises = []struct {
 	Name string
 	Part func(from, to *Students)
 }{
-	{"consumer-handler", func(f, t *Students) { t.Inbox = f.Inbox }},
+	{"consumer-handler", func(f, t *Students) { t.Inbox, t.Recover = f.Inbox, f.Recover }},
 	{LedgerExercise, func(f, t *Students) { t.Ledger = f.Ledger }},
 	{"projection-decision", func(f, t *Students) { t.Ordering = f.Ordering }},
 	{ProjectionExercise, func(f, t *Students) { t.Projection = f.Projection }},
@@ -126,7 +129,7 @@ func (s *Students) Only(exercise string) *Students {
 		if s == nil {
 			return nil
 		}
-		return &Students{Inbox: s.Inbox, Ordering: s.Ordering, Shardjob: s.Shardjob, Watch: s.Watch}
+		return &Students{Inbox: s.Inbox, Recover: s.Recover, Ordering: s.Ordering, Shardjob: s.Shardjob, Watch: s.Watch}
 	}
 	for _, e := range StudentExercises {
 		if e.Name == exercise {
@@ -151,6 +154,8 @@ func (s *Students) Only(exercise string) *Students {
 type Delivery struct {
 	env   *deliveryEnv
 	watch *Watch
+	h     *Inbox // the run: its inbox table (inbox_durable.go)
+	i     int    // the delivered message's index
 }
 
 // Message is the delivered message.

@@ -131,15 +131,23 @@ The verbs:
 d.Message(); d.ApplyOnce() (the dedup key and the effect in one local
 transaction; a duplicate changes nothing); d.Mark() (the key alone);
 d.Effect() (the payment alone); d.NaiveApply() (the payment, no key);
-d.Ack() (may be lost: the broker then delivers again). After the scenario's
-crash every verb returns harness.ErrCrashed. A crash strikes before your
-first call, at your first write (inside it when it is one transaction, right
-after it when it commits alone) or before your ack.
+d.Ack() (may be lost: the broker then delivers again). A durable inbox of
+your own: d.Store() (the message into your inbox table, committed at once),
+d.Pending() (the rows not processed yet), d.Process(m) (a row's effect and
+its done mark in one transaction); after a crash your process restarts with
+its store intact and runs ConsumerRecover, with r.Pending() and
+r.Process(m). After the scenario's crash every verb returns
+harness.ErrCrashed. A crash strikes before your first call, at your first
+write (inside it when it is one transaction, right after it when it commits
+alone), before your ack or right after it. The store may also refuse the
+effect's write (harness.ErrEffectFailed): return the error, and the broker
+delivers again.
 
 What is checked:
 The drills ack-lost, dedup-scope and prune-window with your handler
 (strategy student), then every schedule of explore inbox (3 messages, 2
-faults): no message lost, none applied twice, every message acked.
+faults) with the store's failures and the crash after the ack added: no
+message lost, none applied twice, every message acked.
 
 Where to read:
 §8.2 and internal/inbox: Ledger, Consume. Compare the designs with

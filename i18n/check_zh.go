@@ -121,14 +121,20 @@ archlab（比如先安装、后修改）什么也不检查：它用一行说明�
 动词：
 d.Message()；d.ApplyOnce()（在同一个本地事务中写去重键和效果；重复时什么都不
 改）；d.Mark()（只写键）；d.Effect()（只写付款）；d.NaiveApply()（写付款，
-没有键）；d.Ack()（可能丢失：消息代理随后会重投）。场景中的崩溃发生之后，每
-个动词都返回 harness.ErrCrashed。崩溃可能发生在你第一次调用之前、你的第一次
-写时（若它是一个事务则在其中，若它单独提交则紧随其后），或者确认之前。
+没有键）；d.Ack()（可能丢失：消息代理随后会重投）。你自己的持久收件箱：
+d.Store()（把消息存入你的收件箱表，立即提交）；d.Pending()（尚未处理的行）；
+d.Process(m)（一行的效果和“已处理”标记在同一个事务里）；崩溃之后你的进程带着
+完好的存储重启，运行 ConsumerRecover，其中可用 r.Pending() 和 r.Process(m)。
+场景中的崩溃发生之后，每个动词都返回 harness.ErrCrashed。崩溃可能发生在你第一
+次调用之前、你的第一次写时（若它是一个事务则在其中，若它单独提交则紧随其后）、
+确认之前或刚确认之后。存储也可能拒绝写入效果（harness.ErrEffectFailed）：把
+错误返回，消息代理会重投。
 
 检查什么：
 用你的处理函数（strategy student）运行演练 ack-lost、dedup-scope 和
-prune-window，再运行 explore inbox 的每一种故障序列（3 条消息、2 次故障）：
-没有消息丢失，没有消息生效两次，每条消息都被确认。
+prune-window，再运行 explore inbox 的每一种故障序列（3 条消息、2 次故障），
+并加入存储的失败和确认之后的崩溃：没有消息丢失，没有消息生效两次，每条消息
+都被确认。
 
 去哪里读：
 §8.2 与 internal/inbox：Ledger、Consume。用 archlab explore inbox 和 archlab

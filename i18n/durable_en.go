@@ -1,0 +1,13 @@
+package i18n
+
+// durableEN holds the words of the §8.2 durable inbox (harness/inbox_durable.go):
+// the consumer's own table, its restart and its recovery.
+var durableEN = map[string]string{
+	"durable.step.store":           "stores %v in its inbox table",
+	"durable.step.process":         "processes %v from its inbox table: the effect and the row done, one transaction",
+	"durable.step.restart":         "the consumer restarts, its local store intact, and runs its recovery",
+	"durable.step.crash-after-ack": "the consumer dies right after its ack",
+	"res.stored":                   "stored",
+	"durable.step.settle":          "before the books are read, the consumer's recovery runs once more",
+	"res.recovering":               "recovering",
+}

@@ -1,0 +1,12 @@
+package i18n
+
+// durableZH is durableEN in Chinese.
+var durableZH = map[string]string{
+	"durable.step.store":           "把 %v 存入它的收件箱表",
+	"durable.step.process":         "处理收件箱表中的 %v：效果与“已处理”标记在同一个事务里",
+	"durable.step.restart":         "消费端重启，本地存储完好，运行它的恢复步骤",
+	"durable.step.crash-after-ack": "消费端在确认之后立刻崩溃",
+	"res.stored":                   "已存入",
+	"durable.step.settle":          "核对账目之前，消费端的恢复步骤再运行一次",
+	"res.recovering":               "恢复中",
+}
