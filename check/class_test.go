@@ -129,7 +129,10 @@ func TestClassCounts(t *testing.T) {
 			}
 			statuses[r.Exercise.Name][r.Status]++
 			seen := map[string]bool{}
-			for _, l := range r.Lessons {
+			for i, l := range r.Lessons {
+				if l.Counter != "" && i > 0 {
+					continue // a drill's counter beside its checks is left out
+				}
 				k := r.Exercise.Name + " lesson " + l.ID()
 				if !seen[k] {
 					lessons[k] = append(lessons[k], name)

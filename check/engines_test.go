@@ -23,6 +23,9 @@ func TestStudentEnginesAgree(t *testing.T) {
 	}
 	all := append([]variant{{"book", "consumer-handler", Book()}, {"book", "projection-decision", Book()}}, wrong...)
 	for _, v := range all {
+		if v.name == "durable-no-recovery" {
+			continue // an inbox table of its own: the states refuse it (TestDurableInboxIsDone)
+		}
 		switch v.exercise {
 		case "consumer-handler":
 			for _, sc := range inboxGrid {

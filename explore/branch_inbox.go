@@ -2,6 +2,7 @@ package explore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -380,6 +381,11 @@ func reachInbox(_ *model, s *State) (*Reach, harness.Msg, error) {
 	}
 	now := nowInbox{x}
 	lv, err := walkStates(context.Background(), now, inboxKey(here, 0, popcount(here.ackedMask(len(msgs)))), broken, 0, StateLimit, nil)
+	if errors.Is(err, ErrNotLocal) {
+		// An inbox table of the handler's own: no state of the
+		// explorer's says what its rows hold.
+		return nil, harness.M("state.reach.not-local"), nil
+	}
 	if err != nil {
 		return nil, harness.Msg{}, err
 	}

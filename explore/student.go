@@ -240,6 +240,11 @@ func (sp *studentInbox) run(s *inboxSchedule, rec *harness.Recorder, tp *tape) (
 			return nil, 0, err
 		}
 	}
+	// The schedule ends here: the consumer's recovery runs a last time
+	// before the books are read (a durable inbox's rows).
+	if err := h.Settle(); err != nil {
+		return nil, 0, err
+	}
 	acked := make([]bool, len(sp.msgs))
 	for i, m := range sp.msgs {
 		acked[i] = h.Acks().Acked(m)
@@ -261,6 +266,9 @@ func (sp *studentInbox) outcome(s *inboxSchedule) ([]harness.Msg, error) {
 		if err := deliver(h, int(s.steps[i].msg), s.steps[i].what); err != nil {
 			return nil, err
 		}
+	}
+	if err := h.Settle(); err != nil {
+		return nil, err
 	}
 	var out []harness.Msg
 	for i, m := range sp.msgs {

@@ -183,6 +183,10 @@ func (h *Inbox) restart() error {
 	return h.recover()
 }
 
+// Settle ends the run for the books: the explorer calls it when a
+// schedule ends, as the reader's verdict and the counters do.
+func (h *Inbox) Settle() error { return h.settle() }
+
 // settle is the consumer starting once more before the books are read
 // (the counters, the reader's verdict): its recovery runs a last time, as
 // a durable inbox's processor would come back to a row it could not

@@ -10,4 +10,5 @@ var durableEN = map[string]string{
 	"res.stored":                   "stored",
 	"durable.step.settle":          "before the books are read, the consumer's recovery runs once more",
 	"res.recovering":               "recovering",
+	"state.reach.not-local":        "no distance to a broken end here: this handler keeps an inbox table of its own, which the explorer's states have no bit for",
 }

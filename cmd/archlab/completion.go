@@ -94,6 +94,8 @@ var freeFlags = map[string]cobra.ShellCompDirective{
 	"nats-url":      cobra.ShellCompDirectiveNoFileComp,
 	"kafka-brokers": cobra.ShellCompDirectiveNoFileComp,
 	"output-dir":    cobra.ShellCompDirectiveFilterDirs,
+	"save":          cobra.ShellCompDirectiveFilterDirs, // class --save
+	"class":         cobra.ShellCompDirectiveFilterDirs, // serve --class
 	"timeout":       cobra.ShellCompDirectiveNoFileComp,
 }
 
