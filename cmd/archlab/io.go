@@ -26,9 +26,9 @@ type IO struct {
 	// Width is the columns output may take: the terminal's when stdout is
 	// one, else 0, which means 80 (see ui/term/width.go).
 	Width int
-	// ErrWidth is stderr's width when it is a terminal, else 0: lines
-	// on stderr are wrapped to it there, and left whole in a log or a
-	// pipe, where one error is best one line to grep.
+	// ErrWidth is stderr's width when it is a terminal (or $COLUMNS when
+	// set), else 0: lines on stderr are wrapped to it there, and left
+	// whole in a log or a pipe, where one error is best one line to grep.
 	ErrWidth int
 	// Students is the student's code that check and "strategy student"
 	// run; nil is package exercises, compiled in. Tests plug in others.

@@ -45,7 +45,7 @@ func newIO() *IO {
 		OutIsTerminal: xterm.IsTerminal(int(os.Stdout.Fd())),
 		InIsTerminal:  xterm.IsTerminal(int(os.Stdin.Fd())),
 		Width:         term.TerminalWidth(os.Getenv),
-		ErrWidth:      term.StderrWidth(),
+		ErrWidth:      term.StderrWidth(os.Getenv),
 		Replace:       syscall.Exec,
 		Exe:           os.Executable,
 	}

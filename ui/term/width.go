@@ -38,9 +38,15 @@ func TerminalWidth(getenv func(string) string) int {
 	return 0
 }
 
-// StderrWidth is stderr's width when it is a terminal, else 0.
-func StderrWidth() int {
+// StderrWidth is stderr's width when it is a terminal; else $COLUMNS when
+// it holds a number (a class piping archlab's output through tee or less
+// sets it to the projector's width); else 0: a log or a pipe keeps one
+// error on one line, to grep.
+func StderrWidth(getenv func(string) string) int {
 	if w, _, err := xterm.GetSize(int(os.Stderr.Fd())); err == nil {
+		return w
+	}
+	if w, err := strconv.Atoi(strings.TrimSpace(getenv("COLUMNS"))); err == nil && w > 0 {
 		return w
 	}
 	return 0
