@@ -31,4 +31,7 @@ var ondemandEN = map[string]string{
 	"err.broker.kafka-brokers": "--kafka-brokers must list host:port addresses separated by commas, like localhost:9092, got %q",
 	"cli.on-broker.embedded":   "on the broker: %s (embedded)",
 	"cli.on-broker.at":         "on the broker: %s at %s",
+	"ondemand.tick":            "building %s:",
+	"ondemand.built":           "archlab: built in %.1f s",
+	"check.watch.tick":         "building the checker from exercises/:",
 }

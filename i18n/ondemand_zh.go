@@ -28,4 +28,7 @@ var ondemandZH = map[string]string{
 	"err.broker.kafka-brokers": "--kafka-brokers 必须是用逗号分隔的 host:port 地址，例如 localhost:9092，收到 %q",
 	"cli.on-broker.embedded":   "消息代理：%s（内嵌）",
 	"cli.on-broker.at":         "消息代理：%s，地址 %s",
+	"ondemand.tick":            "正在构建 %s：",
+	"ondemand.built":           "archlab：构建完成，用时 %.1f 秒",
+	"check.watch.tick":         "正在用 exercises/ 构建检查程序：",
 }

@@ -18,6 +18,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -62,6 +63,10 @@ type Want struct {
 	Asker string
 	Lang  i18n.Lang
 	Err   io.Writer
+	// Tick, when set, is a terminal a person watches (not CI, not
+	// --json): a build keeps a line there that counts its seconds, and
+	// says when it is done.
+	Tick io.Writer
 }
 
 // Error is a variant that could not be had, in the reader's words: an
@@ -133,7 +138,10 @@ func Variant(ctx context.Context, w Want) (string, error) {
 		timer := time.AfterFunc(time.Second, func() { fmt.Fprintln(w.Err, t("ondemand.rebuilding", bin)) })
 		defer timer.Stop()
 	}
-	if err := Build(ctx, goTool, root, bin, "./cmd/archlab", w.Parts, race); err != nil {
+	done := Tick(w.Tick, w.Lang, t("ondemand.tick", name))
+	err = Build(ctx, goTool, root, bin, "./cmd/archlab", w.Parts, race)
+	done(err == nil)
+	if err != nil {
 		if ctx.Err() != nil {
 			return "", &Error{Msg: t("err.interrupted.build", bin), Interrupted: true}
 		}
@@ -149,6 +157,46 @@ func Variant(ctx context.Context, w Want) (string, error) {
 	return bin, nil
 }
 
+// Tick keeps, on w, a terminal a person watches, a line that counts the
+// seconds of a wait (redrawn in place); done erases it and, for a wait of
+// a second or more that ended well, says how long it took. With w nil
+// (CI, --json, a pipe) both do nothing.
+func Tick(w io.Writer, lang i18n.Lang, what string) (done func(ok bool)) {
+	if w == nil {
+		return func(bool) {}
+	}
+	start := time.Now()
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		frames := `|/-\`
+		for n := 0; ; n++ {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				fmt.Fprintf(w, "\r\x1b[2K%c %s %d s", frames[n%len(frames)], what, int(time.Since(start).Seconds()))
+			}
+		}
+	}()
+	return func(ok bool) {
+		close(stop)
+		wg.Wait()
+		took := time.Since(start)
+		if took < time.Second {
+			return
+		}
+		fmt.Fprint(w, "\r\x1b[2K")
+		if ok {
+			fmt.Fprintln(w, i18n.T(lang, "ondemand.built", took.Round(100*time.Millisecond).Seconds()))
+		}
+	}
+}
+
 // OwnCache is CloneCache, made if it is missing, and checked: it and the
 // archlab folder above it must be folders (not links) of this user's that
 // no one else may write. Otherwise another user could put a program there
@@ -157,6 +205,12 @@ func Variant(ctx context.Context, w Want) (string, error) {
 func OwnCache(root string) (string, error) {
 	dir, err := CloneCache(root)
 	if err != nil {
+		return "", err
+	}
+	// The user's cache folder itself may not exist yet (a fresh
+	// account, a new XDG_CACHE_HOME): it is made as any program would;
+	// the two folders of archlab's are held to the rules below.
+	if err := os.MkdirAll(filepath.Dir(filepath.Dir(dir)), 0o700); err != nil {
 		return "", err
 	}
 	for _, d := range []string{filepath.Dir(dir), dir} {

@@ -39,7 +39,8 @@ func TestSourceStamp(t *testing.T) {
 func TestOwnCacheRefusesOthers(t *testing.T) {
 	root := "/some/clone"
 	t.Run("made", func(t *testing.T) {
-		t.Setenv("XDG_CACHE_HOME", t.TempDir())
+		// The user's cache folder not there yet (a fresh account): made.
+		t.Setenv("XDG_CACHE_HOME", filepath.Join(t.TempDir(), "not", "yet"))
 		dir, err := OwnCache(root)
 		if err != nil {
 			t.Fatal(err)

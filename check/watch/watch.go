@@ -18,6 +18,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -41,6 +42,9 @@ type Options struct {
 	Report *report.Report
 	Only   string
 	Limit  time.Duration
+	// Tick is stderr when a person watches it: the checker's rebuild
+	// after a save counts its seconds there (ondemand.Tick).
+	Tick io.Writer
 }
 
 // PollEvery is how often the exercises are polled.
@@ -120,7 +124,10 @@ func (o Options) watched(files []string) []string {
 func (o Options) round(ctx context.Context, goTool, root, bin string, names []string) error {
 	r := o.Report
 	t := func(key string, args ...any) string { return i18n.T(r.Lang, key, args...) }
-	if err := ondemand.Build(ctx, goTool, root, bin, "./cmd/archlab-check", nil, ondemand.RaceBuilt()); err != nil {
+	built := ondemand.Tick(o.Tick, r.Lang, t("check.watch.tick"))
+	err := ondemand.Build(ctx, goTool, root, bin, "./cmd/archlab-check", nil, ondemand.RaceBuilt())
+	built(err == nil)
+	if err != nil {
 		if ctx.Err() != nil {
 			return &status.Interrupted{Msg: t("check.watch.stopped"), Code: status.SignalStatus(ctx)}
 		}

@@ -231,7 +231,7 @@ func (o *checkOptions) run(ctx context.Context) error {
 		if o.json || o.format != "text" || o.hint {
 			return &usageError{Msg: g.t("check.err.watch-with")}
 		}
-		return watch.Run(ctx, watch.Options{Report: o.report(), Only: o.only, Limit: o.limit})
+		return watch.Run(ctx, watch.Options{Report: o.report(), Only: o.only, Limit: o.limit, Tick: o.g.io.ErrTerminal})
 	}
 	if err := o.fresh(); err != nil {
 		return err

@@ -30,6 +30,9 @@ type IO struct {
 	// set), else 0: lines on stderr are wrapped to it there, and left
 	// whole in a log or a pipe, where one error is best one line to grep.
 	ErrWidth int
+	// ErrTerminal is stderr itself when it is a terminal, else nil: where
+	// a live line (an on-demand build's seconds) may redraw itself.
+	ErrTerminal io.Writer
 	// Students is the student's code that check and "strategy student"
 	// run; nil is package exercises, compiled in. Tests plug in others.
 	Students *harness.Students

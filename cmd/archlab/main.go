@@ -49,6 +49,9 @@ func newIO() *IO {
 		Replace:       syscall.Exec,
 		Exe:           os.Executable,
 	}
+	if xterm.IsTerminal(int(os.Stderr.Fd())) {
+		io.ErrTerminal = os.Stderr
+	}
 	// A run handed over by a test's archlab (ondemand.go) sees the
 	// terminal that test's IO said it had.
 	if v := os.Getenv(ondemand.HandedIO); v != "" {

@@ -71,7 +71,11 @@ func (g *globalOptions) handOver(ne *needsError, args []string) (int, error) {
 func (g *globalOptions) variant(ctx context.Context, ne *needsError) (string, error) {
 	ctx, stop := status.SignalContext(ctx)
 	defer stop()
-	bin, err := ondemand.Variant(ctx, ondemand.Want{Parts: ne.parts, Asker: ne.asker, Lang: g.lang, Err: g.io.Err})
+	want := ondemand.Want{Parts: ne.parts, Asker: ne.asker, Lang: g.lang, Err: g.io.Err}
+	if !wantsJSON(g.args) {
+		want.Tick = g.io.ErrTerminal // a person watches: the build's seconds
+	}
+	bin, err := ondemand.Variant(ctx, want)
 	return bin, g.ondemandError(ctx, err)
 }
 
