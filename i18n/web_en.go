@@ -37,7 +37,7 @@ in-memory mechanisms only (no --db, no --store sqlite). It listens on
 	"web.explore.head":          "Every fault schedule: explore",
 	"web.explore.intro":         "Each design under every schedule of a small scope; click a counterexample to step through it.",
 	"web.paste.head":            "Run a drill file",
-	"web.paste.intro":           "Paste a drill file (archlab drill NAME --source prints one to start from), at most %d bytes. It runs with its own defaults, in memory.",
+	"web.paste.intro":           "Paste a drill file (archlab drill NAME --source prints one to start from), at most %d KiB. It runs with its own defaults, in memory.",
 	"web.paste.run":             "Run the file",
 	"web.play":                  "play",
 	"web.pause":                 "pause",

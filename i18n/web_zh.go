@@ -33,7 +33,7 @@ var webZH = map[string]string{
 	"web.explore.head":          "穷举每一种故障序列：explore",
 	"web.explore.intro":         "在一个小范围内，让每种设计经历每一种故障序列；点击反例即可逐步查看。",
 	"web.paste.head":            "运行演练文件",
-	"web.paste.intro":           "粘贴一个演练文件（可用 archlab drill NAME --source 打印一个作为起点），最多 %d 字节。它按自己的默认参数在内存中运行。",
+	"web.paste.intro":           "粘贴一个演练文件（可用 archlab drill NAME --source 打印一个作为起点），最多 %d KiB。它按自己的默认参数在内存中运行。",
 	"web.paste.run":             "运行文件",
 	"web.play":                  "播放",
 	"web.pause":                 "暂停",

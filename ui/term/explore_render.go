@@ -394,14 +394,8 @@ func ExploreJSON(lang i18n.Lang, r *explore.Report) jsonExplore {
 // a sample, its size and seed.
 func rerun(r *explore.Report) string {
 	parts := []string{"archlab explore", r.Mechanism}
-	for _, p := range r.Scope {
-		if p.Name == "poison" {
-			if p.Value == 1 {
-				parts = append(parts, "--poison")
-			}
-			continue
-		}
-		parts = append(parts, fmt.Sprintf("--%s %d", p.Name, p.Value))
+	if flags := view.ScopeFlags(r.Scope); flags != "" {
+		parts = append(parts, flags)
 	}
 	if r.Sampled {
 		parts = append(parts, fmt.Sprintf("--random %d --seed %d", r.Schedules, r.Seed))
@@ -418,15 +412,6 @@ func scopeLine(r *explore.Report) string {
 	return strings.Join(parts, " ")
 }
 
-// GroupDigits writes n with thousands separators: 14,482,320.
-func GroupDigits(n uint64) string {
-	s := strconv.FormatUint(n, 10)
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
+// GroupDigits writes n with thousands separators: 14,482,320 (the
+// page's numbers read the same: view.GroupDigits).
+func GroupDigits(n uint64) string { return view.GroupDigits(n) }

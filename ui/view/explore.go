@@ -2,6 +2,8 @@ package view
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"archlab/explore"
 	"archlab/i18n"
@@ -52,4 +54,34 @@ func Strategies(lang i18n.Lang, rep *explore.Report) []StrategyRow {
 		out[i] = row
 	}
 	return out
+}
+
+// ScopeFlags is a scope as the flags that ask for it, as a reader types
+// them: "--duplicates 2 --max-attempts 3", with --poison a switch, there
+// or not (the terminal's rerun line and the page say the same).
+func ScopeFlags(scope []explore.Param) string {
+	var parts []string
+	for _, p := range scope {
+		if p.Name == "poison" {
+			if p.Value == 1 {
+				parts = append(parts, "--poison")
+			}
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("--%s %d", p.Name, p.Value))
+	}
+	return strings.Join(parts, " ")
+}
+
+// GroupDigits writes n with thousands separators: 14,482,320.
+func GroupDigits(n uint64) string {
+	s := strconv.FormatUint(n, 10)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }

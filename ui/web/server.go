@@ -5,7 +5,6 @@ import (
 	"context"
 	"embed"
 	"errors"
-	"fmt"
 	"html/template"
 	"io/fs"
 	"maps"
@@ -208,7 +207,8 @@ type page struct {
 	Explore  *exploreView
 	Source   string // a pasted file, kept for a rerun in the other language
 	Pasted   bool
-	MaxBytes int
+	// MaxKiB is the largest drill file the page takes, in KiB.
+	MaxKiB int
 	// StateView is a state page (state.go).
 	StateView *stateView
 	// Class is the class page (class.go); HasClass puts it in the menu.
@@ -265,7 +265,7 @@ func (s *Server) newPage(r *http.Request) *page {
 	if l, ok := i18n.Parse(r.FormValue("lang")); ok {
 		lang = l
 	}
-	p := &page{Lang: lang, T: func(key string, args ...any) string { return i18n.T(lang, key, args...) }, MaxBytes: drills.MaxFileBytes, HasClass: s.class != ""}
+	p := &page{Lang: lang, T: func(key string, args ...any) string { return i18n.T(lang, key, args...) }, MaxKiB: drills.MaxFileBytes / 1024, HasClass: s.class != ""}
 	p.Other = i18n.ZH
 	if lang == i18n.ZH {
 		p.Other = i18n.EN
@@ -569,17 +569,14 @@ func (s *Server) explore(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sec, _ := drills.SectionByID(rep.Section)
-	var scope []string
-	for _, sp := range rep.Scope {
-		scope = append(scope, fmt.Sprintf("--%s %d", sp.Name, sp.Value))
-	}
+
 	legend := i18n.T(p.Lang, "explore.legend."+mech)
 	if len(rep.Legend) > 0 {
 		legend = i18n.T(p.Lang, "explore.legend.messages", strings.Join(rep.Legend, " ")) + "\n" + legend
 	}
 	p.Explore = &exploreView{
 		Mechanism: mech, Section: p.T(sec.TitleKey()),
-		Scope:      p.T("explore.header.exhaustive", strconv.FormatUint(rep.Schedules, 10), strings.Join(scope, " ")),
+		Scope:      p.T("explore.header.exhaustive", view.GroupDigits(rep.Schedules), view.ScopeFlags(rep.Scope)),
 		Strategies: view.Strategies(p.Lang, rep),
 		Legend:     legend,
 	}

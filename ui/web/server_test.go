@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"html"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -180,5 +181,34 @@ func TestPasteKeepsBuiltinWords(t *testing.T) {
 	// An unchanged copy is the built-in drill: compared with the book.
 	if code, body := post(t, h, string(src)); code != 200 || !strings.Contains(body, "match the book") {
 		t.Errorf("an unchanged copy: status %d, compared with the book: %v", code, strings.Contains(body, "match the book"))
+	}
+}
+
+// TestPastePlaceholderRuns: the paste box's placeholder is a drill file
+// that runs as it reads, not a fragment of syntax (issue 34, point 4), and
+// the limit reads in KiB; the explorer's page prints its scope as flags a
+// reader can type (--poison a switch) and its count grouped, as the
+// terminal does.
+func TestPastePlaceholderRuns(t *testing.T) {
+	s := web.New(i18n.EN)
+	_, body := get(t, s, "/?lang=zh")
+	_, rest, ok := strings.Cut(body, `placeholder="`)
+	if !ok {
+		t.Fatal("no placeholder")
+	}
+	ph, _, _ := strings.Cut(rest, `"`)
+	code, page := post(t, s, html.UnescapeString(ph))
+	if code != http.StatusOK || !strings.Contains(page, "1/1") {
+		t.Errorf("the placeholder as a drill file: %d\n%s", code, errorLine(page))
+	}
+	if !strings.Contains(body, "最多 256 KiB") {
+		t.Error("the paste limit does not read in KiB")
+	}
+	_, ord := get(t, s, "/explore/ordering?lang=en")
+	if strings.Contains(ord, "--poison 0") || !strings.Contains(ord, "576 schedules (--duplicates 2 --max-attempts 3)") {
+		t.Errorf("the ordering page's scope: %s", errorLine(ord))
+	}
+	if _, inbox := get(t, s, "/explore/inbox?lang=en"); !strings.Contains(inbox, "4,272 schedules") {
+		t.Error("the inbox page's count is not grouped as the terminal's")
 	}
 }
