@@ -16,14 +16,18 @@ import (
 func TestScopeFlagsRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	reports := map[string]func() (*explore.Report, error){
-		"inbox":    func() (*explore.Report, error) { return explore.Inbox(ctx, explore.DefaultInbox, explore.Options{}) },
-		"ordering": func() (*explore.Report, error) { return explore.Ordering(ctx, explore.DefaultOrdering, explore.Options{}) },
+		"inbox": func() (*explore.Report, error) { return explore.Inbox(ctx, explore.DefaultInbox, explore.Options{}) },
+		"ordering": func() (*explore.Report, error) {
+			return explore.Ordering(ctx, explore.DefaultOrdering, explore.Options{})
+		},
 		"ordering-poison": func() (*explore.Report, error) {
 			sc := explore.DefaultOrdering
 			sc.Poison = true
 			return explore.Ordering(ctx, sc, explore.Options{})
 		},
-		"shardjob": func() (*explore.Report, error) { return explore.Shardjob(ctx, explore.DefaultShardjob, explore.Options{}) },
+		"shardjob": func() (*explore.Report, error) {
+			return explore.Shardjob(ctx, explore.DefaultShardjob, explore.Options{})
+		},
 	}
 	for name, report := range reports {
 		rep, err := report()
