@@ -138,8 +138,8 @@ section's invariants as they stand in that state: a broken one fails
 
 	// The page.
 	"web.state.title":               "a state",
-	"web.state.head":                "the state after %d steps",
-	"web.state.head.one":            "the state after %d step",
+	"web.state.head":                "the state after %d moves of the schedule",
+	"web.state.head.one":            "the state after %d move of the schedule",
 	"web.state.err.title":           "a step that cannot be taken",
 	"web.state.from.scope":          "from the explorer's default scope",
 	"web.state.from.drill":          "from the drill %s",

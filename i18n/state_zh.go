@@ -128,8 +128,8 @@ archlab drill --file 会把它重放到同一个状态。它的检查就是本�
 	"state.check.exactly-once": "所有分片都提交到末尾之后，每个键都已生效",
 
 	"web.state.title":               "一个状态",
-	"web.state.head":                "走了 %d 步之后的状态",
-	"web.state.head.one":            "走了 %d 步之后的状态",
+	"web.state.head":                "故障序列走了 %d 个动作之后的状态",
+	"web.state.head.one":            "故障序列走了 %d 个动作之后的状态",
 	"web.state.err.title":           "无法执行的一步",
 	"web.state.from.scope":          "起点：探索器的默认范围",
 	"web.state.from.drill":          "起点：演练 %s",

@@ -40,10 +40,11 @@
     // sideways; a long run scrolls down.
     // The participants stay at the top while the run scrolls under them.
     var heads = svg.querySelector("g.heads");
-    box.addEventListener("scroll", function () {
+    function stick() {
       var scale = Number(svg.getAttribute("width")) / svg.getBoundingClientRect().width;
       heads.setAttribute("transform", "translate(0," + (box.scrollTop * scale) + ")");
-    });
+    }
+    box.addEventListener("scroll", stick);
 
     function show(n) {
       cur = Math.max(0, Math.min(total, n));
@@ -77,10 +78,13 @@
         var r = g.getBoundingClientRect(), b = box.getBoundingClientRect();
         var hh = heads.getBoundingClientRect().height;
         if (r.bottom > b.bottom - 8) {
-          box.scrollTop += r.bottom - b.bottom + 16;
+          // Down far enough to show the step's end, never so far that its
+          // first line slips under the participants' heads.
+          box.scrollTop += Math.min(r.bottom - b.bottom + 16, r.top - b.top - hh - 8);
         } else if (r.top < b.top + hh) {
           box.scrollTop -= b.top + hh - r.top + 16;
         }
+        stick(); // now, not at the scroll event's frame: the heads never lag
       }
       if (cur >= total) { pause(); }
     }

@@ -68,15 +68,33 @@
     // The last step's rows are in view: the end of the last one, and as
     // much before it as fits. Again once the fonts have loaded, which
     // changes the diagram's height.
+    // Each diagram's participants stay at its top while it scrolls, as
+    // on a drill's page: a state page names its lifelines at every step.
+    function headsOf(box) {
+      var svg = box.querySelector("svg");
+      return svg ? svg.querySelector("g.heads") : null;
+    }
+    Array.prototype.forEach.call(document.querySelectorAll(".diagram"), function (box) {
+      if (!headsOf(box)) { return; }
+      box.addEventListener("scroll", function () { stick(box); });
+    });
+    function stick(box) {
+      var svg = box.querySelector("svg"), heads = headsOf(box);
+      if (!heads) { return; }
+      var scale = Number(svg.getAttribute("width")) / svg.getBoundingClientRect().width;
+      heads.setAttribute("transform", "translate(0," + (box.scrollTop * scale) + ")");
+    }
     function reveal() {
       var cur = document.querySelectorAll("#diagram g.step.current");
       var box = document.getElementById("diagram");
       if (!cur.length || !box) { return; }
       var first = cur[0].getBoundingClientRect(), last = cur[cur.length - 1].getBoundingClientRect();
       var b = box.getBoundingClientRect();
+      var heads = headsOf(box), hh = heads ? heads.getBoundingClientRect().height : 0;
       if (last.bottom > b.bottom) {
-        box.scrollTop += Math.min(last.bottom - b.bottom + 16, first.top - b.top - 8);
+        box.scrollTop += Math.min(last.bottom - b.bottom + 16, first.top - b.top - hh - 8);
       }
+      stick(box);
     }
     reveal();
     if (document.fonts && document.fonts.ready) { document.fonts.ready.then(reveal); }
