@@ -139,11 +139,7 @@ func TestClassCounts(t *testing.T) {
 					seen[k] = true
 				}
 			}
-			m := r.Mistake
-			if m == "" && r.Diagnosis != nil {
-				m = r.Diagnosis.Mistake
-			}
-			if m != "" {
+			if m := r.Mistake; m != "" {
 				k := r.Exercise.Name + " mistake " + m
 				lessons[k] = append(lessons[k], name)
 			}

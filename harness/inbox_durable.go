@@ -174,8 +174,8 @@ func (h *Inbox) process(d *deliveryEnv, m inbox.Message) (bool, error) {
 
 // restart is the consumer process coming back after a crash, before the
 // broker's next delivery and before the books are read: the student's
-// recovery step runs, with no fault. It is shown only when the recovery
-// calls a verb.
+// recovery step runs, with no fault. It is shown from the recovery's
+// first Process (recover).
 func (h *Inbox) restart() error {
 	if !h.down {
 		return nil

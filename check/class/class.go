@@ -71,6 +71,16 @@ type Example struct {
 	Body     string `json:"-"`
 }
 
+// OtherArchlab lists the results judged by another archlab, "student
+// (version)", "" for none: the terminal's line and the page's.
+func (s *Summary) OtherArchlab() string {
+	var out []string
+	for _, o := range s.Versions {
+		out = append(out, o.Student+" ("+o.Version+")")
+	}
+	return strings.Join(out, ", ")
+}
+
 // Odd is a result judged by another archlab.
 type Odd struct {
 	Student string `json:"student"`

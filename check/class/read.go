@@ -256,9 +256,6 @@ func fromCheckJSON(data []byte) (*Student, error) {
 	s := &Student{Format: "json", Version: doc.ArchlabVersion, SHA256: doc.SourcesSHA256}
 	for _, j := range *doc.Exercises {
 		e := Exercise{Name: j.Name, Status: check.Status(j.Status), Mistake: j.Mistake}
-		if e.Mistake == "" && j.Diagnosis != nil {
-			e.Mistake = j.Diagnosis.Mistake
-		}
 		if len(j.LessonIDs) != len(j.Lessons) {
 			return nil, refuse("class.err.schema", "lesson_ids")
 		}

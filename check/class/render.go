@@ -66,7 +66,11 @@ func Text(r *term.Renderer, s *Summary, names bool, cmd, saved string) error {
 		if err := r.Table(header, rows, true); err != nil {
 			return err
 		}
-		replay := cmd + " drill --file " + filepath.Join(or(saved, "DIR"), "FILE.txtar")
+		dir := saved
+		if dir == "" {
+			dir = "DIR"
+		}
+		replay := cmd + " drill --file " + filepath.Join(dir, "FILE.txtar")
 		para(r, t("class.replay", replay), "")
 		if saved != "" {
 			para(r, t("class.saved", saved), "")
@@ -80,13 +84,9 @@ func Text(r *term.Renderer, s *Summary, names bool, cmd, saved string) error {
 			para(r, t("class.names-hidden"), "")
 		}
 	}
-	if len(s.Versions) > 0 {
+	if odd := s.OtherArchlab(); odd != "" {
 		fmt.Fprintln(r.Out)
-		var odd []string
-		for _, o := range s.Versions {
-			odd = append(odd, o.Student+" ("+o.Version+")")
-		}
-		para(r, t("class.other-archlab", strings.Join(odd, ", ")), "  ")
+		para(r, t("class.other-archlab", odd), "  ")
 	}
 	for _, g := range s.Shared {
 		para(r, t("class.same-sources", strings.Join(g, ", ")), "  ")
@@ -103,13 +103,6 @@ func para(r *term.Renderer, text, indent string) {
 		}
 		fmt.Fprintln(r.Out, l)
 	}
-}
-
-func or(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // Refusals prints one line per file refused, to w (stderr).

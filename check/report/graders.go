@@ -60,9 +60,6 @@ func summary(res *check.Result) Summary {
 	for _, l := range res.Lessons {
 		s.LessonIDs = append(s.LessonIDs, l.ID())
 	}
-	if s.Mistake == "" && res.Diagnosis != nil {
-		s.Mistake = res.Diagnosis.Mistake
-	}
 	return s
 }
 

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -50,7 +49,7 @@ func (o *classOptions) run(dir string) error {
 	c, err := class.Read(g.lang, dir)
 	if err != nil {
 		msg := g.t("class.err.dir", dir, osReason(g, err))
-		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, os.ErrInvalid) || isNotDir(err) {
+		if errors.Is(err, fs.ErrNotExist) || isNotDir(err) {
 			return &usageError{Msg: msg}
 		}
 		return &status.CouldNotRun{Msg: msg}

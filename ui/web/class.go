@@ -3,7 +3,6 @@ package web
 import (
 	"net/http"
 	"strconv"
-	"strings"
 
 	"archlab/check/class"
 )
@@ -31,15 +30,6 @@ type classView struct {
 	*class.Summary
 	Names bool
 	Rows  []classRow
-}
-
-// OtherArchlab lists the results judged by another archlab, "" for none.
-func (v *classView) OtherArchlab() string {
-	var out []string
-	for _, o := range v.Versions {
-		out = append(out, o.Student+" ("+o.Version+")")
-	}
-	return strings.Join(out, ", ")
 }
 
 type classRow struct {
