@@ -275,7 +275,15 @@ var (
 			return inAnswer("step.ack", "step.apply-once")(steps) || inAnswer("step.ack", "step.mark")(steps) ||
 				inAnswer("step.ack", "student.step.effect")(steps) || inAnswer("step.ack", "step.naive-apply")(steps)
 		}},
-		{Key: "no-key", In: nowhere("step.mark", "step.apply-once"), Harms: doubleLessons},
+		// An inbox table of its own and no recovery that ever processed a
+		// row: a row acked and left (a crash after the ack, a failed
+		// processing) is never come back to.
+		{Key: "no-recovery", Harms: lossLessons, In: func(steps []harness.Step) bool {
+			return slices.ContainsFunc(steps, func(s harness.Step) bool { return s.Action.Key == "durable.step.store" }) &&
+				nowhere("durable.step.restart", "durable.step.settle")(steps)
+		}},
+		// Process is the book's ApplyOnce for a stored row: its key.
+		{Key: "no-key", In: nowhere("step.mark", "step.apply-once", "durable.step.process"), Harms: doubleLessons},
 		{Key: "no-ack", In: nowhere("step.ack"), Harms: []string{"all-acked", "acked-last"}},
 	}
 	decisionMistakes = []Mistake{

@@ -37,6 +37,7 @@ func TestDiagnosisNamesTheMistake(t *testing.T) {
 		"poison-retried":           "poison-retried",
 		"conflict-past-budget":     "past-budget",
 		"conflict-straight-to-dlq": "dead-before-budget",
+		"durable-no-recovery":      "no-recovery",
 	}
 	for _, v := range wrong {
 		t.Run(v.exercise+"/"+v.name, func(t *testing.T) {

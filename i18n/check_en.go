@@ -390,6 +390,7 @@ Try:
 	"check.mistake.two-transactions":      "two transactions: the effect and the key are written apart, so a crash between them applies the payment with no key, and the redelivery applies it again",
 	"check.mistake.ack-first":             "ack first: the broker forgets the message before its effect is safe, so a crash after the ack loses it",
 	"check.mistake.no-key":                "no dedup key: nothing remembers a message was handled, so every redelivery applies it again",
+	"check.mistake.no-recovery":           "no recovery: rows stored in the inbox table and acked are processed only by the delivery that stored them, so one it could not finish (a crash after the ack, a failed write) is never come back to",
 	"check.mistake.no-ack":                "no ack: the broker never hears the message was handled and keeps it forever",
 	"check.mistake.duplicate-as-conflict": "a duplicate taken for a conflict: a version already reached is done, not missing something; retrying it or dead-lettering it sends correct data to reconciliation",
 	"check.mistake.past-budget":           "retried past the budget: a conflict that cannot resolve must go to the dead-letter queue once its attempts are spent",

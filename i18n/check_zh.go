@@ -360,6 +360,7 @@ ledger）；最后逐一枚举 explore inbox 的每一种故障序列（3 条消
 	"check.mistake.two-transactions":      "两个事务：效果和去重键分开写，两者之间崩溃时付款已生效却没有键，重投时再生效一次",
 	"check.mistake.ack-first":             "先确认：效果尚未生效，消息代理就忘了这条消息，确认之后崩溃就会丢失它",
 	"check.mistake.no-key":                "没有去重键：没有任何记录说明消息已处理，每次重投都会再生效一次",
+	"check.mistake.no-recovery":           "没有恢复步骤：存入收件箱表并已确认的行只由存入它的那次投递处理，那次投递没能完成的行（确认之后崩溃、写入失败）再也没人回来处理",
 	"check.mistake.no-ack":                "不确认：消息代理永远不知道消息已处理，会一直保留它",
 	"check.mistake.duplicate-as-conflict": "把重复当成冲突：已达到的版本表示已经处理过，而不是缺了什么；重试它或把它转入死信，会把正确的数据送去对账",
 	"check.mistake.past-budget":           "超出预算仍在重试：无法解决的冲突在尝试次数用完后必须转入死信队列",

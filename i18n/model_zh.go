@@ -112,6 +112,7 @@ var modelZH = map[string]string{
 	"check.hint.mistake.two-transactions":      "你的处理函数先写效果、再写键，分成两次提交。§8.2：两者之间一旦崩溃，付款已生效却没有键，重投时会再生效一次。把两者放在同一个本地事务里提交。",
 	"check.hint.mistake.ack-first":             "你的处理函数在效果提交之前就确认了。§8.2：消息一被确认，消息代理就可能忘掉它；只有效果和它的去重键都安全了，才能确认。",
 	"check.hint.mistake.no-key":                "没有任何东西记住一条消息已经处理过。§8.2：只有消费端能认出重投，重投才是无害的；把去重键与效果一起记下，并让已存在的键什么都不改。",
+	"check.hint.mistake.no-recovery":           "收件箱表里有一行已确认却从未被处理。确认发出之后消息代理不会重投它：编写 ConsumerRecover，在消费端重新启动时处理 r.Pending()。",
 	"check.hint.mistake.no-ack":                "有消息从未被确认。§8.2：完成了工作（或发现工作已完成）的投递要告诉消息代理，否则它会永远回来。",
 	"check.hint.mistake.duplicate-as-conflict": "重复不是冲突。§8.3：版本已经达到，说明这个事件以前应用过；Apply 返回 false 且没有错误，Handle 返回 duplicate。只有超过下一个版本的才值得等待。",
 	"check.hint.mistake.past-budget":           "数一数投递次数。§8.3：预算是 MaxAttempts 次投递；在最后一次投递上，冲突进入死信队列，不再重试。",
