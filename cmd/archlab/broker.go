@@ -11,6 +11,7 @@ import (
 
 	"archlab/drills"
 	"archlab/harness"
+	"archlab/ui/cli"
 	"archlab/ui/status"
 )
 
@@ -32,13 +33,13 @@ var brokerSection = map[string]string{"nats": "8.2", "kafka": "8.3"}
 // addBrokerFlags registers the broker flags: all of them on the drill
 // command (--all, --chapter, --file), and on a drill subcommand --broker
 // and the URL flag of the broker its section takes.
-func addBrokerFlags(f *pflag.FlagSet, g *globalOptions, o *brokerOptions, d *drills.Drill) {
-	f.StringVar(&o.broker, "broker", "memory", g.t("help.flag.broker"))
+func addBrokerFlags(f *pflag.FlagSet, g *cli.Env, o *brokerOptions, d *drills.Drill) {
+	f.StringVar(&o.broker, "broker", "memory", g.T("help.flag.broker"))
 	if d == nil || d.Section == brokerSection["nats"] {
-		f.Var(givenString{&o.natsURL, &o.natsGiven}, "nats-url", g.t("help.flag.nats-url"))
+		f.Var(givenString{&o.natsURL, &o.natsGiven}, "nats-url", g.T("help.flag.nats-url"))
 	}
 	if d == nil || d.Section == brokerSection["kafka"] {
-		f.Var(givenString{&o.kafkaBrokers, &o.kafkaGiven}, "kafka-brokers", g.t("help.flag.kafka-brokers"))
+		f.Var(givenString{&o.kafkaBrokers, &o.kafkaGiven}, "kafka-brokers", g.T("help.flag.kafka-brokers"))
 	}
 }
 
@@ -72,30 +73,30 @@ type brokerRun interface {
 // openRealBroker starts or reaches the chosen broker, in the archlab built
 // with -tags brokers (with_brokers.go); nil in the light one, which hands
 // a --broker nats|kafka run over to that one (ondemand.go).
-var openRealBroker func(ctx context.Context, g *globalOptions, o brokerOptions) (brokerRun, error)
+var openRealBroker func(ctx context.Context, g *cli.Env, o brokerOptions) (brokerRun, error)
 
 // checkBroker refuses a broker the drills about to run do not take, and
 // an address that cannot be one: one line saying what is allowed (exit 2),
 // before anything is built, started or dialled.
-func checkBroker(g *globalOptions, o brokerOptions, list []*drills.Drill) error {
+func checkBroker(g *cli.Env, o brokerOptions, list []*drills.Drill) error {
 	switch {
 	case o.broker != "memory" && o.broker != "nats" && o.broker != "kafka":
-		return &usageError{Msg: g.t("err.broker", o.broker)}
+		return &usageError{Msg: g.T("err.broker", o.broker)}
 	case o.natsGiven && o.broker != "nats":
-		return &usageError{Msg: g.t("err.broker.url-needs", "--nats-url", "nats")}
+		return &usageError{Msg: g.T("err.broker.url-needs", "--nats-url", "nats")}
 	case o.kafkaGiven && o.broker != "kafka":
-		return &usageError{Msg: g.t("err.broker.url-needs", "--kafka-brokers", "kafka")}
+		return &usageError{Msg: g.T("err.broker.url-needs", "--kafka-brokers", "kafka")}
 	case o.natsGiven && !validNATSURLs(o.natsURL):
-		return &usageError{Msg: g.t("err.broker.nats-url", redactURL(o.natsURL))}
+		return &usageError{Msg: g.T("err.broker.nats-url", redactURL(o.natsURL))}
 	case o.kafkaGiven && !validKafkaBrokers(o.kafkaBrokers):
-		return &usageError{Msg: g.t("err.broker.kafka-brokers", o.kafkaBrokers)}
+		return &usageError{Msg: g.T("err.broker.kafka-brokers", o.kafkaBrokers)}
 	case o.broker == "memory":
 		return nil
 	}
 	for _, d := range list {
 		if d.Section != brokerSection[o.broker] {
-			return &usageError{Msg: g.t("err.broker.section", o.broker, d.Name, d.Section),
-				Hint: g.t("err.broker.section.hint", brokerSection[o.broker], o.broker)}
+			return &usageError{Msg: g.T("err.broker.section", o.broker, d.Name, d.Section),
+				Hint: g.T("err.broker.section.hint", brokerSection[o.broker], o.broker)}
 		}
 	}
 	return nil
@@ -203,12 +204,12 @@ func hidden(info string) string {
 // brokerFailure is a drill the broker stopped (it went away, it refused an
 // operation): "could not run" (exit 3), not a drill that disagrees with
 // the book.
-func brokerFailure(g *globalOptions, res *drills.Result, o brokerOptions) error {
+func brokerFailure(g *cli.Env, res *drills.Result, o brokerOptions) error {
 	if res == nil || !harness.IsBrokerError(res.Err) {
 		return nil
 	}
-	msg := redactIn(firstLine(res.Err.Error()), o.natsURL)
-	return &couldNotRunError{Msg: g.t("err.env.run", res.Drill.Name, msg)}
+	msg := redactIn(cli.FirstLine(res.Err.Error()), o.natsURL)
+	return &couldNotRunError{Msg: g.T("err.env.run", res.Drill.Name, msg)}
 }
 
 // openBroker opens the chosen broker for the stores; Ctrl-C from here on
@@ -253,7 +254,7 @@ func (s *stores) brokerLine() string {
 	}
 	kind, addr := s.brokers.where()
 	if addr == "" {
-		return s.g.t("cli.on-broker.embedded", kind)
+		return s.g.T("cli.on-broker.embedded", kind)
 	}
-	return s.g.t("cli.on-broker.at", kind, addr)
+	return s.g.T("cli.on-broker.at", kind, addr)
 }

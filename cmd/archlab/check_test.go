@@ -9,6 +9,7 @@ import (
 
 	"archlab/check"
 	"archlab/harness"
+	"archlab/ui/cli"
 )
 
 // The book's logic for every exercise, for the command's tests: the
@@ -106,8 +107,8 @@ func TestCheckSuggestsHowItRan(t *testing.T) {
 		"/home/s/go/bin/archlab":             "archlab",
 		"/tmp/go-build99/b001/archlab.test":  "archlab",
 	} {
-		g := &globalOptions{io: &IO{Exe: func() (string, error) { return exe, nil }}}
-		if got := g.command(); got != want {
+		g := &cli.Env{IO: &IO{Exe: func() (string, error) { return exe, nil }}}
+		if got := g.Command(); got != want {
 			t.Errorf("%s: %q, want %q", exe, got, want)
 		}
 	}

@@ -8,36 +8,37 @@ import (
 	"github.com/spf13/cobra"
 
 	"archlab/check/class"
+	"archlab/ui/cli"
 	"archlab/ui/status"
 	"archlab/ui/term"
 )
 
 // classOptions are the flags of `archlab class DIR`.
 type classOptions struct {
-	g     *globalOptions
+	g     *cli.Env
 	json  bool
 	names bool
 	save  string
 }
 
-func newClassCmd(g *globalOptions) *cobra.Command {
+func newClassCmd(g *cli.Env) *cobra.Command {
 	o := &classOptions{g: g}
 	cmd := &cobra.Command{
 		Use:     "class <dir>",
-		Short:   g.t("help.class.short"),
-		Long:    g.t("help.class.long"),
-		Example: g.t("help.class.example"),
+		Short:   g.T("help.class.short"),
+		Long:    g.T("help.class.long"),
+		Example: g.T("help.class.example"),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return &usageError{Msg: g.t("err.class.args", len(args)), Hint: g.t("err.hint.help", cmd.CommandPath())}
+				return &usageError{Msg: g.T("err.class.args", len(args)), Hint: g.T("err.hint.help", cmd.CommandPath())}
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error { return o.run(args[0]) },
 	}
-	cmd.Flags().BoolVar(&o.json, "json", false, g.t("help.flag.json"))
-	cmd.Flags().BoolVar(&o.names, "names", false, g.t("help.flag.class-names"))
-	cmd.Flags().StringVar(&o.save, "save", "", g.t("help.flag.class-save"))
+	cmd.Flags().BoolVar(&o.json, "json", false, g.T("help.flag.json"))
+	cmd.Flags().BoolVar(&o.names, "names", false, g.T("help.flag.class-names"))
+	cmd.Flags().StringVar(&o.save, "save", "", g.T("help.flag.class-save"))
 	return cmd
 }
 
@@ -46,29 +47,29 @@ func newClassCmd(g *globalOptions) *cobra.Command {
 // machine's (exit 3).
 func (o *classOptions) run(dir string) error {
 	g := o.g
-	c, err := class.Read(g.lang, dir)
+	c, err := class.Read(g.Lang, dir)
 	if err != nil {
-		msg := g.t("class.err.dir", dir, osReason(g, err))
+		msg := g.T("class.err.dir", dir, g.OSReason(err))
 		if errors.Is(err, fs.ErrNotExist) || isNotDir(err) {
 			return &usageError{Msg: msg}
 		}
 		return &status.CouldNotRun{Msg: msg}
 	}
-	s := class.Count(g.lang, c)
+	s := class.Count(g.Lang, c)
 	if !o.names {
 		s.Hide(c)
 	}
-	r := g.renderer()
+	r := g.Renderer()
 	class.Refusals(r, s)
 	if o.save != "" {
 		if _, err := class.Save(s, o.save); err != nil {
-			return &status.CouldNotRun{Msg: g.t("class.err.save", o.save, osReason(g, err))}
+			return &status.CouldNotRun{Msg: g.T("class.err.save", o.save, g.OSReason(err))}
 		}
 	}
 	if o.json {
-		return term.WriteJSON(g.io.Out, s)
+		return term.WriteJSON(g.IO.Out, s)
 	}
-	return class.Text(r, s, o.names, g.command(), o.save)
+	return class.Text(r, s, o.names, g.Command(), o.save)
 }
 
 // isNotDir: the path is a file, not a folder.

@@ -12,6 +12,7 @@ import (
 	"archlab/check"
 	"archlab/drills"
 	"archlab/i18n"
+	"archlab/ui/cli"
 )
 
 // completions asks archlab what the shell should offer after args, as the
@@ -35,10 +36,10 @@ func completions(t *testing.T, args ...string) []string {
 // either completes the values it takes or is one of the flags whose value
 // is free (a path, an address); and what it completes is exactly its list.
 func TestCompletionOffersEveryValue(t *testing.T) {
-	values := flagValues()
+	values := cli.FlagValues()
 	var walk func(c *cobra.Command)
 	var buf bytes.Buffer
-	root := newRootCmd(&globalOptions{io: &IO{Out: &buf, Err: &buf, Getenv: func(string) string { return "" }}, lang: i18n.EN})
+	root := newRootCmd(&cli.Env{IO: &IO{Out: &buf, Err: &buf, Getenv: func(string) string { return "" }}, Lang: i18n.EN})
 	walk = func(c *cobra.Command) {
 		if strings.HasPrefix(c.Name(), "__") {
 			return
@@ -49,7 +50,7 @@ func TestCompletionOffersEveryValue(t *testing.T) {
 				return
 			}
 			want, enumerated := values[f.Name]
-			if _, free := freeFlags[f.Name]; !enumerated && !free {
+			if _, free := cli.FreeFlags[f.Name]; !enumerated && !free {
 				t.Errorf("%s --%s takes a string but neither completes a list nor is marked free", c.CommandPath(), f.Name)
 				return
 			}

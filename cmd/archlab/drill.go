@@ -10,7 +10,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"archlab/drills"
+	"archlab/ui/cli"
 	"archlab/ui/numflag"
+	"archlab/ui/status"
 	"archlab/ui/term"
 	"archlab/ui/view"
 )
@@ -18,7 +20,7 @@ import (
 // drillOptions are the flags of `archlab drill` and of every drill
 // subcommand.
 type drillOptions struct {
-	g       *globalOptions
+	g       *cli.Env
 	all     bool
 	chapter string
 	json    bool
@@ -35,13 +37,13 @@ type drillOptions struct {
 	paths   []string      // the file each drill of --file came from
 }
 
-func newDrillCmd(g *globalOptions) *cobra.Command {
+func newDrillCmd(g *cli.Env) *cobra.Command {
 	o := &drillOptions{g: g}
 	cmd := &cobra.Command{
 		Use:     "drill {<name> | --all | --chapter <section>}",
-		Short:   g.t("help.drill.short"),
-		Long:    g.t("help.drill.long"),
-		Example: g.t("help.drill.example") + "\n" + g.t("help.drill.example-store"),
+		Short:   g.T("help.drill.short"),
+		Long:    g.T("help.drill.long"),
+		Example: g.T("help.drill.example") + "\n" + g.T("help.drill.example-store"),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return unknownDrill(g, args[0])
@@ -72,35 +74,35 @@ func newDrillCmd(g *globalOptions) *cobra.Command {
 				return o.runMany(list)
 			}
 			if o.rewrite {
-				return &usageError{Msg: g.t("err.rewrite-needs-file")}
+				return &usageError{Msg: g.T("err.rewrite-needs-file")}
 			}
 			if !o.all && o.chapter == "" {
-				return &usageError{Msg: g.t("err.drill.nothing"), Hint: g.t("err.hint.list")}
+				return &usageError{Msg: g.T("err.drill.nothing"), Hint: g.T("err.hint.list")}
 			}
 			list := drills.All()
 			if o.chapter != "" {
 				var err error
 				if list, err = drills.InSection(o.chapter); err != nil {
-					return &usageError{Msg: g.t("err.chapter", o.chapter, sectionIDs())}
+					return &usageError{Msg: g.T("err.chapter", o.chapter, sectionIDs())}
 				}
 			}
 			return o.runMany(list)
 		},
 	}
 	f := cmd.PersistentFlags()
-	f.BoolVar(&o.all, "all", false, g.t("help.flag.all"))
-	f.StringVar(&o.chapter, "chapter", "", g.t("help.flag.chapter", sectionIDs()))
-	f.BoolVar(&o.json, "json", false, g.t("help.flag.json"))
-	f.BoolVar(&o.trace, "trace", false, g.t("help.flag.trace"))
-	f.BoolVar(&o.mermaid, "mermaid", false, g.t("help.flag.mermaid"))
-	f.BoolVar(&o.step, "step", false, g.t("help.flag.step"))
+	f.BoolVar(&o.all, "all", false, g.T("help.flag.all"))
+	f.StringVar(&o.chapter, "chapter", "", g.T("help.flag.chapter", sectionIDs()))
+	f.BoolVar(&o.json, "json", false, g.T("help.flag.json"))
+	f.BoolVar(&o.trace, "trace", false, g.T("help.flag.trace"))
+	f.BoolVar(&o.mermaid, "mermaid", false, g.T("help.flag.mermaid"))
+	f.BoolVar(&o.step, "step", false, g.T("help.flag.step"))
 	addBudgetFlags(f, g, &o.budget)
-	cmd.Flags().StringVar(&o.file, "file", "", g.t("help.flag.file"))
-	cmd.Flags().BoolVar(&o.rewrite, "rewrite", false, g.t("help.flag.rewrite"))
-	cmd.Flags().StringVar(&o.verbs, "verbs", "", g.t("help.flag.verbs"))
+	cmd.Flags().StringVar(&o.file, "file", "", g.T("help.flag.file"))
+	cmd.Flags().BoolVar(&o.rewrite, "rewrite", false, g.T("help.flag.rewrite"))
+	cmd.Flags().StringVar(&o.verbs, "verbs", "", g.T("help.flag.verbs"))
 	addStoreFlags(cmd.Flags(), g, &o.stores)
 	addBrokerFlags(cmd.Flags(), g, &o.stores.broker, nil)
-	for _, d := range g.drillCommands() {
+	for _, d := range drillCommands(g) {
 		cmd.AddCommand(newDrillSubcommand(o, d))
 	}
 	return cmd
@@ -113,15 +115,15 @@ func newDrillCmd(g *globalOptions) *cobra.Command {
 // the start-up of `archlab drill ack-lost` and `archlab version`
 // (issue 27). A word is taken for a drill's name wherever it stands: a
 // flag's value that happens to be one only builds one command more.
-func (g *globalOptions) drillCommands() []*drills.Drill {
-	at := slices.IndexFunc(g.args, func(a string) bool { return strings.EqualFold(a, "drill") })
-	completing := len(g.args) > 0 && (strings.HasPrefix(g.args[0], "__complete") || g.args[0] == "completion")
+func drillCommands(g *cli.Env) []*drills.Drill {
+	at := slices.IndexFunc(g.Args, func(a string) bool { return strings.EqualFold(a, "drill") })
+	completing := len(g.Args) > 0 && (strings.HasPrefix(g.Args[0], "__complete") || g.Args[0] == "completion")
 	if at < 0 && !completing {
 		return nil
 	}
-	listed := completing || slices.Contains(g.args, "help")
+	listed := completing || slices.Contains(g.Args, "help")
 	var named []*drills.Drill
-	for i, a := range g.args {
+	for i, a := range g.Args {
 		switch {
 		case a == "-h" || a == "--help" || strings.HasPrefix(a, "--help="):
 			listed = true
@@ -144,12 +146,12 @@ func newDrillSubcommand(o *drillOptions, d *drills.Drill) *cobra.Command {
 	values := drills.Values{}
 	cmd := &cobra.Command{
 		Use:     d.Name + " [flags]",
-		Short:   d.Title(g.lang),
+		Short:   d.Title(g.Lang),
 		Long:    drillLong(g, d),
 		Example: drillExample(g, d),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return &usageError{Msg: g.t("err.drill.args", d.Name, strings.Join(args, " ")), Hint: g.t("err.hint.help", cmd.CommandPath())}
+				return &usageError{Msg: g.T("err.drill.args", d.Name, strings.Join(args, " ")), Hint: g.T("err.hint.help", cmd.CommandPath())}
 			}
 			return nil
 		},
@@ -162,7 +164,7 @@ func newDrillSubcommand(o *drillOptions, d *drills.Drill) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				_, err = g.io.Out.Write(src)
+				_, err = g.IO.Out.Write(src)
 				return err
 			}
 			for _, p := range d.Params {
@@ -175,9 +177,9 @@ func newDrillSubcommand(o *drillOptions, d *drills.Drill) *cobra.Command {
 		},
 	}
 	for _, p := range d.Params {
-		numflag.IntFlag(cmd.Flags(), p.Name, p.Default, d.ParamUsage(g.lang, p))
+		numflag.IntFlag(cmd.Flags(), p.Name, p.Default, d.ParamUsage(g.Lang, p))
 	}
-	cmd.Flags().BoolVar(&o.source, "source", false, g.t("help.flag.source"))
+	cmd.Flags().BoolVar(&o.source, "source", false, g.T("help.flag.source"))
 	addBrokerFlags(cmd.Flags(), g, &o.stores.broker, d)
 	if d.HasEnv() {
 		addStoreFlags(cmd.Flags(), g, &o.stores)
@@ -191,31 +193,31 @@ func newDrillSubcommand(o *drillOptions, d *drills.Drill) *cobra.Command {
 func (o *drillOptions) validate(name string) error {
 	g := o.g
 	if name != "" && (o.all || o.chapter != "") {
-		return &usageError{Msg: g.t("err.drill.name-and-all", name, manyFlag(o))}
+		return &usageError{Msg: g.T("err.drill.name-and-all", name, manyFlag(o))}
 	}
 	if o.all && o.chapter != "" {
-		return &usageError{Msg: g.t("err.drill.all-and-chapter")}
+		return &usageError{Msg: g.T("err.drill.all-and-chapter")}
 	}
 	if o.file != "" && (o.all || o.chapter != "" || o.verbs != "") {
-		return &usageError{Msg: g.t("err.drill.file-and-many")}
+		return &usageError{Msg: g.T("err.drill.file-and-many")}
 	}
 	if o.json && (o.trace || o.mermaid || o.step) || o.mermaid && (o.trace || o.step) {
-		return &usageError{Msg: g.t("err.drill.formats")}
+		return &usageError{Msg: g.T("err.drill.formats")}
 	}
 	if t := o.budget.Time; t <= 0 || t > drills.MaxTime {
-		return &usageError{Msg: g.t("err.budget.time", t, drills.MaxTime)}
+		return &usageError{Msg: g.T("err.budget.time", t, drills.MaxTime)}
 	}
 	return nil
 }
 
 // addBudgetFlags registers the budget a teacher may raise (drills.Budget):
 // a run past one stops with exit 2 and names the flag.
-func addBudgetFlags(f *pflag.FlagSet, g *globalOptions, b *drills.Budget) {
+func addBudgetFlags(f *pflag.FlagSet, g *cli.Env, b *drills.Budget) {
 	d := drills.DefaultBudget
-	numflag.BoundedIntVar(f, &b.Steps, "max-steps", d.Steps, 1, drills.MaxSteps, g.t("help.flag.max-steps"))
-	numflag.BoundedIntVar(f, &b.Deliveries, "max-deliveries", d.Deliveries, 1, drills.MaxDeliveries, g.t("help.flag.max-deliveries"))
-	numflag.BoundedIntVar(f, &b.Keys, "max-keys", d.Keys, 1, drills.MaxKeys, g.t("help.flag.max-keys"))
-	f.DurationVar(&b.Time, "max-time", d.Time, g.t("help.flag.max-time"))
+	numflag.BoundedIntVar(f, &b.Steps, "max-steps", d.Steps, 1, drills.MaxSteps, g.T("help.flag.max-steps"))
+	numflag.BoundedIntVar(f, &b.Deliveries, "max-deliveries", d.Deliveries, 1, drills.MaxDeliveries, g.T("help.flag.max-deliveries"))
+	numflag.BoundedIntVar(f, &b.Keys, "max-keys", d.Keys, 1, drills.MaxKeys, g.T("help.flag.max-keys"))
+	f.DurationVar(&b.Time, "max-time", d.Time, g.T("help.flag.max-time"))
 }
 
 // runOne runs a single drill and renders it.
@@ -241,7 +243,7 @@ func (o *drillOptions) runOne(d *drills.Drill, v drills.Values) (err error) {
 	r := o.renderer(s)
 	switch {
 	case o.json:
-		err = term.WriteJSON(o.g.io.Out, term.DrillJSON(o.g.lang, res, s.brokerName()))
+		err = term.WriteJSON(o.g.IO.Out, term.DrillJSON(o.g.Lang, res, s.brokerName()))
 	case o.mermaid:
 		err = r.Mermaid(res)
 	default:
@@ -281,7 +283,7 @@ func (o *drillOptions) runMany(list []*drills.Drill) (err error) {
 	r := o.renderer(s)
 	switch {
 	case o.json:
-		err = term.WriteJSON(o.g.io.Out, term.DrillsJSON(o.g.lang, results, s.brokerName()))
+		err = term.WriteJSON(o.g.IO.Out, term.DrillsJSON(o.g.Lang, results, s.brokerName()))
 	case o.mermaid:
 		err = r.MermaidAll(results)
 	default:
@@ -290,7 +292,7 @@ func (o *drillOptions) runMany(list []*drills.Drill) (err error) {
 				// --step pauses before each drill too; q skips to
 				// the summary.
 				if i > 0 && r.Step && !r.Stopped {
-					if err := r.Pause(o.g.t("cli.step.next-drill", res.Drill.Name)); err != nil {
+					if err := r.Pause(o.g.T("cli.step.next-drill", res.Drill.Name)); err != nil {
 						return err
 					}
 				}
@@ -300,7 +302,7 @@ func (o *drillOptions) runMany(list []*drills.Drill) (err error) {
 				if err := r.Drill(res, true); err != nil {
 					return err
 				}
-				fmt.Fprintln(o.g.io.Out)
+				fmt.Fprintln(o.g.IO.Out)
 			}
 		}
 		err = r.Summary(results, o.paths)
@@ -316,11 +318,11 @@ func (o *drillOptions) runMany(list []*drills.Drill) (err error) {
 // so on stderr, once, and shows the timeline without pauses rather than
 // ignoring the flag in silence.
 func (o *drillOptions) renderer(s *stores) *term.Renderer {
-	step := o.step && o.g.io.InIsTerminal && o.g.io.OutIsTerminal
+	step := o.step && o.g.IO.InIsTerminal && o.g.IO.OutIsTerminal
 	if o.step && !step {
-		fmt.Fprintln(o.g.io.Err, o.g.t("cli.step.no-terminal"))
+		fmt.Fprintln(o.g.IO.Err, o.g.T("cli.step.no-terminal"))
 	}
-	r := o.g.renderer()
+	r := o.g.Renderer()
 	r.Step, r.Broker = step, s.brokerLine()
 	return r
 }
@@ -329,24 +331,24 @@ func (o *drillOptions) renderer(s *stores) *term.Renderer {
 func (o *drillOptions) paramError(err error) error {
 	g := o.g
 	var pe *drills.ParamError
-	if ownError(err) {
+	if status.Own(err) {
 		return err // a broker that stopped the drill: could not run
 	}
 	if !errors.As(err, &pe) {
-		return &usageError{Msg: drills.ErrorText(g.lang, err)}
+		return &usageError{Msg: drills.ErrorText(g.Lang, err)}
 	}
 	var msg string
 	if pe.Bounded {
-		msg = g.t("err.param.range", pe.Flag, pe.Min, pe.Max, pe.Value)
+		msg = g.T("err.param.range", pe.Flag, pe.Min, pe.Max, pe.Value)
 	} else {
-		msg = g.t("err.param.min", pe.Flag, pe.Min, pe.Value)
+		msg = g.T("err.param.min", pe.Flag, pe.Min, pe.Value)
 	}
 	if pe.Why != "" {
-		msg = g.t("err.param.why", msg, pe.WhyText(g.lang))
+		msg = g.T("err.param.why", msg, pe.WhyText(g.Lang))
 		// A bound that moved because of another flag: name the flag the
 		// reader gave, not only the one they left at its default.
 		if !slices.ContainsFunc(o.given, func(s string) bool { return strings.HasPrefix(s, "--"+pe.Flag+" ") }) && len(o.given) > 0 {
-			msg = g.t("err.param.derived", strings.Join(o.given, " "), pe.WhyText(g.lang), pe.Flag, pe.Value, pe.Flag, pe.Max)
+			msg = g.T("err.param.derived", strings.Join(o.given, " "), pe.WhyText(g.Lang), pe.Flag, pe.Value, pe.Flag, pe.Max)
 		}
 	}
 	return &usageError{Msg: msg}
@@ -354,7 +356,7 @@ func (o *drillOptions) paramError(err error) error {
 
 // mismatch returns the exit-1 error naming the first drill and counter that
 // disagree with the book, or the first lesson that failed.
-func mismatch(g *globalOptions, results []*drills.Result) error {
+func mismatch(g *cli.Env, results []*drills.Result) error {
 	var failed []string
 	first := ""
 	for _, res := range results {
@@ -363,22 +365,22 @@ func mismatch(g *globalOptions, results []*drills.Result) error {
 		}
 		failed = append(failed, res.Drill.Name)
 		if first == "" {
-			first = view.FailureReason(g.lang, res)
+			first = view.FailureReason(g.Lang, res)
 		}
 	}
 	if len(failed) == 0 {
 		return nil
 	}
-	return &mismatchError{Msg: g.t("err.mismatch", len(failed), strings.Join(failed, ", "), first)}
+	return &mismatchError{Msg: g.T("err.mismatch", len(failed), strings.Join(failed, ", "), first)}
 }
 
 // unknownDrill names the bad drill and the nearest real ones.
-func unknownDrill(g *globalOptions, name string) error {
-	e := &usageError{Msg: g.t("err.unknown-drill", name)}
+func unknownDrill(g *cli.Env, name string) error {
+	e := &usageError{Msg: g.T("err.unknown-drill", name)}
 	if near := drills.Nearest(name, drills.Names(), 3); len(near) > 0 {
-		e.Hint = g.t("err.hint.did-you-mean", strings.Join(near, ", "))
+		e.Hint = g.T("err.hint.did-you-mean", strings.Join(near, ", "))
 	} else {
-		e.Hint = g.t("err.hint.list")
+		e.Hint = g.T("err.hint.list")
 	}
 	return e
 }
@@ -394,12 +396,12 @@ func sectionIDs() string {
 // drillLong is a drill's --help body: its place in the book, what it
 // injects and what its counters show (the explanation's first paragraph is
 // the scenario), and whether the counters are the book's or the lab's.
-func drillLong(g *globalOptions, d *drills.Drill) string {
+func drillLong(g *cli.Env, d *drills.Drill) string {
 	s, _ := drills.SectionByID(d.Section)
 	var b strings.Builder
 	// Paragraphs of their own: help reflows each paragraph to the width.
-	fmt.Fprintf(&b, "%s\n\n%s\n\n", g.t(s.TitleKey()), d.Title(g.lang))
-	b.WriteString(d.Explain(g.lang))
+	fmt.Fprintf(&b, "%s\n\n%s\n\n", g.T(s.TitleKey()), d.Title(g.Lang))
+	b.WriteString(d.Explain(g.Lang))
 	b.WriteString("\n\n")
 	names := make([]string, len(d.Book))
 	for i, c := range d.Book {
@@ -409,28 +411,28 @@ func drillLong(g *globalOptions, d *drills.Drill) string {
 	if d.LabOnly {
 		key = "help.drill.lab-counters"
 	}
-	b.WriteString(g.t(key, strings.Join(names, " ")))
+	b.WriteString(g.T(key, strings.Join(names, " ")))
 	if len(d.Params) > 0 {
-		b.WriteString("\n\n" + g.t("help.drill.params"))
+		b.WriteString("\n\n" + g.T("help.drill.params"))
 	}
 	return b.String()
 }
 
 // drillExample is the Example block of a drill subcommand.
-func drillExample(g *globalOptions, d *drills.Drill) string {
+func drillExample(g *cli.Env, d *drills.Drill) string {
 	lines := []string{
-		"  # " + g.t("help.example.book"),
+		"  # " + g.T("help.example.book"),
 		"  $ archlab drill " + d.Name,
-		"  # " + g.t("help.example.trace"),
+		"  # " + g.T("help.example.trace"),
 		"  $ archlab drill " + d.Name + " --trace",
-		"  # " + g.t("help.example.source"),
+		"  # " + g.T("help.example.source"),
 		"  $ archlab drill " + d.Name + " --source > my-drill.txtar",
 	}
 	// The what-ifs that teach: the experiments the explanation's "Try
 	// next" suggests, each checked by running the drill.
-	for _, l := range strings.Split(d.Explain(g.lang), "\n") {
+	for _, l := range strings.Split(d.Explain(g.Lang), "\n") {
 		if cmd := strings.TrimSpace(l); strings.HasPrefix(cmd, "archlab drill "+d.Name+" --") {
-			lines = append(lines, "  # "+g.t("help.example.what-if"), "  $ "+cmd)
+			lines = append(lines, "  # "+g.T("help.example.what-if"), "  $ "+cmd)
 		}
 	}
 	return strings.Join(lines, "\n")

@@ -13,6 +13,7 @@ import (
 	"archlab/check"
 	"archlab/drills"
 	"archlab/harness"
+	"archlab/ui/cli"
 	"archlab/ui/status"
 	"archlab/ui/term"
 )
@@ -54,23 +55,23 @@ func runsStudent(list []*drills.Drill) bool {
 // (a test's in-process IO), or --step asks questions on the terminal.
 func (o *drillOptions) inChild(list []*drills.Drill) (ok bool, err error) {
 	g := o.g
-	if !runsStudent(list) || g.io.Exe == nil || g.io.Getenv(drillChildEnv) == "1" || o.step {
+	if !runsStudent(list) || g.IO.Exe == nil || g.IO.Getenv(drillChildEnv) == "1" || o.step {
 		return false, nil
 	}
 	// A run that needs an archlab with more parts hands over to it first;
 	// that one starts the child.
-	if err := needParts(o.stores.asker(), o.stores.parts()...); err != nil {
+	if err := cli.NeedParts(o.stores.asker(), o.stores.parts()...); err != nil {
 		return true, err
 	}
-	exe, err := g.io.Exe()
+	exe, err := g.IO.Exe()
 	if err != nil {
-		return true, &couldNotRunError{Msg: g.t("check.err.exe", err)}
+		return true, &couldNotRunError{Msg: g.T("check.err.exe", err)}
 	}
 	env := os.Environ()
 	for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG", "NO_COLOR", "TERM"} {
-		env = append(env, k+"="+g.io.Getenv(k))
+		env = append(env, k+"="+g.IO.Getenv(k))
 	}
-	env = append(env, drillChildEnv+"=1", fmt.Sprintf("%s=%d,%t,%t", ondemand.HandedIO, g.io.Width, g.io.OutIsTerminal, g.io.InIsTerminal))
+	env = append(env, drillChildEnv+"=1", fmt.Sprintf("%s=%d,%t,%t", ondemand.HandedIO, g.IO.Width, g.IO.OutIsTerminal, g.IO.InIsTerminal))
 	limit := o.budget.Time
 	if limit <= 0 {
 		limit = drills.DefaultBudget.Time
@@ -79,28 +80,28 @@ func (o *drillOptions) inChild(list []*drills.Drill) (ok bool, err error) {
 	defer stop()
 	// The child's own budget says "took longer than" when the code gives
 	// it back control; a loop that never does is stopped a moment later.
-	run, err := check.Spawn(ctx, append([]string{exe}, g.args...), env, limit+time.Second, 0)
+	run, err := check.Spawn(ctx, append([]string{exe}, g.Args...), env, limit+time.Second, 0)
 	if err != nil {
-		return true, &couldNotRunError{Msg: g.t("check.err.exe", err)}
+		return true, &couldNotRunError{Msg: g.T("check.err.exe", err)}
 	}
 	var res drillResult
 	switch {
 	case run.Ending == check.Canceled:
-		return true, &interruptedError{Msg: g.t("err.interrupted.memory"), Code: status.SignalStatus(ctx)}
+		return true, &interruptedError{Msg: g.T("err.interrupted.memory"), Code: status.SignalStatus(ctx)}
 	case run.Ending == check.TimedOut:
-		return true, &usageError{Msg: o.where() + g.t("file.err.budget.time", limit)}
+		return true, &usageError{Msg: o.where() + g.T("file.err.budget.time", limit)}
 	case gob.NewDecoder(bytes.NewReader(run.Result)).Decode(&res) != nil:
 		why := run.Printed.Why()
 		if why == "" {
 			why = fmt.Sprint(run.State)
 		}
-		return true, &mismatchError{Msg: g.t("drill.student.no-result", why)}
+		return true, &mismatchError{Msg: g.T("drill.student.no-result", why)}
 	}
 	// Shown with a result only: without one, the line that says why is
 	// what matters, and the rest is Go's dump of every goroutine.
 	o.printedBy(run.Printed)
-	g.io.Out.Write(res.Out)
-	g.io.Err.Write(res.Err)
+	g.IO.Out.Write(res.Out)
+	g.IO.Err.Write(res.Err)
 	if res.Code == exitOK {
 		return true, nil
 	}
@@ -123,15 +124,15 @@ func (o *drillOptions) printedBy(p *check.Printed) {
 		return
 	}
 	g := o.g
-	fmt.Fprintln(g.io.Err, g.t("drill.student.printed", term.GroupDigits(uint64(n)), len(first)))
+	fmt.Fprintln(g.IO.Err, g.T("drill.student.printed", term.GroupDigits(uint64(n)), len(first)))
 	for _, l := range first {
-		fmt.Fprintln(g.io.Err, "  │ "+term.Cut(l, g.width()-4))
+		fmt.Fprintln(g.IO.Err, "  │ "+term.Cut(l, g.Width()-4))
 	}
 }
 
 // serveDrillChild is the child's side: the command line run with its
 // output captured, handed back with its exit status on the result pipe.
-func serveDrillChild(io *IO, args []string) int {
+func serveDrillChild(io *cli.IO, args []string) int {
 	out, err := check.ResultPipe()
 	if err != nil {
 		fmt.Fprintln(io.Err, "archlab: "+err.Error())

@@ -15,6 +15,7 @@ import (
 
 	"archlab/drills"
 	"archlab/harness"
+	"archlab/ui/cli"
 	"archlab/ui/status"
 	"archlab/ui/term"
 )
@@ -27,14 +28,14 @@ func (o *drillOptions) loadFiles() ([]*drills.Drill, error) {
 	st, err := os.Stat(o.file)
 	switch {
 	case err != nil:
-		return nil, &usageError{Msg: g.t("err.file.open", o.file, osReason(g, err))}
+		return nil, &usageError{Msg: g.T("err.file.open", o.file, g.OSReason(err))}
 	case !st.IsDir() && !st.Mode().IsRegular():
 		// A FIFO or a device would block the read, or never end it.
-		return nil, &usageError{Msg: g.t("err.file.not-regular", o.file)}
+		return nil, &usageError{Msg: g.T("err.file.not-regular", o.file)}
 	case st.IsDir():
 		entries, err := os.ReadDir(o.file)
 		if err != nil {
-			return nil, &usageError{Msg: g.t("err.file.open", o.file, osReason(g, err))}
+			return nil, &usageError{Msg: g.T("err.file.open", o.file, g.OSReason(err))}
 		}
 		paths = nil
 		for _, e := range entries {
@@ -43,21 +44,21 @@ func (o *drillOptions) loadFiles() ([]*drills.Drill, error) {
 			}
 		}
 		if len(paths) == 0 {
-			return nil, &usageError{Msg: g.t("err.file.empty-dir", o.file)}
+			return nil, &usageError{Msg: g.T("err.file.empty-dir", o.file)}
 		}
 	}
 	var list []*drills.Drill
 	for _, p := range paths {
 		if st, err := os.Stat(p); err == nil && !st.Mode().IsRegular() {
-			return nil, &usageError{Msg: g.t("err.file.not-regular", p)}
+			return nil, &usageError{Msg: g.T("err.file.not-regular", p)}
 		}
 		data, err := readLimited(p)
 		if err != nil {
-			return nil, &usageError{Msg: g.t("err.file.open", p, osReason(g, err))}
+			return nil, &usageError{Msg: g.T("err.file.open", p, g.OSReason(err))}
 		}
 		d, err := drills.ParseBudget(p, data, o.budget)
 		if err != nil {
-			e := &usageError{Msg: drills.ErrorText(g.lang, err), Hint: g.t("err.hint.verbs")}
+			e := &usageError{Msg: drills.ErrorText(g.Lang, err), Hint: g.T("err.hint.verbs")}
 			if fe := (*drills.FileError)(nil); errors.As(err, &fe) && fe.Budget() {
 				e.Hint = "" // the message names the flag that raises it
 			}
@@ -108,13 +109,13 @@ func (o *drillOptions) rewriteFiles(list []*drills.Drill) (err error) {
 	for _, d := range list {
 		res, err := d.RunContext(ctx, d.Defaults(), drills.RunOptions{Budget: o.budget, NoCompare: true})
 		if ctx.Err() != nil {
-			return &interruptedError{Msg: g.t("err.interrupted.memory"), Code: status.SignalStatus(ctx)}
+			return &interruptedError{Msg: g.T("err.interrupted.memory"), Code: status.SignalStatus(ctx)}
 		}
 		if err != nil {
 			return o.paramError(err)
 		}
 		if res.Err != nil {
-			return &mismatchError{Msg: g.t("cli.fail.error", d.Name, res.Err)}
+			return &mismatchError{Msg: g.T("cli.fail.error", d.Name, res.Err)}
 		}
 		data, err := drills.Source(d)
 		if err != nil {
@@ -126,16 +127,16 @@ func (o *drillOptions) rewriteFiles(list []*drills.Drill) (err error) {
 		}
 		out, err := d.WithExpect(counters)
 		if err != nil {
-			return &usageError{Msg: drills.ErrorText(g.lang, err)}
+			return &usageError{Msg: drills.ErrorText(g.Lang, err)}
 		}
 		if bytes.Equal(out, data) {
-			fmt.Fprintln(g.io.Err, g.t("cli.rewrite.same", d.Path))
+			fmt.Fprintln(g.IO.Err, g.T("cli.rewrite.same", d.Path))
 			continue
 		}
 		if err := rewriteFile(g, d.Path, data, out); err != nil {
 			return err
 		}
-		fmt.Fprintln(g.io.Err, g.t("cli.rewrite.done", d.Path, len(res.Counters)))
+		fmt.Fprintln(g.IO.Err, g.T("cli.rewrite.done", d.Path, len(res.Counters)))
 	}
 	return nil
 }
@@ -145,25 +146,25 @@ func (o *drillOptions) rewriteFiles(list []*drills.Drill) (err error) {
 // is rewritten) and keeps the file's mode and owner; a read-only file, one
 // whose owner cannot be kept, or one changed since it was read is refused
 // and left as it is (exit 3: the file's state, not the reader's typing).
-func rewriteFile(g *globalOptions, path string, was, data []byte) error {
+func rewriteFile(g *cli.Env, path string, was, data []byte) error {
 	target, err := filepath.EvalSymlinks(path)
 	if err != nil {
-		return &couldNotRunError{Msg: g.t("err.file.write", path, unwrapPathErr(err))}
+		return &couldNotRunError{Msg: g.T("err.file.write", path, unwrapPathErr(err))}
 	}
 	st, err := os.Stat(target)
 	if err != nil {
-		return &couldNotRunError{Msg: g.t("err.file.write", path, unwrapPathErr(err))}
+		return &couldNotRunError{Msg: g.T("err.file.write", path, unwrapPathErr(err))}
 	}
 	// Root may write any file, and a rename replaces a read-only one: a
 	// file without a write bit says "leave me", whoever runs archlab.
 	if st.Mode().Perm()&0o222 == 0 || unix.Access(target, unix.W_OK) != nil {
-		return &couldNotRunError{Msg: g.t("err.file.read-only", path)}
+		return &couldNotRunError{Msg: g.T("err.file.read-only", path)}
 	}
 	if now, err := readLimited(target); err != nil || !bytes.Equal(now, was) {
-		return &couldNotRunError{Msg: g.t("err.file.changed", path)}
+		return &couldNotRunError{Msg: g.T("err.file.changed", path)}
 	}
 	if err := writeAtomic(target, st, data); err != nil {
-		return &couldNotRunError{Msg: g.t("err.file.write", path, unwrapPathErr(err))}
+		return &couldNotRunError{Msg: g.T("err.file.write", path, unwrapPathErr(err))}
 	}
 	return nil
 }
@@ -209,13 +210,13 @@ func (o *drillOptions) printVerbs(section string) error {
 	g := o.g
 	s, ok := harness.SectionByName(section)
 	if !ok {
-		return &usageError{Msg: g.t("err.verbs", section)}
+		return &usageError{Msg: g.T("err.verbs", section)}
 	}
-	w, width := g.io.Out, g.width()
-	term.WriteHanging(w, "", "  ", g.t("cli.verbs.head", s.ID, s.Harness), width)
+	w, width := g.IO.Out, g.Width()
+	term.WriteHanging(w, "", "  ", g.T("cli.verbs.head", s.ID, s.Harness), width)
 	for _, v := range s.Verbs {
 		term.WriteHanging(w, "  ", "      ", v.Usage(), width)
-		term.WriteHanging(w, "      ", "      ", g.t(v.HelpKey(s.ID)), width)
+		term.WriteHanging(w, "      ", "      ", g.T(v.HelpKey(s.ID)), width)
 		printArgDocs(w, g, v.Args, width)
 		for _, a := range v.Args {
 			if a.ChoiceKey == nil {
@@ -227,7 +228,7 @@ func (o *drillOptions) printVerbs(section string) error {
 			}
 			for _, c := range a.Choices {
 				head := fmt.Sprintf("        %-*s  ", pad, c)
-				term.WriteHanging(w, head, strings.Repeat(" ", len(head)), g.t(a.ChoiceKey(c)), width)
+				term.WriteHanging(w, head, strings.Repeat(" ", len(head)), g.T(a.ChoiceKey(c)), width)
 			}
 		}
 	}
@@ -240,9 +241,9 @@ func (o *drillOptions) printVerbs(section string) error {
 			obs = append(obs, ob.Name)
 		}
 	}
-	term.WriteHanging(w, "", "  ", g.t("cli.verbs.observables", strings.Join(obs, ", ")), width)
+	term.WriteHanging(w, "", "  ", g.T("cli.verbs.observables", strings.Join(obs, ", ")), width)
 	if len(s.Strategies) > 0 {
-		term.WriteHanging(w, "", "  ", g.t("cli.verbs.strategies", strings.Join(s.Strategies, ", ")), width)
+		term.WriteHanging(w, "", "  ", g.T("cli.verbs.strategies", strings.Join(s.Strategies, ", ")), width)
 	}
 	return nil
 }

@@ -22,6 +22,7 @@ import (
 	"archlab/drills"
 	"archlab/harness"
 	"archlab/i18n"
+	"archlab/ui/cli"
 	"archlab/ui/web"
 )
 
@@ -262,8 +263,8 @@ func identifiers() map[string]bool {
 		}
 	}
 	var buf bytes.Buffer
-	walk(newRootCmd(&globalOptions{io: &IO{Out: &buf, Err: &buf, Getenv: func(string) string { return "" }}, lang: i18n.ZH}))
-	for _, vals := range flagValues() {
+	walk(newRootCmd(&cli.Env{IO: &IO{Out: &buf, Err: &buf, Getenv: func(string) string { return "" }}, Lang: i18n.ZH}))
+	for _, vals := range cli.FlagValues() {
 		add(strings.Join(vals, " "))
 	}
 	// The Go names a text may cite: every declared name of the book's

@@ -8,6 +8,7 @@ import (
 
 	"archlab/drills"
 	"archlab/i18n"
+	"archlab/ui/cli"
 )
 
 // TestMismatchExitsOne: a drill that disagrees with the book exits 1 and
@@ -25,7 +26,7 @@ func TestMismatchExitsOne(t *testing.T) {
 	book, no := "2", false
 	res.Counters[1].Book, res.Counters[1].Match = &book, &no
 	res.Pass = false
-	g := &globalOptions{lang: i18n.EN}
+	g := &cli.Env{Lang: i18n.EN}
 	var stderr bytes.Buffer
 	code := exitCode(&stderr, i18n.EN, mismatch(g, []*drills.Result{res}))
 	if code != exitMismatch {

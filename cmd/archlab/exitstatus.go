@@ -9,6 +9,7 @@ import (
 
 	"archlab/drills"
 	"archlab/i18n"
+	"archlab/ui/cli"
 )
 
 // exitCouldNotRun is the status of a run the environment stopped: a
@@ -69,26 +70,14 @@ func writeJSONError(w io.Writer, msg string, code int) {
 	w.Write(append(b, '\n'))
 }
 
-// ownError reports whether err is one of archlab's own typed errors, not an
-// error passed on from a write, a library or cobra.
-func ownError(err error) bool {
-	var (
-		ue *usageError
-		mm *mismatchError
-		ie *interruptedError
-		ce *couldNotRunError
-	)
-	return errors.As(err, &ue) || errors.As(err, &mm) || errors.As(err, &ie) || errors.As(err, &ce)
-}
-
 // envFailure is the "could not run" error of the first drill whose store
 // failed because of the environment (a read-only or busy database, a full
 // disk), or nil. Such a drill did not disagree with the book: it did not
 // get to run, and CI must not read exit 1.
-func envFailure(g *globalOptions, results []*drills.Result) error {
+func envFailure(g *cli.Env, results []*drills.Result) error {
 	for _, res := range results {
 		if res.Err != nil && sqlite != nil && sqlite.environmental(res.Err) {
-			return &couldNotRunError{Msg: g.t("err.env.run", res.Drill.Name, firstLine(res.Err.Error()))}
+			return &couldNotRunError{Msg: g.T("err.env.run", res.Drill.Name, cli.FirstLine(res.Err.Error()))}
 		}
 	}
 	return nil

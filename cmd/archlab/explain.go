@@ -8,30 +8,31 @@ import (
 
 	"archlab/check"
 	"archlab/drills"
+	"archlab/ui/cli"
 	"archlab/ui/term"
 )
 
 // explainExercise prints an exercise's section, title and explanation:
 // the task, the verbs, what is checked.
-func explainExercise(g *globalOptions, e *check.Exercise) error {
-	r := g.renderer()
+func explainExercise(g *cli.Env, e *check.Exercise) error {
+	r := g.Renderer()
 	sec, _ := drills.SectionByID(e.Section)
-	for _, l := range term.WrapText(g.t(sec.TitleKey()), g.width()) {
-		fmt.Fprintln(g.io.Out, r.P.Dim.Sprint(l))
+	for _, l := range term.WrapText(g.T(sec.TitleKey()), g.Width()) {
+		fmt.Fprintln(g.IO.Out, r.P.Dim.Sprint(l))
 	}
-	term.WriteHanging(g.io.Out, r.P.Bold.Sprint(e.Name)+" — ", strings.Repeat(" ", len(e.Name)+3), g.t(e.TitleKey()), g.width())
-	_, err := fmt.Fprintf(g.io.Out, "\n%s\n", term.Reflow(g.t(e.ExplainKey()), g.width()))
+	term.WriteHanging(g.IO.Out, r.P.Bold.Sprint(e.Name)+" — ", strings.Repeat(" ", len(e.Name)+3), g.T(e.TitleKey()), g.Width())
+	_, err := fmt.Fprintf(g.IO.Out, "\n%s\n", term.Reflow(g.T(e.ExplainKey()), g.Width()))
 	return err
 }
 
-func newExplainCmd(g *globalOptions) *cobra.Command {
+func newExplainCmd(g *cli.Env) *cobra.Command {
 	return &cobra.Command{
 		Use:     "explain <name>",
-		Short:   g.t("help.explain.short"),
-		Example: g.t("help.explain.example"),
+		Short:   g.T("help.explain.short"),
+		Example: g.T("help.explain.example"),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return &usageError{Msg: g.t("err.explain.args", len(args)), Hint: g.t("err.hint.list")}
+				return &usageError{Msg: g.T("err.explain.args", len(args)), Hint: g.T("err.hint.list")}
 			}
 			return nil
 		},
@@ -43,9 +44,9 @@ func newExplainCmd(g *globalOptions) *cobra.Command {
 				}
 				return unknownDrill(g, args[0])
 			}
-			r := g.renderer()
+			r := g.Renderer()
 			r.Header(d)
-			_, err = fmt.Fprintf(g.io.Out, "\n%s\n", term.Reflow(d.Explain(g.lang), g.width()))
+			_, err = fmt.Fprintf(g.IO.Out, "\n%s\n", term.Reflow(d.Explain(g.Lang), g.Width()))
 			return err
 		},
 	}

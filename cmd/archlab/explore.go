@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"archlab/ui/cli"
 	"archlab/ui/numflag"
 	"archlab/ui/term"
 
@@ -24,7 +25,7 @@ import (
 // exploreOptions are the flags of `archlab explore` and its three
 // subcommands.
 type exploreOptions struct {
-	g        *globalOptions
+	g        *cli.Env
 	json     bool
 	show     bool
 	emit     bool
@@ -44,56 +45,56 @@ const (
 // exploreMechanisms names the subcommands in book order, for errors.
 const exploreMechanisms = "inbox, ordering, shardjob"
 
-func newExploreCmd(g *globalOptions) *cobra.Command {
+func newExploreCmd(g *cli.Env) *cobra.Command {
 	o := &exploreOptions{g: g}
 	cmd := &cobra.Command{
 		Use:     "explore {inbox | ordering | shardjob}",
-		Short:   g.t("explore.help.short"),
-		Long:    g.t("explore.help.long"),
-		Example: g.t("explore.help.example"),
+		Short:   g.T("explore.help.short"),
+		Long:    g.T("explore.help.long"),
+		Example: g.T("explore.help.example"),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				e := &usageError{Msg: g.t("explore.err.unknown", args[0], exploreMechanisms)}
+				e := &usageError{Msg: g.T("explore.err.unknown", args[0], exploreMechanisms)}
 				if near := drills.Nearest(args[0], strings.Split(exploreMechanisms, ", "), 1); len(near) > 0 {
-					e.Hint = g.t("err.hint.did-you-mean", near[0])
+					e.Hint = g.T("err.hint.did-you-mean", near[0])
 				}
 				return e
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return &usageError{Msg: g.t("explore.err.nothing", exploreMechanisms), Hint: g.t("err.hint.help", cmd.CommandPath())}
+			return &usageError{Msg: g.T("explore.err.nothing", exploreMechanisms), Hint: g.T("err.hint.help", cmd.CommandPath())}
 		},
 	}
 	f := cmd.PersistentFlags()
-	f.BoolVar(&o.json, "json", false, g.t("help.flag.json"))
-	f.BoolVar(&o.show, "show", false, g.t("explore.flag.show"))
-	f.BoolVar(&o.emit, "emit", false, g.t("explore.flag.emit"))
-	numflag.IntVar(f, &o.random, "random", 0, g.t("explore.flag.random"))
-	numflag.Uint64Var(f, &o.seed, "seed", 1, g.t("explore.flag.seed"))
-	numflag.IntVar(f, &o.workers, "workers", 0, g.t("explore.flag.workers"))
-	f.StringVar(&o.engine, "engine", string(explore.EngineStates), g.t("explore.flag.engine"))
+	f.BoolVar(&o.json, "json", false, g.T("help.flag.json"))
+	f.BoolVar(&o.show, "show", false, g.T("explore.flag.show"))
+	f.BoolVar(&o.emit, "emit", false, g.T("explore.flag.emit"))
+	numflag.IntVar(f, &o.random, "random", 0, g.T("explore.flag.random"))
+	numflag.Uint64Var(f, &o.seed, "seed", 1, g.T("explore.flag.seed"))
+	numflag.IntVar(f, &o.workers, "workers", 0, g.T("explore.flag.workers"))
+	f.StringVar(&o.engine, "engine", string(explore.EngineStates), g.T("explore.flag.engine"))
 
 	inbox := explore.DefaultInbox
 	inboxCmd := o.subcommand("inbox", func(ctx context.Context, opts explore.Options) (*explore.Report, error) {
 		return explore.Inbox(ctx, inbox, opts)
 	})
-	numflag.IntVar(inboxCmd.Flags(), &inbox.Messages, "messages", inbox.Messages, g.t("explore.flag.messages"))
-	numflag.IntVar(inboxCmd.Flags(), &inbox.Faults, "faults", inbox.Faults, g.t("explore.flag.faults"))
+	numflag.IntVar(inboxCmd.Flags(), &inbox.Messages, "messages", inbox.Messages, g.T("explore.flag.messages"))
+	numflag.IntVar(inboxCmd.Flags(), &inbox.Faults, "faults", inbox.Faults, g.T("explore.flag.faults"))
 
 	ord := explore.DefaultOrdering
 	orderingCmd := o.subcommand("ordering", func(ctx context.Context, opts explore.Options) (*explore.Report, error) {
 		return explore.Ordering(ctx, ord, opts)
 	})
-	numflag.IntVar(orderingCmd.Flags(), &ord.Duplicates, "duplicates", ord.Duplicates, g.t("explore.flag.duplicates"))
-	orderingCmd.Flags().BoolVar(&ord.Poison, "poison", ord.Poison, g.t("explore.flag.poison"))
-	numflag.IntVar(orderingCmd.Flags(), &ord.MaxAttempts, "max-attempts", ord.MaxAttempts, g.t("explore.flag.max-attempts"))
+	numflag.IntVar(orderingCmd.Flags(), &ord.Duplicates, "duplicates", ord.Duplicates, g.T("explore.flag.duplicates"))
+	orderingCmd.Flags().BoolVar(&ord.Poison, "poison", ord.Poison, g.T("explore.flag.poison"))
+	numflag.IntVar(orderingCmd.Flags(), &ord.MaxAttempts, "max-attempts", ord.MaxAttempts, g.T("explore.flag.max-attempts"))
 
 	shard := explore.DefaultShardjob
 	shardCmd := o.subcommand("shardjob", func(ctx context.Context, opts explore.Options) (*explore.Report, error) {
 		return explore.Shardjob(ctx, shard, opts)
 	})
-	numflag.IntVar(shardCmd.Flags(), &shard.Keys, "keys", shard.Keys, g.t("explore.flag.keys"))
+	numflag.IntVar(shardCmd.Flags(), &shard.Keys, "keys", shard.Keys, g.T("explore.flag.keys"))
 
 	cmd.AddCommand(inboxCmd, orderingCmd, shardCmd)
 	return cmd
@@ -105,24 +106,24 @@ func newExploreCmd(g *globalOptions) *cobra.Command {
 func (o *exploreOptions) subcommand(name string, run func(context.Context, explore.Options) (*explore.Report, error)) *cobra.Command {
 	g := o.g
 	strategies := explore.Strategies(name)
-	long := g.t("explore.help." + name + ".long")
+	long := g.T("explore.help." + name + ".long")
 	if name == "inbox" {
-		long = g.t("explore.help.inbox.long", faultTable(g))
+		long = g.T("explore.help.inbox.long", faultTable(g))
 	}
 	return &cobra.Command{
 		Use:       name + " [STRATEGY] [flags]",
-		Short:     g.t("explore.help." + name + ".short"),
-		Long:      long + "\n\n" + g.t("explore.help.strategy"),
-		Example:   g.t("explore.help." + name + ".example"),
+		Short:     g.T("explore.help." + name + ".short"),
+		Long:      long + "\n\n" + g.T("explore.help.strategy"),
+		Example:   g.T("explore.help." + name + ".example"),
 		ValidArgs: strategies,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
-				return &usageError{Msg: g.t("explore.err.args", name, strings.Join(args, " ")), Hint: g.t("err.hint.help", cmd.CommandPath())}
+				return &usageError{Msg: g.T("explore.err.args", name, strings.Join(args, " ")), Hint: g.T("err.hint.help", cmd.CommandPath())}
 			}
 			if len(args) == 1 && !slices.Contains(strategies, args[0]) {
-				e := &usageError{Msg: g.t("explore.err.strategy", name, args[0], strings.Join(strategies, ", "))}
+				e := &usageError{Msg: g.T("explore.err.strategy", name, args[0], strings.Join(strategies, ", "))}
 				if near := drills.Nearest(args[0], strategies, 2); len(near) > 0 {
-					e.Hint = g.t("err.hint.did-you-mean", near[0])
+					e.Hint = g.T("err.hint.did-you-mean", near[0])
 				}
 				return e
 			}
@@ -148,29 +149,29 @@ func (o *exploreOptions) subcommand(name string, run func(context.Context, explo
 func (o *exploreOptions) options(cmd *cobra.Command) (explore.Options, error) {
 	g := o.g
 	if o.json && o.show {
-		return explore.Options{}, &usageError{Msg: g.t("explore.err.formats")}
+		return explore.Options{}, &usageError{Msg: g.T("explore.err.formats")}
 	}
 	if o.json && o.emit {
-		return explore.Options{}, &usageError{Msg: g.t("explore.err.emit-json")}
+		return explore.Options{}, &usageError{Msg: g.T("explore.err.emit-json")}
 	}
 	if o.strategy != "" && !o.show && !o.emit {
-		return explore.Options{}, &usageError{Msg: g.t("explore.err.strategy-alone"), Hint: g.t("err.hint.help", cmd.CommandPath())}
+		return explore.Options{}, &usageError{Msg: g.T("explore.err.strategy-alone"), Hint: g.T("err.hint.help", cmd.CommandPath())}
 	}
 	if o.random < 0 || o.random > maxExploreSamples {
-		return explore.Options{}, &usageError{Msg: g.t("err.param.range", "random", 0, maxExploreSamples, o.random)}
+		return explore.Options{}, &usageError{Msg: g.T("err.param.range", "random", 0, maxExploreSamples, o.random)}
 	}
 	if o.workers < 0 || o.workers > maxExploreWorkers {
-		return explore.Options{}, &usageError{Msg: g.t("err.param.range", "workers", 0, maxExploreWorkers, o.workers)}
+		return explore.Options{}, &usageError{Msg: g.T("err.param.range", "workers", 0, maxExploreWorkers, o.workers)}
 	}
 	if !slices.Contains(explore.Engines, explore.Engine(o.engine)) {
-		return explore.Options{}, &usageError{Msg: g.t("explore.err.engine", o.engine)}
+		return explore.Options{}, &usageError{Msg: g.T("explore.err.engine", o.engine)}
 	}
 	if o.random > 0 && cmd.Flags().Changed("engine") && explore.Engine(o.engine) == explore.EngineStates {
-		return explore.Options{}, &usageError{Msg: g.t("explore.err.engine-random")}
+		return explore.Options{}, &usageError{Msg: g.T("explore.err.engine-random")}
 	}
 	seedSet := cmd.Flags().Changed("seed")
 	if seedSet && o.random == 0 {
-		return explore.Options{}, &usageError{Msg: g.t("explore.err.seed-without-random"), Hint: g.t("explore.err.hint.random")}
+		return explore.Options{}, &usageError{Msg: g.T("explore.err.seed-without-random"), Hint: g.T("explore.err.hint.random")}
 	}
 	// The seed has a fixed default, so the same command prints the same
 	// bytes; another sample is one --seed away.
@@ -203,7 +204,7 @@ func (o *exploreOptions) run(ctx context.Context, name string, opts explore.Opti
 	})
 	elapsed := time.Since(start)
 	if status.StoppedBySignal(ctx) {
-		return &interruptedError{Msg: o.g.t("explore.err.interrupted"), Code: status.SignalStatus(ctx)}
+		return &interruptedError{Msg: o.g.T("explore.err.interrupted"), Code: status.SignalStatus(ctx)}
 	}
 	if err != nil {
 		return o.scopeError(name, err)
@@ -211,7 +212,7 @@ func (o *exploreOptions) run(ctx context.Context, name string, opts explore.Opti
 	o.rate(rep, elapsed, workers)
 	switch {
 	case o.json:
-		if err := term.WriteJSON(o.g.io.Out, term.ExploreJSON(o.g.lang, rep)); err != nil {
+		if err := term.WriteJSON(o.g.IO.Out, term.ExploreJSON(o.g.Lang, rep)); err != nil {
 			return err
 		}
 	case o.emit:
@@ -219,7 +220,7 @@ func (o *exploreOptions) run(ctx context.Context, name string, opts explore.Opti
 			return err
 		}
 	default:
-		r := o.g.renderer()
+		r := o.g.Renderer()
 		if err := r.Explore(rep); err != nil {
 			return err
 		}
@@ -252,18 +253,18 @@ func (o *exploreOptions) withProgress(name string, opts *explore.Options, fn fun
 	if explore.EngineFor(name, *opts) == explore.EngineStates {
 		unit, size = "states", func() int64 { return -1 }
 	}
-	m := term.Meter{Desc: o.g.t("explore.progress", name), Unit: o.g.t("explore.progress.unit." + unit), Total: size, Done: done.Load,
+	m := term.Meter{Desc: o.g.T("explore.progress", name), Unit: o.g.T("explore.progress.unit." + unit), Total: size, Done: done.Load,
 		// If the count of schedules is known, an estimate of the time
 		// says how long the rest will take.
 		Shown: func(elapsed time.Duration) {
 			if d, all := done.Load(), total.Load(); unit == "schedules" && d > 0 && all > d {
 				rest := time.Duration(float64(elapsed) * float64(all-d) / float64(d))
-				fmt.Fprintln(o.g.io.Err, o.g.t("explore.estimate", name, term.GroupDigits(all), o.g.duration(rest.Round(time.Second))))
+				fmt.Fprintln(o.g.IO.Err, o.g.T("explore.estimate", name, term.GroupDigits(all), o.g.Duration(rest.Round(time.Second))))
 			}
 		}}
 	var rep *explore.Report
 	var err error
-	term.WithProgress(o.g.io.Err, m, func() { rep, err = fn() })
+	term.WithProgress(o.g.IO.Err, m, func() { rep, err = fn() })
 	return rep, err
 }
 
@@ -274,12 +275,12 @@ func (o *exploreOptions) rate(rep *explore.Report, elapsed time.Duration, worker
 		perSec = term.GroupDigits(uint64(float64(rep.Schedules) / s))
 	}
 	if rep.Engine == explore.EngineStates {
-		fmt.Fprintln(o.g.io.Err, o.g.t("explore.rate.states", rep.Mechanism, term.GroupDigits(rep.Schedules), len(rep.Strategies),
-			term.GroupDigits(rep.States), o.g.duration(elapsed), workers))
+		fmt.Fprintln(o.g.IO.Err, o.g.T("explore.rate.states", rep.Mechanism, term.GroupDigits(rep.Schedules), len(rep.Strategies),
+			term.GroupDigits(rep.States), o.g.Duration(elapsed), workers))
 		return
 	}
-	fmt.Fprintln(o.g.io.Err, o.g.t("explore.rate", rep.Mechanism, term.GroupDigits(rep.Schedules), len(rep.Strategies),
-		o.g.duration(elapsed), workers, perSec))
+	fmt.Fprintln(o.g.IO.Err, o.g.T("explore.rate", rep.Mechanism, term.GroupDigits(rep.Schedules), len(rep.Strategies),
+		o.g.Duration(elapsed), workers, perSec))
 }
 
 // scopeError turns the engine's refusal into one usage line.
@@ -287,23 +288,23 @@ func (o *exploreOptions) scopeError(name string, err error) error {
 	g := o.g
 	var se *explore.ScopeError
 	if errors.As(err, &se) && errors.Is(err, explore.ErrRange) {
-		return &usageError{Msg: g.t("err.param.range", se.Flag, se.Min, se.Max, se.Value)}
+		return &usageError{Msg: g.T("err.param.range", se.Flag, se.Min, se.Max, se.Value)}
 	}
 	if errors.As(err, &se) && errors.Is(err, explore.ErrTooManyStates) {
-		return &usageError{Msg: g.t("explore.err.too-many-states", name, term.GroupDigits(se.Limit)), Hint: g.t("explore.err.hint.random")}
+		return &usageError{Msg: g.T("explore.err.too-many-states", name, term.GroupDigits(se.Limit)), Hint: g.T("explore.err.hint.random")}
 	}
 	if errors.Is(err, explore.ErrNoStateGraph) {
-		return &usageError{Msg: g.t("explore.err.no-states", name)}
+		return &usageError{Msg: g.T("explore.err.no-states", name)}
 	}
 	if errors.Is(err, explore.ErrOverflow) {
-		return &usageError{Msg: g.t("explore.err.overflow", name), Hint: g.t("explore.err.hint.random")}
+		return &usageError{Msg: g.T("explore.err.overflow", name), Hint: g.T("explore.err.hint.random")}
 	}
 	if errors.As(err, &se) && errors.Is(err, explore.ErrTooLarge) {
-		return &usageError{Msg: g.t("explore.err.too-large", name, term.GroupDigits(se.Schedules), term.GroupDigits(se.Limit)), Hint: g.t("explore.err.hint.random")}
+		return &usageError{Msg: g.T("explore.err.too-large", name, term.GroupDigits(se.Schedules), term.GroupDigits(se.Limit)), Hint: g.T("explore.err.hint.random")}
 	}
 	var de *explore.DriftError
 	if errors.As(err, &de) {
-		return &mismatchError{Msg: g.t("explore.err.drift", name, de.Strategy, de.Err)}
+		return &mismatchError{Msg: g.T("explore.err.drift", name, de.Strategy, de.Err)}
 	}
 	return err
 }
@@ -320,11 +321,11 @@ func (o *exploreOptions) verdicts(rep *explore.Report) error {
 	if len(wrong) == 0 {
 		return nil
 	}
-	return &mismatchError{Msg: o.g.t("explore.err.mismatch", len(wrong), rep.Mechanism, strings.Join(wrong, ", "))}
+	return &mismatchError{Msg: o.g.T("explore.err.mismatch", len(wrong), rep.Mechanism, strings.Join(wrong, ", "))}
 }
 
 // faultTable lists §8.2's faults, a line each, from the harness's table.
-func faultTable(g *globalOptions) string {
+func faultTable(g *cli.Env) string {
 	width := 0
 	for _, f := range harness.InboxFaults {
 		width = max(width, len(f.Name))
@@ -332,7 +333,7 @@ func faultTable(g *globalOptions) string {
 	var b strings.Builder
 	for _, f := range harness.InboxFaults {
 		if f.Fault() {
-			fmt.Fprintf(&b, "  %-*s  %s\n", width, f.Name, g.t(f.DocKey()))
+			fmt.Fprintf(&b, "  %-*s  %s\n", width, f.Name, g.T(f.DocKey()))
 		}
 	}
 	return b.String()
@@ -354,9 +355,9 @@ func (o *exploreOptions) picked(rep *explore.Report) ([]*explore.Counterexample,
 		}
 	}
 	if o.strategy != "" && len(out) == 0 {
-		e := &usageError{Msg: o.g.t("explore.err.no-counterexample", o.strategy)}
+		e := &usageError{Msg: o.g.T("explore.err.no-counterexample", o.strategy)}
 		if len(unsafe) > 0 {
-			e.Hint = o.g.t("explore.err.hint.unsafe", strings.Join(unsafe, ", "))
+			e.Hint = o.g.T("explore.err.hint.unsafe", strings.Join(unsafe, ", "))
 		}
 		return nil, e
 	}
@@ -373,14 +374,14 @@ func (o *exploreOptions) emitFiles(rep *explore.Report) error {
 		return err
 	}
 	for i, ce := range ces {
-		text, err := ce.Emit(o.g.lang)
+		text, err := ce.Emit(o.g.Lang)
 		if err != nil {
 			return err
 		}
 		if i > 0 {
-			fmt.Fprintln(o.g.io.Out)
+			fmt.Fprintln(o.g.IO.Out)
 		}
-		fmt.Fprint(o.g.io.Out, text)
+		fmt.Fprint(o.g.IO.Out, text)
 	}
 	return nil
 }

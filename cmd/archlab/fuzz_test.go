@@ -6,9 +6,10 @@ import (
 	"testing"
 
 	"archlab/i18n"
+	"archlab/ui/cli"
 )
 
-// refLang is pickLang's rule written plainly: before "--", each --lang X or
+// refLang is cli.PickLang's rule written plainly: before "--", each --lang X or
 // --lang=X must be zh or en, and the last one wins; a bare --lang at the end
 // is left to cobra ("needs a value").
 func refLang(args []string, env i18n.Lang) (i18n.Lang, bool) {
@@ -46,10 +47,10 @@ func FuzzPickLang(f *testing.F) {
 	getenv := func(string) string { return "" }
 	f.Fuzz(func(t *testing.T, line string) {
 		args := strings.Split(line, " ")
-		got, err := pickLang(args, getenv)
+		got, err := cli.PickLang(args, getenv)
 		want, ok := refLang(args, i18n.FromEnv(getenv))
 		if (err == nil) != ok || (ok && got != want) {
-			t.Fatalf("pickLang(%q) = %q, %v; want %q, ok=%v", args, got, err, want, ok)
+			t.Fatalf("cli.PickLang(%q) = %q, %v; want %q, ok=%v", args, got, err, want, ok)
 		}
 		if err != nil && strings.Contains(err.Error(), "\n") {
 			t.Fatalf("a two-line error: %q", err)

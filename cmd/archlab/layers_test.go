@@ -35,13 +35,13 @@ var layers = map[string]int{
 	// ondemand is an adapter to the go command: it builds archlab variants.
 	"adapters/ondemand": 3,
 	// 4 the ui: what a run looks like, on the terminal and the page.
-	"ui/view": 4, "ui/term": 4, "ui/web": 4, "ui/status": 4, "ui/numflag": 4,
+	"ui/view": 4, "ui/term": 4, "ui/web": 4, "ui/status": 4, "ui/numflag": 4, "ui/cli": 4,
 	// wrap breaks lines between words (Chinese too) for both front ends.
 	"ui/wrap": 4,
 	// check's front end sits under check/ so a reader finds it there, but
 	// it is ui: it lays out check's results (report) and re-runs check
 	// on every save (watch, which asks adapters/ondemand for the build).
-	"check/report": 4, "check/watch": 4, "check/class": 4,
+	"check/report": 4, "check/watch": 4, "check/class": 4, "check/front": 4,
 	// 5 the commands: wiring only.
 	"cmd/archlab": 5, "cmd/archlab-check": 5,
 }

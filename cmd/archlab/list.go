@@ -7,51 +7,52 @@ import (
 	"github.com/spf13/cobra"
 
 	"archlab/drills"
+	"archlab/ui/cli"
 	"archlab/ui/term"
 )
 
-func newListCmd(g *globalOptions) *cobra.Command {
+func newListCmd(g *cli.Env) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:     "list",
-		Short:   g.t("help.list.short"),
-		Example: g.t("help.list.example"),
-		Args:    noArgs(g),
+		Short:   g.T("help.list.short"),
+		Example: g.T("help.list.example"),
+		Args:    cli.NoArgs(g),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if asJSON {
-				return term.WriteJSON(g.io.Out, listJSON(g))
+				return term.WriteJSON(g.IO.Out, listJSON(g))
 			}
-			p := term.NewPalette(g.colour())
+			p := term.NewPalette(g.Colour())
 			nameW := 0
 			for _, d := range drills.All() {
 				nameW = max(nameW, len(d.Name))
 			}
-			w := g.width()
+			w := g.Width()
 			for i, s := range drills.Sections {
 				if i > 0 {
-					fmt.Fprintln(g.io.Out)
+					fmt.Fprintln(g.IO.Out)
 				}
 				// The section's title on lines of its own, then its
 				// package; each drill's title wraps under itself.
-				for _, l := range term.WrapText(g.t(s.TitleKey()), w) {
-					fmt.Fprintln(g.io.Out, p.Bold.Sprint(l))
+				for _, l := range term.WrapText(g.T(s.TitleKey()), w) {
+					fmt.Fprintln(g.IO.Out, p.Bold.Sprint(l))
 				}
-				fmt.Fprintln(g.io.Out, p.Dim.Sprint(s.Package))
+				fmt.Fprintln(g.IO.Out, p.Dim.Sprint(s.Package))
 				list, _ := drills.InSection(s.ID)
 				for _, d := range list {
 					first := fmt.Sprintf("  %-*s  ", nameW, d.Name)
 					if len(first)+16 > w { // a narrow screen: the title under the name
-						fmt.Fprintln(g.io.Out, "  "+d.Name)
-						term.WriteHanging(g.io.Out, "      ", "      ", d.Title(g.lang), w)
+						fmt.Fprintln(g.IO.Out, "  "+d.Name)
+						term.WriteHanging(g.IO.Out, "      ", "      ", d.Title(g.Lang), w)
 						continue
 					}
-					term.WriteHanging(g.io.Out, first, strings.Repeat(" ", len(first)), d.Title(g.lang), w)
+					term.WriteHanging(g.IO.Out, first, strings.Repeat(" ", len(first)), d.Title(g.Lang), w)
 				}
 			}
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, g.t("help.flag.list-json"))
+	cmd.Flags().BoolVar(&asJSON, "json", false, g.T("help.flag.list-json"))
 	return cmd
 }
 
@@ -90,13 +91,13 @@ type jsonListArg struct {
 	Max     *int   `json:"max"` // null: no fixed upper bound
 }
 
-func listJSON(g *globalOptions) jsonList {
+func listJSON(g *cli.Env) jsonList {
 	out := jsonList{Schema: term.JSONSchema, Sections: []jsonSection{}}
 	for _, s := range drills.Sections {
-		js := jsonSection{ID: s.ID, Title: g.t(s.TitleKey()), Package: s.Package, Drills: []jsonEntry{}}
+		js := jsonSection{ID: s.ID, Title: g.T(s.TitleKey()), Package: s.Package, Drills: []jsonEntry{}}
 		list, _ := drills.InSection(s.ID)
 		for _, d := range list {
-			e := jsonEntry{Name: d.Name, Title: d.Title(g.lang), Expected: "book", Counters: []jsonBookItem{}, Params: []jsonListArg{}}
+			e := jsonEntry{Name: d.Name, Title: d.Title(g.Lang), Expected: "book", Counters: []jsonBookItem{}, Params: []jsonListArg{}}
 			if d.LabOnly {
 				e.Expected = "lab"
 			}

@@ -18,6 +18,7 @@ import (
 	xterm "golang.org/x/term"
 
 	"archlab/adapters/ondemand"
+	"archlab/ui/cli"
 	"archlab/ui/term"
 )
 
@@ -36,8 +37,8 @@ func main() {
 
 // newIO wires the real process: its streams, its environment and whether
 // stdout and stdin are terminals.
-func newIO() *IO {
-	io := &IO{
+func newIO() *cli.IO {
+	io := &cli.IO{
 		In:            os.Stdin,
 		Out:           os.Stdout,
 		Err:           os.Stderr,

@@ -22,6 +22,7 @@ import (
 	"archlab/harness"
 	"archlab/i18n"
 	"archlab/internal/inbox"
+	"archlab/ui/cli"
 )
 
 // TestMain lets the test binary act as the archlab command, so the scripts
@@ -85,12 +86,12 @@ func (i isolated) Run() (code int) {
 			code = 1
 		}
 	}()
-	g := &globalOptions{io: &IO{Err: io.Discard}, lang: i18n.EN}
+	g := &cli.Env{IO: &IO{Err: io.Discard}, Lang: i18n.EN}
 	for _, part := range []string{"web", "sqlite"} {
-		if linked(part) {
+		if cli.Linked(part) {
 			continue
 		}
-		if _, err := g.variant(context.Background(), &needsError{parts: []string{part}, asker: "the tests"}); err != nil {
+		if _, err := g.Variant(context.Background(), &cli.NeedsError{Parts: []string{part}, Asker: "the tests"}); err != nil {
 			return fail(fmt.Errorf("building the %s variant: %v", part, err))
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"archlab/i18n"
+	"archlab/ui/cli"
 )
 
 // TestLightBinaryLeavesOutHeavyParts: the archlab that `go run
@@ -72,7 +73,7 @@ func freshCache(t *testing.T, cmd *exec.Cmd) string {
 // archlab with SQLite, saying so in one line that names the file, and
 // runs the drill in it; the next run says nothing and builds nothing.
 func TestOnDemandBuild(t *testing.T) {
-	if linked("sqlite") {
+	if cli.Linked("sqlite") {
 		t.Skip("this test binary has SQLite linked in: nothing is handed over (go test ./... tests it)")
 	}
 	args := []string{"drill", "ack-lost", "--store", "sqlite"}
@@ -104,7 +105,7 @@ func TestOnDemandBuild(t *testing.T) {
 // TestOnDemandInterrupt: Ctrl-C while the first run builds exits 130,
 // says so, and leaves no binary, whole or partial, and no work files.
 func TestOnDemandInterrupt(t *testing.T) {
-	if linked("sqlite") {
+	if cli.Linked("sqlite") {
 		t.Skip("this test binary has SQLite linked in: nothing is handed over (go test ./... tests it)")
 	}
 	cmd := archlabCmd(t, "drill", "ack-lost", "--store", "sqlite")
@@ -152,12 +153,12 @@ func TestOnDemandInterrupt(t *testing.T) {
 // without them, before a test that times what the runs handed to it do.
 func variantReady(t *testing.T, parts ...string) {
 	t.Helper()
-	ne, ok := needParts("test", parts...).(*needsError)
+	ne, ok := cli.NeedParts("test", parts...).(*cli.NeedsError)
 	if !ok {
 		return
 	}
-	g := &globalOptions{io: &IO{Err: io.Discard}, lang: i18n.EN}
-	if _, err := g.variant(t.Context(), ne); err != nil {
+	g := &cli.Env{IO: &IO{Err: io.Discard}, Lang: i18n.EN}
+	if _, err := g.Variant(t.Context(), ne); err != nil {
 		t.Fatalf("building the archlab with %v: %v", parts, err)
 	}
 }

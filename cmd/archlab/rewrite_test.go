@@ -1,6 +1,7 @@
 package main
 
 import (
+	"archlab/ui/cli"
 	"bytes"
 	"os"
 	"path/filepath"
@@ -157,7 +158,7 @@ func TestRewriteChangedFile(t *testing.T) {
 	if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	g := &globalOptions{io: &IO{Err: &bytes.Buffer{}}, lang: "en"}
+	g := &cli.Env{IO: &IO{Err: &bytes.Buffer{}}, Lang: "en"}
 	err := rewriteFile(g, path, []byte(rowsFile), []byte("new bytes"))
 	if err == nil || !strings.Contains(err.Error(), "changed while its drill ran") {
 		t.Fatalf("got %v", err)

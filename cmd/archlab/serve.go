@@ -9,11 +9,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"archlab/drills"
+	"archlab/ui/cli"
 )
 
 // serveOptions are the flags of `archlab serve`.
 type serveOptions struct {
-	g    *globalOptions
+	g    *cli.Env
 	addr string
 	open bool
 	// class is --class DIR, the class page's folder (archlab class);
@@ -29,22 +30,22 @@ type serveOptions struct {
 // reaches it.
 const defaultServeAddr = "127.0.0.1:8017"
 
-func newServeCmd(g *globalOptions) *cobra.Command {
+func newServeCmd(g *cli.Env) *cobra.Command {
 	o := &serveOptions{g: g}
 	cmd := &cobra.Command{
 		Use:     "serve [--addr <host:port>] [--open]",
-		Short:   g.t("help.serve.short"),
-		Long:    g.t("help.serve.long"),
-		Example: g.t("help.serve.example"),
-		Args:    noArgs(g),
+		Short:   g.T("help.serve.short"),
+		Long:    g.T("help.serve.long"),
+		Example: g.T("help.serve.example"),
+		Args:    cli.NoArgs(g),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return o.run(cmd.Context())
 		},
 	}
-	cmd.Flags().StringVar(&o.addr, "addr", defaultServeAddr, g.t("help.flag.addr"))
-	cmd.Flags().BoolVar(&o.open, "open", false, g.t("help.flag.open"))
-	cmd.Flags().StringVar(&o.class, "class", "", g.t("help.flag.serve-class"))
-	cmd.Flags().BoolVar(&o.names, "names", false, g.t("help.flag.class-names"))
+	cmd.Flags().StringVar(&o.addr, "addr", defaultServeAddr, g.T("help.flag.addr"))
+	cmd.Flags().BoolVar(&o.open, "open", false, g.T("help.flag.open"))
+	cmd.Flags().StringVar(&o.class, "class", "", g.T("help.flag.serve-class"))
+	cmd.Flags().BoolVar(&o.names, "names", false, g.T("help.flag.class-names"))
 	return cmd
 }
 
@@ -59,18 +60,18 @@ func (o *serveOptions) run(ctx context.Context) error {
 	if n, ok := drills.ParseDecimal(port); err != nil || !ok || n < 0 || n > 65535 {
 		// A port net.Listen refuses ("99999", "http") is the reader's
 		// typing, not the machine's (exit 2, not 3).
-		return &usageError{Msg: o.g.t("err.serve.addr", o.addr)}
+		return &usageError{Msg: o.g.T("err.serve.addr", o.addr)}
 	}
 	if o.class != "" {
 		if info, err := os.Stat(o.class); err != nil || !info.IsDir() {
-			reason := o.g.t("class.err.not-folder")
+			reason := o.g.T("class.err.not-folder")
 			if err != nil {
-				reason = osReason(o.g, err)
+				reason = o.g.OSReason(err)
 			}
-			return &usageError{Msg: o.g.t("class.err.dir", o.class, reason)}
+			return &usageError{Msg: o.g.T("class.err.dir", o.class, reason)}
 		}
 	}
-	if err := needParts("serve", "web"); err != nil {
+	if err := cli.NeedParts("serve", "web"); err != nil {
 		return err
 	}
 	return serveWeb(o, ctx, host)

@@ -10,6 +10,7 @@ import (
 
 	"archlab/drills"
 	"archlab/harness"
+	"archlab/ui/cli"
 	"archlab/ui/status"
 )
 
@@ -44,10 +45,10 @@ var sqlite sqliteParts
 
 // addStoreFlags registers the store flags on the drill command (for --all
 // and --chapter) and on each §8.2 drill; all are bound to the same options.
-func addStoreFlags(f *pflag.FlagSet, g *globalOptions, o *storeOptions) {
-	f.StringVar(&o.store, "store", "memory", g.t("help.flag.store"))
-	dbVar(f, &o.db, g.t("help.flag.db"))
-	f.StringVar(&o.crash, "crash", "model", g.t("help.flag.crash"))
+func addStoreFlags(f *pflag.FlagSet, g *cli.Env, o *storeOptions) {
+	f.StringVar(&o.store, "store", "memory", g.T("help.flag.store"))
+	cli.DBVar(f, &o.db, g.T("help.flag.db"))
+	f.StringVar(&o.crash, "crash", "model", g.T("help.flag.crash"))
 }
 
 // stores is one invocation's databases: a temporary directory removed at
@@ -64,7 +65,7 @@ type stores struct {
 	// students is the code a file with "strategy student" runs
 	students *harness.Students
 	brokers  brokerRun // the real broker, when --broker chose one
-	g        *globalOptions
+	g        *cli.Env
 	budget   drills.Budget
 }
 
@@ -73,26 +74,26 @@ type stores struct {
 // does nothing and runs drills as the book does.
 func (o *drillOptions) openStores(list []*drills.Drill, many bool) (*stores, error) {
 	g, so := o.g, o.stores
-	s := &stores{o: so, students: g.students(), g: g, budget: o.budget}
+	s := &stores{o: so, students: g.Students(), g: g, budget: o.budget}
 	switch {
 	case so.store != "memory" && so.store != "sqlite":
-		return nil, &usageError{Msg: g.t("err.store", so.store)}
+		return nil, &usageError{Msg: g.T("err.store", so.store)}
 	case so.crash != "model" && so.crash != "real":
-		return nil, &usageError{Msg: g.t("err.crash", so.crash)}
+		return nil, &usageError{Msg: g.T("err.crash", so.crash)}
 	case so.crash == "real" && so.store != "sqlite":
-		return nil, &usageError{Msg: g.t("err.crash-needs-store")}
+		return nil, &usageError{Msg: g.T("err.crash-needs-store")}
 	case so.db != "" && so.store != "sqlite":
-		return nil, &usageError{Msg: g.t("err.db-needs-store")}
+		return nil, &usageError{Msg: g.T("err.db-needs-store")}
 	case so.db != "" && many:
-		return nil, &usageError{Msg: g.t("err.db-one-drill", manyFlag(o))}
+		return nil, &usageError{Msg: g.T("err.db-one-drill", manyFlag(o))}
 	}
 	if err := checkBroker(g, so.broker, list); err != nil {
 		return nil, err
 	}
 	if so.store == "sqlite" && !anyHasEnv(list) {
-		return nil, &usageError{Msg: g.t("err.store-no-drill", o.chapter)}
+		return nil, &usageError{Msg: g.T("err.store-no-drill", o.chapter)}
 	}
-	if err := needParts(so.asker(), so.parts()...); err != nil {
+	if err := cli.NeedParts(so.asker(), so.parts()...); err != nil {
 		return nil, err
 	}
 	if so.store == "memory" {
@@ -157,14 +158,14 @@ func (s *stores) run(d *drills.Drill, v drills.Values) (*drills.Result, error) {
 }
 
 // interrupted is the error of a run cut short by Ctrl-C, or nil.
-func (s *stores) interrupted(g *globalOptions) error {
+func (s *stores) interrupted(g *cli.Env) error {
 	if s.ctx != nil && s.ctx.Err() != nil {
-		msg := g.t("err.interrupted")
+		msg := g.T("err.interrupted")
 		switch {
 		case s.brokers != nil && s.o.store != "sqlite":
-			msg = g.t("err.interrupted.broker") // no process, no file: the broker's leftovers
+			msg = g.T("err.interrupted.broker") // no process, no file: the broker's leftovers
 		case s.o.store != "sqlite":
-			msg = g.t("err.interrupted.memory") // nothing to kill, nothing to remove
+			msg = g.T("err.interrupted.memory") // nothing to kill, nothing to remove
 		}
 		return &interruptedError{Msg: msg, Code: status.SignalStatus(s.ctx)}
 	}
@@ -176,7 +177,7 @@ func (s *stores) interrupted(g *globalOptions) error {
 // its default meaning. The command calls it as soon as the drills have run,
 // before it prints (a reader that closes the pipe early must not leave a
 // temporary file behind), and again, deferred, on every other path.
-func (s *stores) close(g *globalOptions, err *error) {
+func (s *stores) close(g *cli.Env, err *error) {
 	if s.ctx == nil || s.closed {
 		return
 	}
@@ -193,7 +194,7 @@ func (s *stores) close(g *globalOptions, err *error) {
 		return
 	}
 	if *err == nil && s.o.db != "" {
-		fmt.Fprintln(g.io.Err, g.t("cli.db-kept", s.o.db, s.o.db))
+		fmt.Fprintln(g.IO.Err, g.T("cli.db-kept", s.o.db, s.o.db))
 	}
 }
 
@@ -215,11 +216,11 @@ func manyFlag(o *drillOptions) string {
 }
 
 // storeExample adds the store flags to a §8.2 drill's examples.
-func storeExample(g *globalOptions, d *drills.Drill) string {
-	return "\n  # " + g.t("help.example.sqlite") +
+func storeExample(g *cli.Env, d *drills.Drill) string {
+	return "\n  # " + g.T("help.example.sqlite") +
 		"\n  $ archlab drill " + d.Name + " --store sqlite --trace" +
-		"\n  # " + g.t("help.example.crash-real") +
+		"\n  # " + g.T("help.example.crash-real") +
 		"\n  $ archlab drill " + d.Name + " --store sqlite --crash real --trace" +
-		"\n  # " + g.t("help.example.db") +
+		"\n  # " + g.T("help.example.db") +
 		"\n  $ archlab drill " + d.Name + " --store sqlite --db " + d.Name + ".db && sqlite3 " + d.Name + ".db .dump"
 }

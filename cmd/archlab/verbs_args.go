@@ -6,13 +6,14 @@ import (
 	"strings"
 
 	"archlab/harness"
+	"archlab/ui/cli"
 	"archlab/ui/term"
 )
 
 // printArgDocs prints, under a verb, each optional argument that has its
 // own explanation (a fault of its section's table armed by a count), one a
 // line: "crash-after=N  the worker dies right after its Nth item …".
-func printArgDocs(w io.Writer, g *globalOptions, args []harness.Arg, width int) {
+func printArgDocs(w io.Writer, g *cli.Env, args []harness.Arg, width int) {
 	pad := 0
 	for _, a := range args {
 		if a.DocKey != "" {
@@ -24,23 +25,23 @@ func printArgDocs(w io.Writer, g *globalOptions, args []harness.Arg, width int) 
 			continue
 		}
 		head := fmt.Sprintf("        %-*s  ", pad, a.Name+"=N")
-		term.WriteHanging(w, head, strings.Repeat(" ", len(head)), g.t(a.DocKey), width)
+		term.WriteHanging(w, head, strings.Repeat(" ", len(head)), g.T(a.DocKey), width)
 	}
 }
 
 // printStaged prints the faults of a section's table that the scenario
 // stages rather than a verb's argument arms, one a line.
-func printStaged(w io.Writer, g *globalOptions, staged []harness.StagedFault, width int) {
+func printStaged(w io.Writer, g *cli.Env, staged []harness.StagedFault, width int) {
 	if len(staged) == 0 {
 		return
 	}
-	term.WriteHanging(w, "", "  ", g.t("cli.verbs.staged"), width)
+	term.WriteHanging(w, "", "  ", g.T("cli.verbs.staged"), width)
 	pad := 0
 	for _, f := range staged {
 		pad = max(pad, len(f.Name))
 	}
 	for _, f := range staged {
 		head := fmt.Sprintf("  %-*s  ", pad, f.Name)
-		term.WriteHanging(w, head, strings.Repeat(" ", len(head)), g.t(f.DocKey), width)
+		term.WriteHanging(w, head, strings.Repeat(" ", len(head)), g.T(f.DocKey), width)
 	}
 }

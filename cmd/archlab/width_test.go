@@ -12,6 +12,7 @@ import (
 	"archlab/check"
 	"archlab/drills"
 	"archlab/i18n"
+	"archlab/ui/cli"
 	"archlab/ui/term"
 )
 
@@ -65,7 +66,7 @@ func helpScreens() [][]string {
 		}
 	}
 	var buf bytes.Buffer
-	walk(newRootCmd(&globalOptions{io: &IO{Out: &buf, Err: &buf, Getenv: func(string) string { return "" }}, lang: i18n.EN}))
+	walk(newRootCmd(&cli.Env{IO: &IO{Out: &buf, Err: &buf, Getenv: func(string) string { return "" }}, Lang: i18n.EN}))
 	return out
 }
 

@@ -12,6 +12,7 @@ import (
 	"archlab/adapters/broker/natsbroker"
 	"archlab/drills"
 	"archlab/harness"
+	"archlab/ui/cli"
 	"archlab/ui/status"
 )
 
@@ -20,7 +21,7 @@ import (
 // a minute of compiling on a fresh clone and a third of archlab's start-up,
 // so only the archlab built with -tags brokers has them; the everyday
 // archlab hands --broker nats|kafka to that one (ondemand.go).
-func init() { openRealBroker = openBrokers }
+func init() { openRealBroker = openBrokers; cli.Link("brokers") }
 
 // brokers is one invocation's real broker.
 type brokers struct {
@@ -35,7 +36,7 @@ type brokers struct {
 // openBrokers starts or reaches the chosen broker. Ctrl-C (ctx) while it
 // dials or starts is exit 130 at once: the dial goes on in the background
 // and whatever it opens is closed.
-func openBrokers(ctx context.Context, g *globalOptions, o brokerOptions) (brokerRun, error) {
+func openBrokers(ctx context.Context, g *cli.Env, o brokerOptions) (brokerRun, error) {
 	type opened struct {
 		b   *brokers
 		err error
@@ -45,7 +46,7 @@ func openBrokers(ctx context.Context, g *globalOptions, o brokerOptions) (broker
 		b, err := dial(ctx, g, o)
 		done <- opened{b, err}
 	}()
-	interrupted := &interruptedError{Msg: g.t("err.interrupted.dial", o.broker)}
+	interrupted := &interruptedError{Msg: g.T("err.interrupted.dial", o.broker)}
 	var r opened
 	select {
 	case r = <-done:
@@ -63,9 +64,9 @@ func openBrokers(ctx context.Context, g *globalOptions, o brokerOptions) (broker
 		r.b.close()
 		var ue *broker.UnreachableError
 		if errors.As(r.err, &ue) {
-			why := redactIn(firstLine(ue.Err.Error()), o.natsURL)
-			return nil, &couldNotRunError{Msg: g.t("err.broker.unreachable", ue.Broker, redactURL(ue.Addr), why),
-				Hint: g.t("err.broker.unreachable-hint")}
+			why := redactIn(cli.FirstLine(ue.Err.Error()), o.natsURL)
+			return nil, &couldNotRunError{Msg: g.T("err.broker.unreachable", ue.Broker, redactURL(ue.Addr), why),
+				Hint: g.T("err.broker.unreachable-hint")}
 		}
 		return nil, &couldNotRunError{Msg: redactIn(r.err.Error(), o.natsURL)}
 	}
@@ -74,7 +75,7 @@ func openBrokers(ctx context.Context, g *globalOptions, o brokerOptions) (broker
 
 // dial starts the embedded server or connects to the reader's. On error
 // the returned brokers holds what was opened, for close.
-func dial(ctx context.Context, g *globalOptions, o brokerOptions) (*brokers, error) {
+func dial(ctx context.Context, g *cli.Env, o brokerOptions) (*brokers, error) {
 	b := &brokers{kind: o.broker}
 	var err error
 	switch o.broker {

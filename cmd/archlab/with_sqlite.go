@@ -14,6 +14,7 @@ import (
 	"archlab/drills"
 	"archlab/harness"
 	"archlab/internal/inbox"
+	"archlab/ui/cli"
 )
 
 // This file is the store wiring that needs SQLite (modernc.org/sqlite, a
@@ -21,7 +22,7 @@ import (
 // clone) and the consumer process. Only the archlab built with -tags
 // sqlite has it; the everyday archlab hands --store sqlite to that one
 // (ondemand.go).
-func init() { sqlite = sqliteWiring{} }
+func init() { sqlite = sqliteWiring{}; cli.Link("sqlite") }
 
 type sqliteWiring struct{}
 
@@ -30,7 +31,7 @@ func (sqliteWiring) prepare(s *stores) error {
 	if so.crash == "real" {
 		exe, err := os.Executable()
 		if err != nil {
-			return &usageError{Msg: g.t("err.crash-no-executable", err)}
+			return &usageError{Msg: g.T("err.crash-no-executable", err)}
 		}
 		s.exe = exe
 	}
@@ -97,10 +98,10 @@ func (sqliteWiring) consumerChild() (int, bool) {
 }
 
 // dbError turns a refused --db into one line in the reader's language.
-func dbError(g *globalOptions, path string, err error) error {
+func dbError(g *cli.Env, path string, err error) error {
 	var oe *sqlstore.OpenError
 	if !errors.As(err, &oe) {
-		return &usageError{Msg: g.t("err.db.open", path, err)}
+		return &usageError{Msg: g.T("err.db.open", path, err)}
 	}
 	if e := dbEnvError(g, path, oe); e != nil {
 		return e
@@ -108,21 +109,21 @@ func dbError(g *globalOptions, path string, err error) error {
 	var msg string
 	switch oe.Problem {
 	case sqlstore.IsDirectory:
-		msg = g.t("err.db.directory", path)
+		msg = g.T("err.db.directory", path)
 	case sqlstore.Unreadable:
-		msg = g.t("err.db.unreadable", path, oe.Err)
+		msg = g.T("err.db.unreadable", path, oe.Err)
 	case sqlstore.NotSQLite:
-		msg = g.t("err.db.not-sqlite", path)
+		msg = g.T("err.db.not-sqlite", path)
 	case sqlstore.ForeignSchema:
-		msg = g.t("err.db.foreign", path)
+		msg = g.T("err.db.foreign", path)
 	case sqlstore.NewerSchema:
-		msg = g.t("err.db.newer", path, oe.Version, sqlstore.SchemaVersion)
+		msg = g.T("err.db.newer", path, oe.Version, sqlstore.SchemaVersion)
 	case sqlstore.NotRegular:
-		msg = g.t("err.db.not-regular", path)
+		msg = g.T("err.db.not-regular", path)
 	case sqlstore.Corrupt:
-		msg = g.t("err.db.corrupt", path, oe.Detail)
+		msg = g.T("err.db.corrupt", path, oe.Detail)
 	default:
-		msg = g.t("err.db.open", path, errors.Unwrap(oe))
+		msg = g.T("err.db.open", path, errors.Unwrap(oe))
 	}
 	return &usageError{Msg: msg}
 }
@@ -131,18 +132,18 @@ func dbError(g *globalOptions, path string, err error) error {
 // added, or nil for the others (dbError says those). The environment's
 // problems (a read-only or busy file, a run holding it, a full disk) are
 // "could not run", exit 3: CI must not read them as the book being wrong.
-func dbEnvError(g *globalOptions, path string, oe *sqlstore.OpenError) error {
+func dbEnvError(g *cli.Env, path string, oe *sqlstore.OpenError) error {
 	switch {
 	case oe.Problem == sqlstore.WrongSchema:
-		return &usageError{Msg: g.t("err.db.wrong-schema", path, oe.Detail)}
+		return &usageError{Msg: g.T("err.db.wrong-schema", path, oe.Detail)}
 	case oe.Problem == sqlstore.InUse:
-		return &couldNotRunError{Msg: g.t("err.db.in-use", path, oe.Pid)}
+		return &couldNotRunError{Msg: g.T("err.db.in-use", path, oe.Pid)}
 	case oe.Problem == sqlstore.ReadOnly:
-		return &couldNotRunError{Msg: g.t("err.db.read-only", path, oe.Err)}
+		return &couldNotRunError{Msg: g.T("err.db.read-only", path, oe.Err)}
 	case oe.Problem == sqlstore.Unreadable && errors.Is(oe.Err, fs.ErrPermission):
-		return &couldNotRunError{Msg: g.t("err.db.unreadable", path, oe.Err)}
+		return &couldNotRunError{Msg: g.T("err.db.unreadable", path, oe.Err)}
 	case sqlstore.Environmental(oe.Err):
-		return &couldNotRunError{Msg: g.t("err.db.env", path, oe.Err)}
+		return &couldNotRunError{Msg: g.T("err.db.env", path, oe.Err)}
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"archlab/adapters/sqlstore"
 	"archlab/drills"
 	"archlab/i18n"
+	"archlab/ui/cli"
 )
 
 // The tests of with_sqlite.go's functions themselves, which only a test
@@ -25,7 +26,7 @@ import (
 // The file's own problems are bad input (2); the environment's are "could
 // not run" (3), never 1.
 func TestDBErrorStatus(t *testing.T) {
-	g := &globalOptions{lang: i18n.EN}
+	g := &cli.Env{Lang: i18n.EN}
 	tests := []struct {
 		err  *sqlstore.OpenError
 		code int
@@ -79,7 +80,7 @@ func readOnlyError(t *testing.T) error {
 // the environment (before issue 11: "FAIL … attempt to write a readonly
 // database", exit 1) could not run: exit 3.
 func TestEnvFailureInADrillExitsThree(t *testing.T) {
-	g := &globalOptions{lang: i18n.EN}
+	g := &cli.Env{Lang: i18n.EN}
 	d, _ := drills.Lookup("ack-lost")
 	res := &drills.Result{Drill: d, Err: errors.Join(errors.New("sqlstore: INSERT"), readOnlyError(t))}
 	code, msg, _ := describe(envFailure(g, []*drills.Result{res}))

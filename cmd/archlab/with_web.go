@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"time"
 
+	"archlab/ui/cli"
 	"archlab/ui/status"
 	"archlab/ui/web"
 )
@@ -19,7 +20,7 @@ import (
 // page (ui/web). Linking net/http costs every command's start-up, so only
 // the archlab built with -tags web has it; the everyday archlab hands
 // serve to that one (ondemand.go).
-func init() { serveWeb = (*serveOptions).serve }
+func init() { serveWeb = (*serveOptions).serve; cli.Link("web") }
 
 // serve listens and serves until Ctrl-C (or SIGTERM), then shuts the
 // server down: the runs in flight are cancelled, open requests get their
@@ -28,11 +29,11 @@ func init() { serveWeb = (*serveOptions).serve }
 func (o *serveOptions) serve(ctx context.Context, host string) error {
 	g := o.g
 	if !loopback(host) {
-		fmt.Fprintln(g.io.Err, g.t("serve.public", o.addr))
+		fmt.Fprintln(g.IO.Err, g.T("serve.public", o.addr))
 	}
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
-		return &couldNotRunError{Msg: g.t("err.serve.listen", o.addr, unwrapNetErr(err))}
+		return &couldNotRunError{Msg: g.T("err.serve.listen", o.addr, unwrapNetErr(err))}
 	}
 	url := "http://" + ln.Addr().String() + "/"
 	if ctx == nil {
@@ -45,7 +46,7 @@ func (o *serveOptions) serve(ctx context.Context, host string) error {
 	runs, cancelRuns := context.WithCancel(context.Background())
 	defer cancelRuns()
 	srv := &http.Server{
-		Handler:           web.NewWith(web.Options{Lang: g.lang, Hosts: serveHosts(host), Class: o.class, ClassNames: o.names}),
+		Handler:           web.NewWith(web.Options{Lang: g.Lang, Hosts: serveHosts(host), Class: o.class, ClassNames: o.names}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,
@@ -54,18 +55,18 @@ func (o *serveOptions) serve(ctx context.Context, host string) error {
 	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
-	fmt.Fprintln(g.io.Out, g.t("serve.listening", url))
+	fmt.Fprintln(g.IO.Out, g.T("serve.listening", url))
 	if o.ready != nil {
 		o.ready(url)
 	}
 	if o.open {
 		if err := openBrowser(url); err != nil {
-			fmt.Fprintln(g.io.Err, g.t("serve.no-open", err, url))
+			fmt.Fprintln(g.IO.Err, g.T("serve.no-open", err, url))
 		}
 	}
 	select {
 	case err := <-done:
-		return &couldNotRunError{Msg: g.t("err.serve.listen", o.addr, err)}
+		return &couldNotRunError{Msg: g.T("err.serve.listen", o.addr, err)}
 	case <-ctx.Done():
 	}
 	cancelRuns()
@@ -75,7 +76,7 @@ func (o *serveOptions) serve(ctx context.Context, host string) error {
 		srv.Close() // a request that would not end: cut it
 	}
 	<-done
-	return &interruptedError{Msg: g.t("serve.stopped"), Code: status.SignalStatus(ctx)}
+	return &interruptedError{Msg: g.T("serve.stopped"), Code: status.SignalStatus(ctx)}
 }
 
 // openBrowser asks the desktop to open url.

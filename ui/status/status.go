@@ -4,6 +4,8 @@
 // process's exit status (exitstatus.go there).
 package status
 
+import "errors"
+
 // Interrupted130 is the shell's 128+SIGINT: Ctrl-C stopped a run after
 // archlab cleaned up.
 const Interrupted130 = 130
@@ -43,3 +45,15 @@ type CouldNotRun struct {
 }
 
 func (e *CouldNotRun) Error() string { return e.Msg }
+
+// Own reports whether err is one of archlab's own typed errors, not an
+// error passed on from a write, a library or cobra.
+func Own(err error) bool {
+	var (
+		ue *Usage
+		mm *Mismatch
+		ie *Interrupted
+		ce *CouldNotRun
+	)
+	return errors.As(err, &ue) || errors.As(err, &mm) || errors.As(err, &ie) || errors.As(err, &ce)
+}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -18,9 +18,9 @@ import (
 // prose is reflowed, example commands continue with " \", and a flag's
 // description wraps under itself.
 
-// installHelp makes cmd and every command below it write help and usage
+// InstallHelp makes cmd and every command below it write help and usage
 // this way.
-func installHelp(g *globalOptions, root *cobra.Command) {
+func InstallHelp(g *Env, root *cobra.Command) {
 	root.SetHelpFunc(func(cmd *cobra.Command, _ []string) {
 		writeHelp(g, cmd, cmd.OutOrStdout())
 	})
@@ -32,45 +32,45 @@ func installHelp(g *globalOptions, root *cobra.Command) {
 
 // writeHelp is cobra's help: the long description (or the short one), then
 // the usage.
-func writeHelp(g *globalOptions, cmd *cobra.Command, w io.Writer) {
+func writeHelp(g *Env, cmd *cobra.Command, w io.Writer) {
 	about := strings.TrimSpace(cmd.Long)
 	if about == "" {
 		about = cmd.Short
 	}
 	if about != "" {
-		fmt.Fprintln(w, term.Reflow(about, g.width()))
+		fmt.Fprintln(w, term.Reflow(about, g.Width()))
 		fmt.Fprintln(w)
 	}
 	writeUsage(g, cmd, w)
 }
 
 // writeUsage is cobra's usage, section by section, wrapped to the width.
-func writeUsage(g *globalOptions, cmd *cobra.Command, w io.Writer) {
-	width := g.width()
-	fmt.Fprintln(w, g.t("help.head.usage"))
+func writeUsage(g *Env, cmd *cobra.Command, w io.Writer) {
+	width := g.Width()
+	fmt.Fprintln(w, g.T("help.head.usage"))
 	if cmd.Runnable() {
 		use := cmd.UseLine()
 		if cmd.HasAvailableFlags() && !strings.Contains(use, "[flags]") {
 			use += " [flags]"
 		}
-		term.WriteCommand(w, "  ", "    ", strings.ReplaceAll(use, "[flags]", g.t("help.flags-word")), width)
+		term.WriteCommand(w, "  ", "    ", strings.ReplaceAll(use, "[flags]", g.T("help.flags-word")), width)
 	}
 	if cmd.HasAvailableSubCommands() {
-		term.WriteCommand(w, "  ", "    ", cmd.CommandPath()+" "+g.t("help.command-word"), width)
+		term.WriteCommand(w, "  ", "    ", cmd.CommandPath()+" "+g.T("help.command-word"), width)
 	}
 	if len(cmd.Aliases) > 0 {
 		fmt.Fprintln(w)
-		fmt.Fprintln(w, g.t("help.head.aliases"))
+		fmt.Fprintln(w, g.T("help.head.aliases"))
 		term.WriteHanging(w, "  ", "    ", cmd.NameAndAliases(), width)
 	}
 	if cmd.HasExample() {
 		fmt.Fprintln(w)
-		fmt.Fprintln(w, g.t("help.head.examples"))
+		fmt.Fprintln(w, g.T("help.head.examples"))
 		writeExamples(w, cmd.Example, width)
 	}
 	if cmd.HasAvailableSubCommands() {
 		fmt.Fprintln(w)
-		fmt.Fprintln(w, g.t("help.head.commands"))
+		fmt.Fprintln(w, g.T("help.head.commands"))
 		var subs []*cobra.Command
 		pad := 0
 		for _, c := range cmd.Commands() {
@@ -91,17 +91,17 @@ func writeUsage(g *globalOptions, cmd *cobra.Command, w io.Writer) {
 	}
 	if cmd.HasAvailableLocalFlags() {
 		fmt.Fprintln(w)
-		fmt.Fprintln(w, g.t("help.head.flags"))
+		fmt.Fprintln(w, g.T("help.head.flags"))
 		writeFlags(g, w, cmd.LocalFlags(), width)
 	}
 	if cmd.HasAvailableInheritedFlags() {
 		fmt.Fprintln(w)
-		fmt.Fprintln(w, g.t("help.head.global-flags"))
+		fmt.Fprintln(w, g.T("help.head.global-flags"))
 		writeFlags(g, w, cmd.InheritedFlags(), width)
 	}
 	if cmd.HasAvailableSubCommands() {
 		fmt.Fprintln(w)
-		for _, l := range term.WrapText(g.t("help.more", cmd.CommandPath()), width) {
+		for _, l := range term.WrapText(g.T("help.more", cmd.CommandPath()), width) {
 			fmt.Fprintln(w, l)
 		}
 	}
@@ -128,7 +128,7 @@ func writeExamples(w io.Writer, examples string, width int) {
 // does"), the descriptions in one column wrapped under themselves; when
 // the names leave the descriptions too little room, each description goes
 // under its flag instead.
-func writeFlags(g *globalOptions, w io.Writer, fs *pflag.FlagSet, width int) {
+func writeFlags(g *Env, w io.Writer, fs *pflag.FlagSet, width int) {
 	type row struct{ name, usage string }
 	var rows []row
 	nameW := 0
@@ -142,13 +142,13 @@ func writeFlags(g *globalOptions, w io.Writer, fs *pflag.FlagSet, width int) {
 		}
 		varname, usage := pflag.UnquoteUsage(f)
 		if varname == "string" || varname == "int" || varname == "uint" || varname == "duration" {
-			varname = g.t("help.type." + varname) // a type, said in the reader's words
+			varname = g.T("help.type." + varname) // a type, said in the reader's words
 		}
 		if varname != "" {
 			name += " " + varname
 		}
 		if d := flagDefault(f); d != "" {
-			usage += g.t("help.flag.default", d)
+			usage += g.T("help.flag.default", d)
 		}
 		rows = append(rows, row{name, usage})
 		nameW = max(nameW, term.DisplayWidth(name))

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"strings"
@@ -47,7 +47,7 @@ func checkDBPath(s string) error {
 	return nil
 }
 
-// dbVar registers --db.
-func dbVar(f *pflag.FlagSet, p *string, usage string) {
+// DBVar registers --db.
+func DBVar(f *pflag.FlagSet, p *string, usage string) {
 	f.Var(dbValue{p}, "db", usage)
 }
