@@ -30,7 +30,7 @@ func newClassCmd(g *cli.Env) *cobra.Command {
 		Example: g.T("help.class.example"),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return &usageError{Msg: g.T("err.class.args", len(args)), Hint: g.T("err.hint.help", cmd.CommandPath())}
+				return &status.Usage{Msg: g.T("err.class.args", len(args)), Hint: g.T("err.hint.help", cmd.CommandPath())}
 			}
 			return nil
 		},
@@ -51,7 +51,7 @@ func (o *classOptions) run(dir string) error {
 	if err != nil {
 		msg := g.T("class.err.dir", dir, g.OSReason(err))
 		if errors.Is(err, fs.ErrNotExist) || isNotDir(err) {
-			return &usageError{Msg: msg}
+			return &status.Usage{Msg: msg}
 		}
 		return &status.CouldNotRun{Msg: msg}
 	}

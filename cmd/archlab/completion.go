@@ -1,9 +1,10 @@
 package main
 
 import (
-	"archlab/ui/cli"
-
 	"github.com/spf13/cobra"
+
+	"archlab/ui/cli"
+	"archlab/ui/status"
 )
 
 // newCompletionCmd is `archlab completion SHELL`: cobra's own scripts,
@@ -22,7 +23,7 @@ func newCompletionCmd(g *cli.Env, root *cobra.Command) *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return &usageError{Msg: g.T("err.completion.shell"), Hint: g.T("err.hint.help", cmd.CommandPath())}
+			return &status.Usage{Msg: g.T("err.completion.shell"), Hint: g.T("err.hint.help", cmd.CommandPath())}
 		},
 	}
 	shells := []struct {

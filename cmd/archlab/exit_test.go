@@ -7,8 +7,10 @@ import (
 	"testing"
 
 	"archlab/drills"
+	"archlab/drills/front"
 	"archlab/i18n"
 	"archlab/ui/cli"
+	"archlab/ui/status"
 )
 
 // TestMismatchExitsOne: a drill that disagrees with the book exits 1 and
@@ -28,7 +30,7 @@ func TestMismatchExitsOne(t *testing.T) {
 	res.Pass = false
 	g := &cli.Env{Lang: i18n.EN}
 	var stderr bytes.Buffer
-	code := exitCode(&stderr, i18n.EN, mismatch(g, []*drills.Result{res}))
+	code := exitCode(&stderr, i18n.EN, front.Mismatch(g, []*drills.Result{res}))
 	if code != exitMismatch {
 		t.Fatalf("exit %d, want %d", code, exitMismatch)
 	}
@@ -45,10 +47,10 @@ func TestExitCodes(t *testing.T) {
 		line string
 	}{
 		{nil, exitOK, ""},
-		{&usageError{Msg: "--shards must be at least 1, got 0"}, exitUsage, "archlab: --shards must be at least 1, got 0\n"},
-		{&usageError{Msg: "unknown drill \"x\"", Hint: "run 'archlab list' to see every drill"}, exitUsage, "archlab: unknown drill \"x\"\nrun 'archlab list' to see every drill\n"},
+		{&status.Usage{Msg: "--shards must be at least 1, got 0"}, exitUsage, "archlab: --shards must be at least 1, got 0\n"},
+		{&status.Usage{Msg: "unknown drill \"x\"", Hint: "run 'archlab list' to see every drill"}, exitUsage, "archlab: unknown drill \"x\"\nrun 'archlab list' to see every drill\n"},
 		{errors.New("some cobra error\n\nwith more lines"), exitUsage, "archlab: some cobra error\n"},
-		{&mismatchError{Msg: "drift"}, exitMismatch, "archlab: drift\n"},
+		{&status.Mismatch{Msg: "drift"}, exitMismatch, "archlab: drift\n"},
 	}
 	for _, tt := range tests {
 		var stderr bytes.Buffer

@@ -7,9 +7,10 @@ import (
 	"io"
 	"syscall"
 
-	"archlab/drills"
+	"archlab/drills/front"
 	"archlab/i18n"
 	"archlab/ui/cli"
+	"archlab/ui/status"
 )
 
 // exitCouldNotRun is the status of a run the environment stopped: a
@@ -70,15 +71,46 @@ func writeJSONError(w io.Writer, msg string, code int) {
 	w.Write(append(b, '\n'))
 }
 
-// envFailure is the "could not run" error of the first drill whose store
-// failed because of the environment (a read-only or busy database, a full
-// disk), or nil. Such a drill did not disagree with the book: it did not
-// get to run, and CI must not read exit 1.
-func envFailure(g *cli.Env, results []*drills.Result) error {
-	for _, res := range results {
-		if res.Err != nil && sqlite != nil && sqlite.environmental(res.Err) {
-			return &couldNotRunError{Msg: g.T("err.env.run", res.Drill.Name, cli.FirstLine(res.Err.Error()))}
-		}
+// Exit codes.
+const (
+	exitOK       = 0
+	exitMismatch = 1 // a drill disagrees with the book
+	exitUsage    = 2 // bad input
+	// exitCouldNotRun (3, exitstatus.go): the environment stopped the run.
+	// exitInterrupted is the shell's 128+SIGINT: Ctrl-C stopped a run
+	// after archlab cleaned up (--crash real).
+	exitInterrupted = status.Interrupted130
+)
+
+// describe is an error's exit status, its line and its hint line.
+func describe(err error) (code int, msg, hint string) {
+	if err == nil {
+		return exitOK, "", ""
 	}
-	return nil
+	var se *front.StatusError
+	if errors.As(err, &se) {
+		return se.Code, "", "" // a drill's child said what it had to (drills/front/child.go)
+	}
+	var mm *status.Mismatch
+	if errors.As(err, &mm) {
+		return exitMismatch, mm.Msg, ""
+	}
+	var ie *status.Interrupted
+	if errors.As(err, &ie) {
+		if ie.Code != 0 {
+			return ie.Code, ie.Msg, ""
+		}
+		return exitInterrupted, ie.Msg, ""
+	}
+	var ce *status.CouldNotRun
+	if errors.As(err, &ce) {
+		return exitCouldNotRun, ce.Msg, ce.Hint
+	}
+	var ue *status.Usage
+	if !errors.As(err, &ue) {
+		// Errors from cobra's own parsing (unknown flag, bad number) are
+		// usage errors too.
+		ue = &status.Usage{Msg: cli.FirstLine(err.Error())}
+	}
+	return exitUsage, ue.Msg, ue.Hint
 }

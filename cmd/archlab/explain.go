@@ -8,7 +8,9 @@ import (
 
 	"archlab/check"
 	"archlab/drills"
+	"archlab/drills/front"
 	"archlab/ui/cli"
+	"archlab/ui/status"
 	"archlab/ui/term"
 )
 
@@ -32,7 +34,7 @@ func newExplainCmd(g *cli.Env) *cobra.Command {
 		Example: g.T("help.explain.example"),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return &usageError{Msg: g.T("err.explain.args", len(args)), Hint: g.T("err.hint.list")}
+				return &status.Usage{Msg: g.T("err.explain.args", len(args)), Hint: g.T("err.hint.list")}
 			}
 			return nil
 		},
@@ -42,7 +44,7 @@ func newExplainCmd(g *cli.Env) *cobra.Command {
 				if e, err := check.Lookup(args[0]); err == nil {
 					return explainExercise(g, e)
 				}
-				return unknownDrill(g, args[0])
+				return front.UnknownDrill(g, args[0])
 			}
 			r := g.Renderer()
 			r.Header(d)

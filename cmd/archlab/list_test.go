@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"archlab/drills"
+	"archlab/ui/term"
 )
 
 // TestListJSON: list --json names every drill once, in the book's order,
@@ -15,7 +16,7 @@ func TestListJSON(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	var got jsonList
+	var got term.JSONList
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	xterm "golang.org/x/term"
 
 	"archlab/adapters/ondemand"
+	"archlab/drills/front"
 	"archlab/ui/cli"
 	"archlab/ui/term"
 )
@@ -25,12 +26,10 @@ import (
 func main() {
 	// A consumer process of --crash real serves its one delivery before
 	// any command tree is built, in the archlab built with SQLite
-	// (with_sqlite.go): it starts in milliseconds, not in the time the
+	// (drills/front/with_sqlite.go): it starts in milliseconds, not in the time the
 	// CLI takes to build.
-	if sqlite != nil {
-		if code, ok := sqlite.consumerChild(); ok {
-			os.Exit(code)
-		}
+	if code, ok := front.ConsumerChild(); ok {
+		os.Exit(code)
 	}
 	os.Exit(run(newIO(), os.Args[1:]))
 }
@@ -53,7 +52,7 @@ func newIO() *cli.IO {
 	if xterm.IsTerminal(int(os.Stderr.Fd())) {
 		io.ErrTerminal = os.Stderr
 	}
-	// A run handed over by a test's archlab (ondemand.go) sees the
+	// A run handed over by a test's archlab (ui/cli/parts.go) sees the
 	// terminal that test's IO said it had.
 	if v := os.Getenv(ondemand.HandedIO); v != "" {
 		fmt.Sscanf(strings.ReplaceAll(v, ",", " "), "%d %t %t", &io.Width, &io.OutIsTerminal, &io.InIsTerminal)

@@ -19,6 +19,7 @@ import (
 
 	"archlab/adapters/consumerproc"
 	"archlab/check"
+	"archlab/drills/front"
 	"archlab/harness"
 	"archlab/i18n"
 	"archlab/internal/inbox"
@@ -36,7 +37,7 @@ func TestMain(m *testing.M) {
 	// A Go test that needs archlab as a real process (its stdout on
 	// /dev/full, a signal, a second run on one database) starts this
 	// binary with asArchlab=1 (exitstatus_test.go).
-	if os.Getenv(asArchlab) == "1" || os.Getenv(check.ChildEnv) == "1" || os.Getenv(drillChildEnv) == "1" {
+	if os.Getenv(asArchlab) == "1" || os.Getenv(check.ChildEnv) == "1" || os.Getenv(front.ChildEnv) == "1" {
 		os.Exit(run(scriptIO(), os.Args[1:]))
 	}
 	if os.Getenv(asScreens) == "1" {
@@ -288,7 +289,7 @@ func TestScripts(t *testing.T) {
 }
 
 // buildEnv is what an archlab started by a script needs to find the
-// archlab with more parts (ondemand.go): the tests' own cache, where
+// archlab with more parts (ui/cli/parts.go): the tests' own cache, where
 // isolated built them, and Go's build and module caches, which
 // testscript's HOME (/no-home) would otherwise move to nowhere.
 func buildEnv(t *testing.T) []string {

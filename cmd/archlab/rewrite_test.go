@@ -1,7 +1,6 @@
 package main
 
 import (
-	"archlab/ui/cli"
 	"bytes"
 	"os"
 	"path/filepath"
@@ -147,23 +146,4 @@ func TestRewriteHostile(t *testing.T) {
 			t.Fatalf("owner %d:%d after the rewrite, want 65534:65534", sys.Uid, sys.Gid)
 		}
 	})
-}
-
-// TestRewriteChangedFile: a file saved again while its drill ran is left
-// with the new edit, not overwritten with counters computed from the old
-// bytes (--rewrite read the file a second time after the run).
-func TestRewriteChangedFile(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "rows.txtar")
-	edited := strings.Replace(rowsFile, "all-applied", "all-three", 1)
-	if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	g := &cli.Env{IO: &IO{Err: &bytes.Buffer{}}, Lang: "en"}
-	err := rewriteFile(g, path, []byte(rowsFile), []byte("new bytes"))
-	if err == nil || !strings.Contains(err.Error(), "changed while its drill ran") {
-		t.Fatalf("got %v", err)
-	}
-	if got, _ := os.ReadFile(path); string(got) != edited {
-		t.Fatal("the edit was overwritten")
-	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"archlab/drills/front"
 	"archlab/i18n"
 	"archlab/ui/cli"
 	"archlab/ui/status"
@@ -19,8 +20,8 @@ import (
 // outWriter, checked once at the end: a result that could not be written
 // is never an exit 0 (see exitstatus.go).
 func run(io *cli.IO, args []string) int {
-	if io.Getenv(drillChildEnv) == "1" {
-		return serveDrillChild(io, args) // drillchild.go
+	if io.Getenv(front.ChildEnv) == "1" {
+		return front.ServeChild(io, args, run) // drills/front/child.go
 	}
 	var errw goio.Writer = io.Err
 	if io.ErrWidth > 0 {
@@ -42,7 +43,7 @@ func run(io *cli.IO, args []string) int {
 	var ne *cli.NeedsError
 	if errors.As(err, &ne) {
 		// A run that needs a part this archlab was built without: the
-		// archlab that has it runs the same command line (ondemand.go).
+		// archlab that has it runs the same command line (ui/cli/parts.go).
 		var code int
 		if code, err = g.HandOver(ne, args); err == nil {
 			return outputStatus(errw, lang, out, code)
@@ -84,7 +85,7 @@ func newRootCmd(g *cli.Env) *cobra.Command {
 		// ignores any arguments after it (`-v extra` exited 0).
 		Args: func(cmd *cobra.Command, args []string) error {
 			if v, _ := cmd.Flags().GetBool("version"); v && len(args) > 0 {
-				return &usageError{Msg: g.T("err.version.args", strings.Join(args, " ")), Hint: g.T("err.hint.help", cmd.CommandPath())}
+				return &status.Usage{Msg: g.T("err.version.args", strings.Join(args, " ")), Hint: g.T("err.hint.help", cmd.CommandPath())}
 			}
 			if len(args) > 0 {
 				return cli.UnknownCommand(g, cmd, args[0])
@@ -107,7 +108,7 @@ func newRootCmd(g *cli.Env) *cobra.Command {
 		if near := cli.FlagSuggestion(cmd, err); near != "" {
 			msg = g.T("err.flag.did-you-mean", msg, near)
 		}
-		return &usageError{Msg: msg, Hint: g.T("err.hint.help", cmd.CommandPath())}
+		return &status.Usage{Msg: msg, Hint: g.T("err.hint.help", cmd.CommandPath())}
 	})
 	// Drill and command names ignore case: ACK-LOST is ack-lost.
 	cobra.EnableCaseInsensitive = true
@@ -130,7 +131,7 @@ func newRootCmd(g *cli.Env) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			target, rest, err := root.Find(args)
 			if target == nil || err != nil || len(rest) > 0 {
-				return &usageError{Msg: g.T("err.help.unknown", strings.Join(args, " ")), Hint: g.T("err.hint.help", "archlab")}
+				return &status.Usage{Msg: g.T("err.help.unknown", strings.Join(args, " ")), Hint: g.T("err.hint.help", "archlab")}
 			}
 			return target.Help()
 		},

@@ -10,6 +10,7 @@ import (
 
 	"archlab/drills"
 	"archlab/ui/cli"
+	"archlab/ui/status"
 )
 
 // serveOptions are the flags of `archlab serve`.
@@ -51,7 +52,7 @@ func newServeCmd(g *cli.Env) *cobra.Command {
 
 // serveWeb serves the page, in the archlab built with -tags web
 // (with_web.go); nil in the light one, which hands serve over to that one
-// (ondemand.go). host is --addr's host.
+// (ui/cli/parts.go). host is --addr's host.
 var serveWeb func(o *serveOptions, ctx context.Context, host string) error
 
 // run checks --addr, then serves.
@@ -60,7 +61,7 @@ func (o *serveOptions) run(ctx context.Context) error {
 	if n, ok := drills.ParseDecimal(port); err != nil || !ok || n < 0 || n > 65535 {
 		// A port net.Listen refuses ("99999", "http") is the reader's
 		// typing, not the machine's (exit 2, not 3).
-		return &usageError{Msg: o.g.T("err.serve.addr", o.addr)}
+		return &status.Usage{Msg: o.g.T("err.serve.addr", o.addr)}
 	}
 	if o.class != "" {
 		if info, err := os.Stat(o.class); err != nil || !info.IsDir() {
@@ -68,7 +69,7 @@ func (o *serveOptions) run(ctx context.Context) error {
 			if err != nil {
 				reason = o.g.OSReason(err)
 			}
-			return &usageError{Msg: o.g.T("class.err.dir", o.class, reason)}
+			return &status.Usage{Msg: o.g.T("class.err.dir", o.class, reason)}
 		}
 	}
 	if err := cli.NeedParts("serve", "web"); err != nil {

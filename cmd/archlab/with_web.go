@@ -19,7 +19,7 @@ import (
 // This file is the part of `archlab serve` that needs net/http and the web
 // page (ui/web). Linking net/http costs every command's start-up, so only
 // the archlab built with -tags web has it; the everyday archlab hands
-// serve to that one (ondemand.go).
+// serve to that one (ui/cli/parts.go).
 func init() { serveWeb = (*serveOptions).serve; cli.Link("web") }
 
 // serve listens and serves until Ctrl-C (or SIGTERM), then shuts the
@@ -33,7 +33,7 @@ func (o *serveOptions) serve(ctx context.Context, host string) error {
 	}
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
-		return &couldNotRunError{Msg: g.T("err.serve.listen", o.addr, unwrapNetErr(err))}
+		return &status.CouldNotRun{Msg: g.T("err.serve.listen", o.addr, unwrapNetErr(err))}
 	}
 	url := "http://" + ln.Addr().String() + "/"
 	if ctx == nil {
@@ -66,7 +66,7 @@ func (o *serveOptions) serve(ctx context.Context, host string) error {
 	}
 	select {
 	case err := <-done:
-		return &couldNotRunError{Msg: g.T("err.serve.listen", o.addr, err)}
+		return &status.CouldNotRun{Msg: g.T("err.serve.listen", o.addr, err)}
 	case <-ctx.Done():
 	}
 	cancelRuns()
@@ -76,7 +76,7 @@ func (o *serveOptions) serve(ctx context.Context, host string) error {
 		srv.Close() // a request that would not end: cut it
 	}
 	<-done
-	return &interruptedError{Msg: g.T("serve.stopped"), Code: status.SignalStatus(ctx)}
+	return &status.Interrupted{Msg: g.T("serve.stopped"), Code: status.SignalStatus(ctx)}
 }
 
 // openBrowser asks the desktop to open url.

@@ -5,10 +5,10 @@ import (
 	"io"
 	"strings"
 
-	"archlab/ui/term"
-
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"archlab/ui/term"
 )
 
 // Help is written here, not by cobra's template: cobra pads a flag's name

@@ -1,6 +1,6 @@
 //go:build sqlite
 
-package main
+package front
 
 import (
 	"errors"
@@ -15,13 +15,14 @@ import (
 	"archlab/harness"
 	"archlab/internal/inbox"
 	"archlab/ui/cli"
+	"archlab/ui/status"
 )
 
 // This file is the store wiring that needs SQLite (modernc.org/sqlite, a
 // C library translated to Go: half a minute of compiling on a fresh
 // clone) and the consumer process. Only the archlab built with -tags
 // sqlite has it; the everyday archlab hands --store sqlite to that one
-// (ondemand.go).
+// (ui/cli/parts.go).
 func init() { sqlite = sqliteWiring{}; cli.Link("sqlite") }
 
 type sqliteWiring struct{}
@@ -31,7 +32,7 @@ func (sqliteWiring) prepare(s *stores) error {
 	if so.crash == "real" {
 		exe, err := os.Executable()
 		if err != nil {
-			return &usageError{Msg: g.T("err.crash-no-executable", err)}
+			return &status.Usage{Msg: g.T("err.crash-no-executable", err)}
 		}
 		s.exe = exe
 	}
@@ -101,7 +102,7 @@ func (sqliteWiring) consumerChild() (int, bool) {
 func dbError(g *cli.Env, path string, err error) error {
 	var oe *sqlstore.OpenError
 	if !errors.As(err, &oe) {
-		return &usageError{Msg: g.T("err.db.open", path, err)}
+		return &status.Usage{Msg: g.T("err.db.open", path, err)}
 	}
 	if e := dbEnvError(g, path, oe); e != nil {
 		return e
@@ -125,7 +126,7 @@ func dbError(g *cli.Env, path string, err error) error {
 	default:
 		msg = g.T("err.db.open", path, errors.Unwrap(oe))
 	}
-	return &usageError{Msg: msg}
+	return &status.Usage{Msg: msg}
 }
 
 // dbEnvError is the line for the problems of a --db file that issue 11
@@ -135,15 +136,15 @@ func dbError(g *cli.Env, path string, err error) error {
 func dbEnvError(g *cli.Env, path string, oe *sqlstore.OpenError) error {
 	switch {
 	case oe.Problem == sqlstore.WrongSchema:
-		return &usageError{Msg: g.T("err.db.wrong-schema", path, oe.Detail)}
+		return &status.Usage{Msg: g.T("err.db.wrong-schema", path, oe.Detail)}
 	case oe.Problem == sqlstore.InUse:
-		return &couldNotRunError{Msg: g.T("err.db.in-use", path, oe.Pid)}
+		return &status.CouldNotRun{Msg: g.T("err.db.in-use", path, oe.Pid)}
 	case oe.Problem == sqlstore.ReadOnly:
-		return &couldNotRunError{Msg: g.T("err.db.read-only", path, oe.Err)}
+		return &status.CouldNotRun{Msg: g.T("err.db.read-only", path, oe.Err)}
 	case oe.Problem == sqlstore.Unreadable && errors.Is(oe.Err, fs.ErrPermission):
-		return &couldNotRunError{Msg: g.T("err.db.unreadable", path, oe.Err)}
+		return &status.CouldNotRun{Msg: g.T("err.db.unreadable", path, oe.Err)}
 	case sqlstore.Environmental(oe.Err):
-		return &couldNotRunError{Msg: g.T("err.db.env", path, oe.Err)}
+		return &status.CouldNotRun{Msg: g.T("err.db.env", path, oe.Err)}
 	}
 	return nil
 }

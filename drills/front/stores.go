@@ -1,4 +1,4 @@
-package main
+package front
 
 import (
 	"context"
@@ -14,9 +14,9 @@ import (
 	"archlab/ui/status"
 )
 
-// storeOptions are the flags of the §8.2 drills that say where the consumer
+// StoreOptions are the flags of the §8.2 drills that say where the consumer
 // runs: --store memory|sqlite, --db PATH, --crash model|real.
-type storeOptions struct {
+type StoreOptions struct {
 	store  string
 	db     string
 	crash  string
@@ -26,7 +26,7 @@ type storeOptions struct {
 // sqliteParts is the half of the store wiring that needs SQLite and the
 // consumer process (with_sqlite.go). It is nil in the archlab built
 // without -tags sqlite, which hands a --store sqlite run to the one built
-// with it (ondemand.go).
+// with it (ui/cli/parts.go).
 type sqliteParts interface {
 	// prepare checks and takes the --db file and finds the executable
 	// that serves as the consumer process, before any drill runs.
@@ -43,9 +43,9 @@ type sqliteParts interface {
 
 var sqlite sqliteParts
 
-// addStoreFlags registers the store flags on the drill command (for --all
+// AddStoreFlags registers the store flags on the drill command (for --all
 // and --chapter) and on each §8.2 drill; all are bound to the same options.
-func addStoreFlags(f *pflag.FlagSet, g *cli.Env, o *storeOptions) {
+func AddStoreFlags(f *pflag.FlagSet, g *cli.Env, o *StoreOptions) {
 	f.StringVar(&o.store, "store", "memory", g.T("help.flag.store"))
 	cli.DBVar(f, &o.db, g.T("help.flag.db"))
 	f.StringVar(&o.crash, "crash", "model", g.T("help.flag.crash"))
@@ -55,7 +55,7 @@ func addStoreFlags(f *pflag.FlagSet, g *cli.Env, o *storeOptions) {
 // the end (or the --db file, kept), the context Ctrl-C cancels, and the
 // executable that serves as the consumer process.
 type stores struct {
-	o      storeOptions
+	o      StoreOptions
 	ctx    context.Context
 	stop   context.CancelFunc
 	tmpDir string
@@ -72,26 +72,26 @@ type stores struct {
 // openStores checks the store flags against the drills about to run (many:
 // --all or --chapter) and prepares their databases. With the defaults it
 // does nothing and runs drills as the book does.
-func (o *drillOptions) openStores(list []*drills.Drill, many bool) (*stores, error) {
-	g, so := o.g, o.stores
-	s := &stores{o: so, students: g.Students(), g: g, budget: o.budget}
+func (o *Options) openStores(list []*drills.Drill, many bool) (*stores, error) {
+	g, so := o.G, o.Stores
+	s := &stores{o: so, students: g.Students(), g: g, budget: o.Budget}
 	switch {
 	case so.store != "memory" && so.store != "sqlite":
-		return nil, &usageError{Msg: g.T("err.store", so.store)}
+		return nil, &status.Usage{Msg: g.T("err.store", so.store)}
 	case so.crash != "model" && so.crash != "real":
-		return nil, &usageError{Msg: g.T("err.crash", so.crash)}
+		return nil, &status.Usage{Msg: g.T("err.crash", so.crash)}
 	case so.crash == "real" && so.store != "sqlite":
-		return nil, &usageError{Msg: g.T("err.crash-needs-store")}
+		return nil, &status.Usage{Msg: g.T("err.crash-needs-store")}
 	case so.db != "" && so.store != "sqlite":
-		return nil, &usageError{Msg: g.T("err.db-needs-store")}
+		return nil, &status.Usage{Msg: g.T("err.db-needs-store")}
 	case so.db != "" && many:
-		return nil, &usageError{Msg: g.T("err.db-one-drill", manyFlag(o))}
+		return nil, &status.Usage{Msg: g.T("err.db-one-drill", manyFlag(o))}
 	}
 	if err := checkBroker(g, so.broker, list); err != nil {
 		return nil, err
 	}
 	if so.store == "sqlite" && !anyHasEnv(list) {
-		return nil, &usageError{Msg: g.T("err.store-no-drill", o.chapter)}
+		return nil, &status.Usage{Msg: g.T("err.store-no-drill", o.Chapter)}
 	}
 	if err := cli.NeedParts(so.asker(), so.parts()...); err != nil {
 		return nil, err
@@ -112,7 +112,7 @@ func (o *drillOptions) openStores(list []*drills.Drill, many bool) (*stores, err
 	if so.db == "" {
 		dir, err := makeTempDir()
 		if err != nil {
-			failed := error(&couldNotRunError{Msg: err.Error()})
+			failed := error(&status.CouldNotRun{Msg: err.Error()})
 			s.close(g, &failed)
 			return nil, failed
 		}
@@ -123,7 +123,7 @@ func (o *drillOptions) openStores(list []*drills.Drill, many bool) (*stores, err
 
 // parts are the build tags the run needs: "sqlite" for --store sqlite,
 // "brokers" for --broker nats|kafka; asker is the flag that asked first.
-func (so storeOptions) parts() []string {
+func (so StoreOptions) parts() []string {
 	var p []string
 	if so.store == "sqlite" {
 		p = append(p, "sqlite")
@@ -134,7 +134,7 @@ func (so storeOptions) parts() []string {
 	return p
 }
 
-func (so storeOptions) asker() string {
+func (so StoreOptions) asker() string {
 	if so.broker.broker != "memory" && so.broker.broker != "" {
 		return "--broker " + so.broker.broker
 	}
@@ -167,7 +167,7 @@ func (s *stores) interrupted(g *cli.Env) error {
 		case s.o.store != "sqlite":
 			msg = g.T("err.interrupted.memory") // nothing to kill, nothing to remove
 		}
-		return &interruptedError{Msg: msg, Code: status.SignalStatus(s.ctx)}
+		return &status.Interrupted{Msg: msg, Code: status.SignalStatus(s.ctx)}
 	}
 	return nil
 }
@@ -208,19 +208,30 @@ func anyHasEnv(list []*drills.Drill) bool {
 }
 
 // manyFlag names the flag that asked for many drills.
-func manyFlag(o *drillOptions) string {
-	if o.all {
+func manyFlag(o *Options) string {
+	if o.All {
 		return "--all"
 	}
-	return "--chapter " + o.chapter
+	return "--chapter " + o.Chapter
 }
 
-// storeExample adds the store flags to a §8.2 drill's examples.
-func storeExample(g *cli.Env, d *drills.Drill) string {
+// StoreExample adds the store flags to a §8.2 drill's examples.
+func StoreExample(g *cli.Env, d *drills.Drill) string {
 	return "\n  # " + g.T("help.example.sqlite") +
 		"\n  $ archlab drill " + d.Name + " --store sqlite --trace" +
 		"\n  # " + g.T("help.example.crash-real") +
 		"\n  $ archlab drill " + d.Name + " --store sqlite --crash real --trace" +
 		"\n  # " + g.T("help.example.db") +
 		"\n  $ archlab drill " + d.Name + " --store sqlite --db " + d.Name + ".db && sqlite3 " + d.Name + ".db .dump"
+}
+
+// ConsumerChild serves the one delivery of a consumer process of --crash
+// real when this process is one (ok), in the archlab built with SQLite;
+// main calls it before any command tree is built, so the consumer starts
+// in milliseconds, not in the time the command line takes to build.
+func ConsumerChild() (code int, ok bool) {
+	if sqlite == nil {
+		return 0, false
+	}
+	return sqlite.consumerChild()
 }

@@ -1,4 +1,4 @@
-package main
+package front
 
 import (
 	"bytes"
@@ -20,52 +20,52 @@ import (
 	"archlab/ui/term"
 )
 
-// loadFiles reads --file: one drill file, or every *.txtar file of a
+// LoadFiles reads --file: one drill file, or every *.txtar file of a
 // directory in name order.
-func (o *drillOptions) loadFiles() ([]*drills.Drill, error) {
-	g := o.g
-	paths := []string{o.file}
-	st, err := os.Stat(o.file)
+func (o *Options) LoadFiles() ([]*drills.Drill, error) {
+	g := o.G
+	paths := []string{o.File}
+	st, err := os.Stat(o.File)
 	switch {
 	case err != nil:
-		return nil, &usageError{Msg: g.T("err.file.open", o.file, g.OSReason(err))}
+		return nil, &status.Usage{Msg: g.T("err.file.open", o.File, g.OSReason(err))}
 	case !st.IsDir() && !st.Mode().IsRegular():
 		// A FIFO or a device would block the read, or never end it.
-		return nil, &usageError{Msg: g.T("err.file.not-regular", o.file)}
+		return nil, &status.Usage{Msg: g.T("err.file.not-regular", o.File)}
 	case st.IsDir():
-		entries, err := os.ReadDir(o.file)
+		entries, err := os.ReadDir(o.File)
 		if err != nil {
-			return nil, &usageError{Msg: g.T("err.file.open", o.file, g.OSReason(err))}
+			return nil, &status.Usage{Msg: g.T("err.file.open", o.File, g.OSReason(err))}
 		}
 		paths = nil
 		for _, e := range entries {
 			if !e.IsDir() && strings.HasSuffix(e.Name(), ".txtar") {
-				paths = append(paths, filepath.Join(o.file, e.Name()))
+				paths = append(paths, filepath.Join(o.File, e.Name()))
 			}
 		}
 		if len(paths) == 0 {
-			return nil, &usageError{Msg: g.T("err.file.empty-dir", o.file)}
+			return nil, &status.Usage{Msg: g.T("err.file.empty-dir", o.File)}
 		}
 	}
 	var list []*drills.Drill
 	for _, p := range paths {
 		if st, err := os.Stat(p); err == nil && !st.Mode().IsRegular() {
-			return nil, &usageError{Msg: g.T("err.file.not-regular", p)}
+			return nil, &status.Usage{Msg: g.T("err.file.not-regular", p)}
 		}
 		data, err := readLimited(p)
 		if err != nil {
-			return nil, &usageError{Msg: g.T("err.file.open", p, g.OSReason(err))}
+			return nil, &status.Usage{Msg: g.T("err.file.open", p, g.OSReason(err))}
 		}
-		d, err := drills.ParseBudget(p, data, o.budget)
+		d, err := drills.ParseBudget(p, data, o.Budget)
 		if err != nil {
-			e := &usageError{Msg: drills.ErrorText(g.Lang, err), Hint: g.T("err.hint.verbs")}
+			e := &status.Usage{Msg: drills.ErrorText(g.Lang, err), Hint: g.T("err.hint.verbs")}
 			if fe := (*drills.FileError)(nil); errors.As(err, &fe) && fe.Budget() {
 				e.Hint = "" // the message names the flag that raises it
 			}
 			return nil, e
 		}
 		// A copy of a built-in drill's file, unchanged, is that drill.
-		if b, err := drills.Lookup(d.Name); err == nil && !o.rewrite {
+		if b, err := drills.Lookup(d.Name); err == nil && !o.Rewrite {
 			if src, err := drills.Source(b); err == nil && bytes.Equal(src, data) {
 				d = b
 			}
@@ -102,20 +102,20 @@ func unwrapPathErr(err error) error { return term.UnwrapPathErr(err) }
 // to the counters part is written, not refused), and what is written is
 // the bytes the run read, with the new part: a file saved again while the
 // drill ran is left alone.
-func (o *drillOptions) rewriteFiles(list []*drills.Drill) (err error) {
-	g := o.g
+func (o *Options) RewriteFiles(list []*drills.Drill) (err error) {
+	g := o.G
 	ctx, stop := status.SignalContext(context.Background())
 	defer stop()
 	for _, d := range list {
-		res, err := d.RunContext(ctx, d.Defaults(), drills.RunOptions{Budget: o.budget, NoCompare: true})
+		res, err := d.RunContext(ctx, d.Defaults(), drills.RunOptions{Budget: o.Budget, NoCompare: true})
 		if ctx.Err() != nil {
-			return &interruptedError{Msg: g.T("err.interrupted.memory"), Code: status.SignalStatus(ctx)}
+			return &status.Interrupted{Msg: g.T("err.interrupted.memory"), Code: status.SignalStatus(ctx)}
 		}
 		if err != nil {
 			return o.paramError(err)
 		}
 		if res.Err != nil {
-			return &mismatchError{Msg: g.T("cli.fail.error", d.Name, res.Err)}
+			return &status.Mismatch{Msg: g.T("cli.fail.error", d.Name, res.Err)}
 		}
 		data, err := drills.Source(d)
 		if err != nil {
@@ -127,7 +127,7 @@ func (o *drillOptions) rewriteFiles(list []*drills.Drill) (err error) {
 		}
 		out, err := d.WithExpect(counters)
 		if err != nil {
-			return &usageError{Msg: drills.ErrorText(g.Lang, err)}
+			return &status.Usage{Msg: drills.ErrorText(g.Lang, err)}
 		}
 		if bytes.Equal(out, data) {
 			fmt.Fprintln(g.IO.Err, g.T("cli.rewrite.same", d.Path))
@@ -149,22 +149,22 @@ func (o *drillOptions) rewriteFiles(list []*drills.Drill) (err error) {
 func rewriteFile(g *cli.Env, path string, was, data []byte) error {
 	target, err := filepath.EvalSymlinks(path)
 	if err != nil {
-		return &couldNotRunError{Msg: g.T("err.file.write", path, unwrapPathErr(err))}
+		return &status.CouldNotRun{Msg: g.T("err.file.write", path, unwrapPathErr(err))}
 	}
 	st, err := os.Stat(target)
 	if err != nil {
-		return &couldNotRunError{Msg: g.T("err.file.write", path, unwrapPathErr(err))}
+		return &status.CouldNotRun{Msg: g.T("err.file.write", path, unwrapPathErr(err))}
 	}
 	// Root may write any file, and a rename replaces a read-only one: a
 	// file without a write bit says "leave me", whoever runs archlab.
 	if st.Mode().Perm()&0o222 == 0 || unix.Access(target, unix.W_OK) != nil {
-		return &couldNotRunError{Msg: g.T("err.file.read-only", path)}
+		return &status.CouldNotRun{Msg: g.T("err.file.read-only", path)}
 	}
 	if now, err := readLimited(target); err != nil || !bytes.Equal(now, was) {
-		return &couldNotRunError{Msg: g.T("err.file.changed", path)}
+		return &status.CouldNotRun{Msg: g.T("err.file.changed", path)}
 	}
 	if err := writeAtomic(target, st, data); err != nil {
-		return &couldNotRunError{Msg: g.T("err.file.write", path, unwrapPathErr(err))}
+		return &status.CouldNotRun{Msg: g.T("err.file.write", path, unwrapPathErr(err))}
 	}
 	return nil
 }
@@ -203,14 +203,14 @@ func writeAtomic(target string, st os.FileInfo, data []byte) error {
 	return os.Rename(tmp.Name(), target)
 }
 
-// printVerbs prints a section's verbs, one a line with its explanation, and
+// PrintVerbs prints a section's verbs, one a line with its explanation, and
 // the names counters and checks may read: the program's own list, so the
 // drill-file reference (docs/drill-files.md) cannot drift from it.
-func (o *drillOptions) printVerbs(section string) error {
-	g := o.g
+func (o *Options) PrintVerbs(section string) error {
+	g := o.G
 	s, ok := harness.SectionByName(section)
 	if !ok {
-		return &usageError{Msg: g.T("err.verbs", section)}
+		return &status.Usage{Msg: g.T("err.verbs", section)}
 	}
 	w, width := g.IO.Out, g.Width()
 	term.WriteHanging(w, "", "  ", g.T("cli.verbs.head", s.ID, s.Harness), width)

@@ -1,4 +1,4 @@
-package main
+package front
 
 import (
 	"context"
@@ -30,10 +30,11 @@ type brokerOptions struct {
 // messages, Kafka carries §8.3's queue, DLQ and log.
 var brokerSection = map[string]string{"nats": "8.2", "kafka": "8.3"}
 
-// addBrokerFlags registers the broker flags: all of them on the drill
+// AddBrokerFlags registers the broker flags: all of them on the drill
 // command (--all, --chapter, --file), and on a drill subcommand --broker
 // and the URL flag of the broker its section takes.
-func addBrokerFlags(f *pflag.FlagSet, g *cli.Env, o *brokerOptions, d *drills.Drill) {
+func AddBrokerFlags(f *pflag.FlagSet, g *cli.Env, so *StoreOptions, d *drills.Drill) {
+	o := &so.broker
 	f.StringVar(&o.broker, "broker", "memory", g.T("help.flag.broker"))
 	if d == nil || d.Section == brokerSection["nats"] {
 		f.Var(givenString{&o.natsURL, &o.natsGiven}, "nats-url", g.T("help.flag.nats-url"))
@@ -72,7 +73,7 @@ type brokerRun interface {
 
 // openRealBroker starts or reaches the chosen broker, in the archlab built
 // with -tags brokers (with_brokers.go); nil in the light one, which hands
-// a --broker nats|kafka run over to that one (ondemand.go).
+// a --broker nats|kafka run over to that one (ui/cli/parts.go).
 var openRealBroker func(ctx context.Context, g *cli.Env, o brokerOptions) (brokerRun, error)
 
 // checkBroker refuses a broker the drills about to run do not take, and
@@ -81,21 +82,21 @@ var openRealBroker func(ctx context.Context, g *cli.Env, o brokerOptions) (broke
 func checkBroker(g *cli.Env, o brokerOptions, list []*drills.Drill) error {
 	switch {
 	case o.broker != "memory" && o.broker != "nats" && o.broker != "kafka":
-		return &usageError{Msg: g.T("err.broker", o.broker)}
+		return &status.Usage{Msg: g.T("err.broker", o.broker)}
 	case o.natsGiven && o.broker != "nats":
-		return &usageError{Msg: g.T("err.broker.url-needs", "--nats-url", "nats")}
+		return &status.Usage{Msg: g.T("err.broker.url-needs", "--nats-url", "nats")}
 	case o.kafkaGiven && o.broker != "kafka":
-		return &usageError{Msg: g.T("err.broker.url-needs", "--kafka-brokers", "kafka")}
+		return &status.Usage{Msg: g.T("err.broker.url-needs", "--kafka-brokers", "kafka")}
 	case o.natsGiven && !validNATSURLs(o.natsURL):
-		return &usageError{Msg: g.T("err.broker.nats-url", redactURL(o.natsURL))}
+		return &status.Usage{Msg: g.T("err.broker.nats-url", redactURL(o.natsURL))}
 	case o.kafkaGiven && !validKafkaBrokers(o.kafkaBrokers):
-		return &usageError{Msg: g.T("err.broker.kafka-brokers", o.kafkaBrokers)}
+		return &status.Usage{Msg: g.T("err.broker.kafka-brokers", o.kafkaBrokers)}
 	case o.broker == "memory":
 		return nil
 	}
 	for _, d := range list {
 		if d.Section != brokerSection[o.broker] {
-			return &usageError{Msg: g.T("err.broker.section", o.broker, d.Name, d.Section),
+			return &status.Usage{Msg: g.T("err.broker.section", o.broker, d.Name, d.Section),
 				Hint: g.T("err.broker.section.hint", brokerSection[o.broker], o.broker)}
 		}
 	}
@@ -209,7 +210,7 @@ func brokerFailure(g *cli.Env, res *drills.Result, o brokerOptions) error {
 		return nil
 	}
 	msg := redactIn(cli.FirstLine(res.Err.Error()), o.natsURL)
-	return &couldNotRunError{Msg: g.T("err.env.run", res.Drill.Name, msg)}
+	return &status.CouldNotRun{Msg: g.T("err.env.run", res.Drill.Name, msg)}
 }
 
 // openBroker opens the chosen broker for the stores; Ctrl-C from here on

@@ -1,10 +1,11 @@
 //go:build sqlite
 
-package main
+package front
 
 import (
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,13 +15,32 @@ import (
 	"archlab/drills"
 	"archlab/i18n"
 	"archlab/ui/cli"
+	"archlab/ui/status"
 )
 
 // The tests of with_sqlite.go's functions themselves, which only a test
-// binary built with -tags sqlite has: .ci/run runs
-// `go test -tags brokers,sqlite,web ./cmd/archlab`. `go test ./...` runs
-// the same wiring through the command line (db_test.go, the scripts),
-// in the archlab built with SQLite.
+// binary built with -tags sqlite has: .ci/run runs the tagged tests.
+// `go test ./...` runs the same wiring through the command line
+// (cmd/archlab's db_test.go and scripts), in the archlab built with SQLite.
+
+// Exit statuses as cmd/archlab gives them to each kind of error.
+const (
+	exitUsage       = 2
+	exitCouldNotRun = 3
+)
+
+// describe is the exit status and line cmd/archlab gives err.
+func describe(err error) (code int, msg, hint string) {
+	var ce *status.CouldNotRun
+	if errors.As(err, &ce) {
+		return exitCouldNotRun, ce.Msg, ce.Hint
+	}
+	var ue *status.Usage
+	if errors.As(err, &ue) {
+		return exitUsage, ue.Msg, ue.Hint
+	}
+	return -1, fmt.Sprint(err), ""
+}
 
 // TestDBErrorStatus: each problem with a --db file has its exit status.
 // The file's own problems are bad input (2); the environment's are "could

@@ -1,6 +1,6 @@
 //go:build brokers
 
-package main
+package front
 
 import (
 	"context"
@@ -20,7 +20,7 @@ import (
 // embedded nats-server and franz-go's kfake, and their clients. They are
 // a minute of compiling on a fresh clone and a third of archlab's start-up,
 // so only the archlab built with -tags brokers has them; the everyday
-// archlab hands --broker nats|kafka to that one (ondemand.go).
+// archlab hands --broker nats|kafka to that one (ui/cli/parts.go).
 func init() { openRealBroker = openBrokers; cli.Link("brokers") }
 
 // brokers is one invocation's real broker.
@@ -46,7 +46,7 @@ func openBrokers(ctx context.Context, g *cli.Env, o brokerOptions) (brokerRun, e
 		b, err := dial(ctx, g, o)
 		done <- opened{b, err}
 	}()
-	interrupted := &interruptedError{Msg: g.T("err.interrupted.dial", o.broker)}
+	interrupted := &status.Interrupted{Msg: g.T("err.interrupted.dial", o.broker)}
 	var r opened
 	select {
 	case r = <-done:
@@ -65,10 +65,10 @@ func openBrokers(ctx context.Context, g *cli.Env, o brokerOptions) (brokerRun, e
 		var ue *broker.UnreachableError
 		if errors.As(r.err, &ue) {
 			why := redactIn(cli.FirstLine(ue.Err.Error()), o.natsURL)
-			return nil, &couldNotRunError{Msg: g.T("err.broker.unreachable", ue.Broker, redactURL(ue.Addr), why),
+			return nil, &status.CouldNotRun{Msg: g.T("err.broker.unreachable", ue.Broker, redactURL(ue.Addr), why),
 				Hint: g.T("err.broker.unreachable-hint")}
 		}
-		return nil, &couldNotRunError{Msg: redactIn(r.err.Error(), o.natsURL)}
+		return nil, &status.CouldNotRun{Msg: redactIn(r.err.Error(), o.natsURL)}
 	}
 	return r.b, nil
 }
