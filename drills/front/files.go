@@ -14,7 +14,6 @@ import (
 	"golang.org/x/sys/unix"
 
 	"archlab/drills"
-	"archlab/harness"
 	"archlab/ui/cli"
 	"archlab/ui/status"
 	"archlab/ui/term"
@@ -201,49 +200,4 @@ func writeAtomic(target string, st os.FileInfo, data []byte) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), target)
-}
-
-// PrintVerbs prints a section's verbs, one a line with its explanation, and
-// the names counters and checks may read: the program's own list, so the
-// drill-file reference (docs/drill-files.md) cannot drift from it.
-func (o *Options) PrintVerbs(section string) error {
-	g := o.G
-	s, ok := harness.SectionByName(section)
-	if !ok {
-		return &status.Usage{Msg: g.T("err.verbs", section)}
-	}
-	w, width := g.IO.Out, g.Width()
-	term.WriteHanging(w, "", "  ", g.T("cli.verbs.head", s.ID, s.Harness), width)
-	for _, v := range s.Verbs {
-		term.WriteHanging(w, "  ", "      ", v.Usage(), width)
-		term.WriteHanging(w, "      ", "      ", g.T(v.HelpKey(s.ID)), width)
-		printArgDocs(w, g, v.Args, width)
-		for _, a := range v.Args {
-			if a.ChoiceKey == nil {
-				continue
-			}
-			pad := 0
-			for _, c := range a.Choices {
-				pad = max(pad, len(c))
-			}
-			for _, c := range a.Choices {
-				head := fmt.Sprintf("        %-*s  ", pad, c)
-				term.WriteHanging(w, head, strings.Repeat(" ", len(head)), g.T(a.ChoiceKey(c)), width)
-			}
-		}
-	}
-	printStaged(w, g, s.Staged, width)
-	var obs []string
-	for _, ob := range s.Observables {
-		if ob.Args > 0 {
-			obs = append(obs, ob.Name+"(…)")
-		} else {
-			obs = append(obs, ob.Name)
-		}
-	}
-	term.WriteHanging(w, "", "  ", g.T("cli.verbs.observables", strings.Join(obs, ", ")), width)
-	if len(s.Strategies) > 0 {
-		term.WriteHanging(w, "", "  ", g.T("cli.verbs.strategies", strings.Join(s.Strategies, ", ")), width)
-	}
-	return nil
 }
