@@ -26,6 +26,7 @@ type layout struct {
 	Revealed  []string  `json:"revealed"`  // what the page shows of the ending: values, marks, lessons, verdict
 	RevealAt  int       `json:"revealAt"`  // the first step of the verdict phase
 	StepCount int       `json:"stepCount"` // the run's steps
+	Offscreen []string  `json:"offscreen"` // the what-if form's Run button and reset link, where they are outside the screen
 }
 
 const measure = `(() => {
@@ -56,9 +57,14 @@ const measure = `(() => {
   for (const el of document.querySelectorAll('#counters td.value, #counters td.mark')) if (shown(el)) revealed.push('counter ' + el.textContent.trim());
   if (shown(document.getElementById('checks'))) revealed.push('checks');
   if (shown(document.getElementById('verdict'))) revealed.push('verdict');
+  const offscreen = [];
+  for (const el of document.querySelectorAll('#whatif-run, #whatif .buttons a')) {
+    const r = el.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > window.innerHeight + 1) offscreen.push(el.textContent.trim() + ' at ' + Math.round(r.top) + '..' + Math.round(r.bottom));
+  }
   const rows = Array.from(document.querySelectorAll('#rows li'));
   const at = rows.findIndex(li => li.hasAttribute('data-verdict'));
-  return {lines, cut, wide, ellipsis, lost, revealed, revealAt: at < 0 ? rows.length : at + 1, stepCount: rows.length};
+  return {lines, cut, wide, ellipsis, lost, revealed, offscreen, revealAt: at < 0 ? rows.length : at + 1, stepCount: rows.length};
 })()`
 
 // measureState is measure for a state page (issue 26): every diagram on
@@ -168,6 +174,11 @@ func TestProjector(t *testing.T) {
 					end := at(start.StepCount)
 					if !slices.Contains(end.Revealed, "verdict") || !slices.Contains(end.Revealed, "checks") {
 						t.Errorf("at the end the page shows only %v", end.Revealed)
+					}
+					// The what-if form's buttons stay on the screen before the
+					// run and after it (issue 34: Run was cut off at 1280×720).
+					if off := append(start.Offscreen, end.Offscreen...); len(off) > 0 {
+						t.Errorf("the what-if form's buttons are off the screen (height %d): %v", size[1], off)
 					}
 					if len(end.Wide) > 0 {
 						t.Errorf("scrolls sideways: %v", end.Wide)
