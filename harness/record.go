@@ -15,14 +15,19 @@ const (
 	Recovery              // redelivery, retry, rerun, reconciliation
 	Zombie                // an old owner wakes and acts on a lease it lost
 	Verdict               // read the state back
+	// Damage is a harm that shows itself in setup or recovery, one step
+	// long: a redelivery that no fault struck dropped as a duplicate, or
+	// applied again. It is not a fault of its own, and the trace says so:
+	// [the harm], then recovery goes on. No drill file writes it.
+	Damage
 )
 
 // Phases lists the phases in order.
-var Phases = []Phase{Setup, Fault, Recovery, Zombie, Verdict}
+var Phases = []Phase{Setup, Fault, Recovery, Zombie, Damage, Verdict}
 
 // Key is the phase's catalogue key.
 func (p Phase) Key() string {
-	return [...]string{"phase.setup", "phase.fault", "phase.recovery", "phase.zombie", "phase.verdict"}[p]
+	return [...]string{"phase.setup", "phase.fault", "phase.recovery", "phase.zombie", "phase.verdict", "phase.damage"}[p]
 }
 
 // Tone says how a step's result should look: neutral, good (the mechanism
@@ -106,15 +111,18 @@ type Recorder struct {
 // marker says ([fault] after [recovery] is a new fault phase).
 func (r *Recorder) Phase(p Phase) { r.phase = p }
 
-// Step records a step in the current phase. Harm is a fault showing
-// itself, so a harm recorded in the setup or in recovery (a redelivery
-// applied again, a duplicate taken for a handled message) opens a fault
-// phase of its own, and recovery goes on after it: the trace never shows
-// the damage under [setup] or [recovery].
+// Step records a step in the current phase. A harm recorded in the setup
+// or in recovery (a redelivery applied again, a duplicate taken for a
+// handled message) is an earlier fault showing itself, not a new one: it
+// gets a phase of its own, Damage, and recovery goes on after it. The
+// trace never shows the damage under [setup] or [recovery], nor a second
+// [the fault] over a step no fault struck.
 func (r *Recorder) Step(actor, target string, action, result Msg, tone Tone) {
 	s := Step{Actor: actor, Target: target, Action: action, Result: result, Tone: tone}
 	if tone == Harm && (r.phase == Setup || r.phase == Recovery) {
-		r.FaultSteps(s)
+		r.phase = Damage
+		r.add(s)
+		r.phase = Recovery
 		return
 	}
 	r.add(s)
@@ -193,16 +201,19 @@ func Format(v any) string {
 }
 
 // CheckPhases holds a trace to what its phases claim: the verdict comes
-// last, every fault phase holds a fault (a bad or harmful step), and every
-// harm is inside a fault or zombie phase. It returns the first step that
+// last, every fault phase holds a fault (a bad or harmful step), every
+// harm is inside a fault, zombie or damage phase, and a damage phase
+// holds only harm. It returns the first step that
 // breaks one, for the tests of every drill and counterexample.
 func CheckPhases(steps []Step) error {
 	for i, s := range steps {
 		switch {
 		case i > 0 && steps[i-1].Phase == Verdict && s.Phase != Verdict:
 			return fmt.Errorf("step %d is in phase %v after the verdict", i+1, s.Phase)
-		case s.Tone == Harm && s.Phase != Fault && s.Phase != Zombie:
+		case s.Tone == Harm && s.Phase != Fault && s.Phase != Zombie && s.Phase != Damage:
 			return fmt.Errorf("step %d is a harm in phase %v", i+1, s.Phase)
+		case s.Phase == Damage && s.Tone != Harm:
+			return fmt.Errorf("step %d is in the damage phase but does no harm", i+1)
 		case s.Phase == Fault && (i == 0 || steps[i-1].Phase != Fault):
 			bad := false
 			for _, f := range steps[i:] {

@@ -6,8 +6,10 @@ import (
 )
 
 // TestPhasesAreTrue: a drill file's marker sets the phase it names, even
-// backwards ([fault] after [recovery]); a harm outside a fault opens one;
-// a zombie's step is in the zombie phase wherever it falls.
+// backwards ([fault] after [recovery]); a harm outside a fault is a
+// damage phase of its own, not a second fault (issue 34: mark-before-
+// effect showed [the fault] over a redelivery no fault struck); a
+// zombie's step is in the zombie phase wherever it falls.
 func TestPhasesAreTrue(t *testing.T) {
 	r := &Recorder{}
 	step := func(tone Tone) { r.Step("a", "b", M("x"), M("y"), tone) }
@@ -17,7 +19,7 @@ func TestPhasesAreTrue(t *testing.T) {
 	step(Harm) // in a fault phase already: stays there
 	r.Phase(Recovery)
 	step(Neutral)
-	step(Harm) // the redelivery applied again: a fault phase of its own
+	step(Harm) // the redelivery applied again: the damage, then recovery
 	step(Neutral)
 	r.ZombieStep("a", "b", M("x"), M("y"), Harm)
 	step(Neutral)
@@ -27,7 +29,7 @@ func TestPhasesAreTrue(t *testing.T) {
 	for _, s := range r.Steps {
 		got = append(got, s.Phase)
 	}
-	want := []Phase{Fault, Fault, Recovery, Fault, Recovery, Zombie, Recovery, Verdict}
+	want := []Phase{Fault, Fault, Recovery, Damage, Recovery, Zombie, Recovery, Verdict}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("phases %v, want %v", got, want)
 	}
@@ -37,5 +39,9 @@ func TestPhasesAreTrue(t *testing.T) {
 	r.Steps[3].Phase = Recovery
 	if err := CheckPhases(r.Steps); err == nil {
 		t.Fatal("CheckPhases accepts a harm in recovery")
+	}
+	r.Steps[3].Phase, r.Steps[2].Phase = Damage, Damage
+	if err := CheckPhases(r.Steps); err == nil {
+		t.Fatal("CheckPhases accepts a damage phase over a step that does no harm")
 	}
 }

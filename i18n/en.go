@@ -17,6 +17,7 @@ var en = map[string]string{
 	"phase.fault":    "the fault",
 	"phase.recovery": "recovery",
 	"phase.verdict":  "verdict",
+	"phase.damage":   "the harm",
 
 	// Actors of the timeline.
 	"actor.broker":       "broker",

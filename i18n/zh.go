@@ -24,6 +24,7 @@ var zh = map[string]string{
 	"phase.fault":    "故障",
 	"phase.recovery": "恢复",
 	"phase.verdict":  "判定",
+	"phase.damage":   "危害",
 
 	// Actors of the timeline.
 	"actor.broker":       "消息代理",
