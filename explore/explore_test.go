@@ -305,14 +305,14 @@ func TestMarkBeforeEffectShortestIsCrashBetweenMarkAndEffect(t *testing.T) {
 			t.Fatalf("trace lacks %q:\n%s", want, trace)
 		}
 	}
-	// The harm is named where it happened, in a fault phase; the verdict
-	// reads the loss back as bad.
+	// The harm is named where it happened, in a phase of its own (no
+	// fault struck the redelivery); the verdict reads the loss back as bad.
 	if last := steps[len(steps)-1]; last.Phase != harness.Verdict || last.Tone != harness.Bad {
 		t.Fatalf("last step %+v, want the loss read back in the verdict", last)
 	}
 	for _, s := range steps {
-		if s.Result.Key == "res.taken-for-duplicate" && (s.Phase != harness.Fault || s.Tone != harness.Harm) {
-			t.Fatalf("the duplicate taken for a handled message: %+v, want the harm in a fault phase", s)
+		if s.Result.Key == "res.taken-for-duplicate" && (s.Phase != harness.Damage || s.Tone != harness.Harm) {
+			t.Fatalf("the duplicate taken for a handled message: %+v, want the harm in the damage phase", s)
 		}
 	}
 }
