@@ -25,7 +25,7 @@ var classZH = map[string]string{
 	"class.names-hidden":     "学生按姓名顺序编号；--names 显示姓名。",
 	"class.other-archlab":    "与全班多数不同的 archlab 评判的结果：%s",
 	"class.same-sources":     "源代码完全相同：%s",
-	"class.refused":          "archlab class：%s：%s",
+	"class.refused":          "archlab class: %s：%s",
 	"class.err.name":         "名字含控制字符、不是 UTF-8 或超过 100 个字符",
 	"class.err.special":      "不是普通文件（管道、设备或套接字）",
 	"class.err.not-regular":  "%s 不是普通文件",

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -83,5 +84,23 @@ func TestParseAndFallback(t *testing.T) {
 	}
 	if got := T(EN, "no.such.key"); got != "[no.such.key]" {
 		t.Fatalf("missing key renders as %q", got)
+	}
+}
+
+// TestProgramPrefix: a line that opens with the program's name opens with
+// it in the same words in both languages, "archlab: " or "archlab serve: ",
+// an ASCII colon as the errors print it: issue 34 found "archlab：" and
+// "archlab:" mixed on one Chinese screen.
+func TestProgramPrefix(t *testing.T) {
+	prefix := regexp.MustCompile(`^archlab( [a-z]+)?[:：] ?`)
+	for _, k := range Keys(EN) {
+		en, _ := lookup(EN, k)
+		zh, _ := lookup(ZH, k)
+		if p := prefix.FindString(en); p != "" && !strings.HasPrefix(zh, p) {
+			t.Errorf("key %q: en opens with %q, zh with %q", k, p, prefix.FindString(zh))
+		}
+		if p := prefix.FindString(zh); strings.ContainsRune(p, '：') {
+			t.Errorf("key %q: zh opens with %q; the program's name takes an ASCII colon and a space", k, p)
+		}
 	}
 }

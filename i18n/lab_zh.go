@@ -22,7 +22,7 @@ var labZH = map[string]string{
 	"cli.col.expect":                  "预期",
 	"cli.verdict.file":                "%s：%d 个计数器与文件的 expect 部分一致，%d/%d 条要点成立",
 	"err.flag.did-you-mean":           "%s；是不是想用 %s？",
-	"note.ime-dash":                   "archlab：已把 %s 读作 %s（中文输入法输入的破折号）",
+	"note.ime-dash":                   "archlab: 已把 %s 读作 %s（中文输入法输入的破折号）",
 	"err.param.derived":               "%s：%s，而 --%s 为默认值 %d：请给出 --%s %d 或更小的值",
 	"cli.what-if.head":                "假如：",
 	"cli.what-if.param":               "--%s %d（书中：%d）",

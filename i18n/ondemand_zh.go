@@ -6,8 +6,8 @@ var ondemandZH = map[string]string{
 	"ondemand.part.sqlite":  "SQLite",
 	"ondemand.part.web":     "网页服务",
 	"ondemand.and":          "、",
-	"ondemand.building":     "archlab：%s 需要以下部分：%s，日常运行用不到；现在为它构建 %s，只此一次（新克隆需要一两分钟）",
-	"ondemand.rebuilding":   "archlab：源码有改动，正在重新构建 %s",
+	"ondemand.building":     "archlab: %s 需要以下部分：%s，日常运行用不到；现在为它构建 %s，只此一次（新克隆需要一两分钟）",
+	"ondemand.rebuilding":   "archlab: 源码有改动，正在重新构建 %s",
 
 	"err.ondemand.no-source":       "%s 需要以下部分：%s，这个 archlab 构建时没有包含，也找不到构建所需的源码：%v",
 	"err.ondemand.no-go":           "%s 需要以下部分：%s，这个 archlab 构建时没有包含，而构建需要 go 命令，PATH 中没有",
@@ -19,7 +19,7 @@ var ondemandZH = map[string]string{
 	"err.ondemand.not-own.mode":    "其他用户可以写入它（权限 %s）",
 	"err.ondemand.not-own.not-dir": "它不是文件夹（是文件或链接）",
 	"err.ondemand.not-own.hint":    "删掉它，或把 XDG_CACHE_HOME 设为只有你能写入的文件夹",
-	"ondemand.damaged":             "archlab：%s 不是在那里构建的 archlab（被改动、被截短或不可执行）：重新构建",
+	"ondemand.damaged":             "archlab: %s 不是在那里构建的 archlab（被改动、被截短或不可执行）：重新构建",
 	"err.ondemand.exec":            "无法运行 %s：%v",
 	"err.interrupted.build":        "已中断：%s 的构建已停止，没有留下任何文件",
 
@@ -29,6 +29,6 @@ var ondemandZH = map[string]string{
 	"cli.on-broker.embedded":   "消息代理：%s（内嵌）",
 	"cli.on-broker.at":         "消息代理：%s，地址 %s",
 	"ondemand.tick":            "正在构建 %s：",
-	"ondemand.built":           "archlab：构建完成，用时 %.1f 秒",
+	"ondemand.built":           "archlab: 构建完成，用时 %.1f 秒",
 	"check.watch.tick":         "正在用 exercises/ 构建检查程序：",
 }

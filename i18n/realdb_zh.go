@@ -27,7 +27,7 @@ var realdbZH = map[string]string{
 	"help.example.sqlite":     "同一个演练跑在真实的 SQLite 文件上，时间线中显示 SQL",
 	"help.example.crash-real": "消费端是独立进程，被 SIGKILL 杀死后重投给新进程",
 	"help.example.db":         "保留数据库以便查看",
-	"cli.db-kept":             "archlab：数据库保留在 %s；可用以下命令查看：sqlite3 %s 'SELECT * FROM processed_keys'",
+	"cli.db-kept":             "archlab: 数据库保留在 %s；可用以下命令查看：sqlite3 %s 'SELECT * FROM processed_keys'",
 
 	// Errors: what was wrong and what is allowed.
 	"err.store":               "--store 只能是 memory 或 sqlite，收到 %q",
