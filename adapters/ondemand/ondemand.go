@@ -34,7 +34,8 @@ import (
 //
 // So the archlab that `go run ./cmd/archlab` builds leaves them out. Each
 // is a build tag, and its wiring is a file of its own that only that tag
-// compiles: with_brokers.go, with_sqlite.go, with_web.go. A run that needs
+// compiles: drills/front's with_brokers.go and with_sqlite.go,
+// cmd/archlab's with_web.go (each registers its part, ui/cli.Link). A run that needs
 // one of them is checked as usual (a bad flag is still exit 2 at once),
 // then handed to an archlab built with the tags it needs: the first time,
 // archlab builds that one with `go build -tags …` from its own source into
@@ -43,8 +44,8 @@ import (
 // are that archlab's own.
 //
 // Why a build tag and not a module or a second main package: the wiring
-// stays in the command it belongs to (the drill command's flags, errors
-// and words), the light and the full archlab are the same code, and the
+// stays beside the front end it belongs to (the drill command's flags,
+// errors and words), the light and the full archlab are the same code, and the
 // tests of the adapters stay in `go test ./...`. `go install -tags
 // brokers,sqlite,web ./cmd/archlab` builds the full one directly.
 // Parts are the build tags a variant may have.

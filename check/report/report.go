@@ -3,7 +3,7 @@
 // the graduated hints with their count (hints.go). It lays out what check
 // found, in the reader's language, with the terminal's rendering (ui/term);
 // it runs nothing. A new format is a new file here with a method on Report,
-// and one case in cmd/archlab/check.go.
+// one case in check/front (Options.Run) and the value in --format's list.
 package report
 
 import (
