@@ -21,6 +21,8 @@ type classOptions struct {
 	save  string
 }
 
+// newClassCmd is `archlab class DIR`: a class's check results counted
+// (check/class reads, counts and lays them out).
 func newClassCmd(g *cli.Env) *cobra.Command {
 	o := &classOptions{g: g}
 	cmd := &cobra.Command{

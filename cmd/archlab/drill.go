@@ -14,6 +14,9 @@ import (
 	"archlab/ui/status"
 )
 
+// newDrillCmd is `archlab drill`: its flags fill drills/front's Options,
+// which runs the drills on the stores and brokers they chose; each drill
+// the command line names gets a subcommand of its own.
 func newDrillCmd(g *cli.Env) *cobra.Command {
 	o := &front.Options{G: g}
 	cmd := &cobra.Command{

@@ -27,6 +27,8 @@ func explainExercise(g *cli.Env, e *check.Exercise) error {
 	return err
 }
 
+// newExplainCmd is `archlab explain NAME`: a drill's or an exercise's
+// lesson, the code to read and what to try.
 func newExplainCmd(g *cli.Env) *cobra.Command {
 	return &cobra.Command{
 		Use:     "explain <name>",

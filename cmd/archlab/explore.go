@@ -15,6 +15,9 @@ import (
 	"archlab/ui/status"
 )
 
+// newExploreCmd is `archlab explore {inbox | ordering | shardjob}`: each
+// subcommand's flags fill a scope and explore/front's Options, which
+// explores it and reports.
 func newExploreCmd(g *cli.Env) *cobra.Command {
 	o := &front.Options{G: g}
 	cmd := &cobra.Command{

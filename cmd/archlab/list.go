@@ -7,6 +7,8 @@ import (
 	"archlab/ui/term"
 )
 
+// newListCmd is `archlab list`: the drills by section (ui/term lays them
+// out), or --json.
 func newListCmd(g *cli.Env) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{

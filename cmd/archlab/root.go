@@ -72,6 +72,8 @@ func finish(io *cli.IO, stderr goio.Writer, lang i18n.Lang, args []string, out *
 	return outputStatus(stderr, lang, out, code)
 }
 
+// newRootCmd is the command tree in the reader's language: help, errors
+// and suggestions as ui/cli words them, every command below it.
 func newRootCmd(g *cli.Env) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "archlab",
@@ -146,6 +148,7 @@ func newRootCmd(g *cli.Env) *cobra.Command {
 	return root
 }
 
+// newVersionCmd is `archlab version`, as -v says it.
 func newVersionCmd(g *cli.Env) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",

@@ -31,6 +31,8 @@ type serveOptions struct {
 // reaches it.
 const defaultServeAddr = "127.0.0.1:8017"
 
+// newServeCmd is `archlab serve`: the drills, the explorer and the class
+// as pages (ui/web), in the archlab built with -tags web.
 func newServeCmd(g *cli.Env) *cobra.Command {
 	o := &serveOptions{g: g}
 	cmd := &cobra.Command{
@@ -106,6 +108,8 @@ func loopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// unwrapNetErr is the system's reason a listen failed, without the address
+// the line already names.
 func unwrapNetErr(err error) error {
 	var oe *net.OpError
 	if errors.As(err, &oe) && oe.Err != nil {
