@@ -366,6 +366,7 @@ Try:
 	"check.hung.unknown":                  "(not known)",
 	"check.hung.no-call":                  "(none yet)",
 	"check.detail.faults":                 "    of the %s schedules run one by one, these many struck with each fault: %s",
+	"check.detail.wide-skipped":           "    the wide scope was left out: your handler keeps an inbox table of its own (a durable inbox), which the explorer's states cannot tell apart; each schedule above ran from the start, restarts included",
 	"check.flag.watch":                    "check again each time a file in exercises/ is saved (Ctrl-C stops): the checker is rebuilt from the files on disk, and only the exercise saved is checked",
 	"check.err.watch-with":                "--watch prints a verdict after every save and cannot be combined with --json, --format exercism or --hint",
 	"check.watch.no-source":               "--watch rebuilds the exercises from the clone, and found none: %v",

@@ -336,6 +336,7 @@ ledger）；最后逐一枚举 explore inbox 的每一种故障序列（3 条消
 	"check.hung.unknown":                  "（不详）",
 	"check.hung.no-call":                  "（还没有调用）",
 	"check.detail.faults":                 "    逐一运行的 %s 种故障序列中，触发每种故障的序列数：%s",
+	"check.detail.wide-skipped":           "    略过了大范围：你的处理函数有自己的收件箱表（持久收件箱），探索器的状态无法区分它们；以上每个故障序列都从头运行，包括重启",
 	"check.flag.watch":                    "每次保存 exercises/ 中的文件后重新检查（Ctrl-C 停止）：检查器按磁盘上的文件重新构建，只检查保存的那个练习",
 	"check.err.watch-with":                "--watch 在每次保存后打印结论，不能与 --json、--format exercism 或 --hint 同用",
 	"check.watch.no-source":               "--watch 要从克隆的仓库重新构建练习，但没有找到仓库：%v",

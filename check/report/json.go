@@ -30,14 +30,17 @@ type JSONExercise struct {
 	Lessons []string `json:"lessons"`
 	// LessonIDs are the lessons' IDs (check.Lesson.ID), in the same
 	// order: the same in every language, for a class to count by.
-	LessonIDs      []string `json:"lesson_ids"`
-	Drills         int      `json:"drills"`
-	DrillsPassed   int      `json:"drills_passed"`
-	Schedules      uint64   `json:"schedules"`
-	Counterexample string   `json:"counterexample,omitempty"`
-	DrillFile      string   `json:"drill_file,omitempty"`
-	Hint           string   `json:"hint,omitempty"`
-	Error          string   `json:"error,omitempty"`
+	LessonIDs    []string `json:"lesson_ids"`
+	Drills       int      `json:"drills"`
+	DrillsPassed int      `json:"drills_passed"`
+	Schedules    uint64   `json:"schedules"`
+	// WideSkipped: the wide scope was left out (a durable inbox); the
+	// schedules are the small scope's, each run from the start.
+	WideSkipped    bool   `json:"wide_skipped,omitempty"`
+	Counterexample string `json:"counterexample,omitempty"`
+	DrillFile      string `json:"drill_file,omitempty"`
+	Hint           string `json:"hint,omitempty"`
+	Error          string `json:"error,omitempty"`
 	// Faults is how many schedules each fault class struck, in the
 	// section's order (a pass requires every one above 0).
 	Faults JSONFaults `json:"faults,omitempty"`
@@ -152,7 +155,7 @@ func (r *Report) JSON(results []*check.Result, done int) JSONAll {
 	out := JSONAll{Done: done, Total: len(results), Exercises: []JSONExercise{}, GraderInfo: r.Info}
 	for _, res := range results {
 		j := JSONExercise{Name: res.Exercise.Name, Section: res.Exercise.Section, File: res.Exercise.File, Status: string(res.Status),
-			Lessons: []string{}, LessonIDs: []string{}, Drills: res.Drills, DrillsPassed: res.Passed, Schedules: res.Schedules, Hint: res.Hint(r.Lang)}
+			Lessons: []string{}, LessonIDs: []string{}, Drills: res.Drills, DrillsPassed: res.Passed, Schedules: res.Schedules, WideSkipped: res.WideSkipped, Hint: res.Hint(r.Lang)}
 		for _, l := range res.Lessons {
 			j.Lessons = append(j.Lessons, check.LessonText(r.Lang, l))
 			j.LessonIDs = append(j.LessonIDs, l.ID())

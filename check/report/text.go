@@ -48,6 +48,9 @@ func (r *Report) renderOne(res *check.Result) error {
 		if len(res.Faults) > 0 {
 			para(r.t("check.detail.faults", term.GroupDigits(res.Walked), r.faults(res.Faults)), r.P.Dim.Sprint)
 		}
+		if res.WideSkipped {
+			para(r.t("check.detail.wide-skipped"), r.P.Dim.Sprint)
+		}
 		return nil
 	case check.Hung:
 		para(r.hang(res.Hang), fmt.Sprint)
