@@ -10,9 +10,14 @@ import (
 )
 
 // bookHandler is §8.2's Consume: the key and the effect in one local
-// transaction, then the ack.
+// transaction, then the call outside the store a message asks for (made
+// on every delivery that gets there, a duplicate's too: the boundary of
+// exactly-once), then the ack.
 func bookHandler(d *harness.Delivery) error {
 	if _, err := d.ApplyOnce(); err != nil {
+		return err
+	}
+	if err := d.Notify(d.Message()); err != nil {
 		return err
 	}
 	return d.Ack()

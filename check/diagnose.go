@@ -285,6 +285,9 @@ var (
 		// Process is the book's ApplyOnce for a stored row: its key.
 		{Key: "no-key", In: nowhere("step.mark", "step.apply-once", "durable.step.process"), Harms: doubleLessons},
 		{Key: "no-ack", In: nowhere("step.ack"), Harms: []string{"all-acked", "acked-last"}},
+		// A notify message never called, though a delivery of it got past
+		// its commit: a redelivery that found the key and skipped the call.
+		{Key: "notify-only-when-new", Harms: []string{"outside-called"}, In: resultIn("res.duplicate")},
 	}
 	decisionMistakes = []Mistake{
 		{Key: "duplicate-as-conflict", In: resultIn("res.outcome.duplicate-dead", "res.outcome.duplicate-retried"),

@@ -26,6 +26,9 @@ var wrong = []variant{
 		if err := d.NaiveApply(); err != nil {
 			return err
 		}
+		if err := d.Notify(d.Message()); err != nil {
+			return err
+		}
 		return d.Ack()
 	}}},
 	{"mark-before-effect", "consumer-handler", &harness.Students{Inbox: func(d *harness.Delivery) error {
@@ -38,14 +41,19 @@ var wrong = []variant{
 				return err
 			}
 		}
+		if err := d.Notify(d.Message()); err != nil {
+			return err
+		}
 		return d.Ack()
 	}}},
 	{"ack-before-effect", "consumer-handler", &harness.Students{Inbox: func(d *harness.Delivery) error {
 		if err := d.Ack(); err != nil {
 			return err
 		}
-		_, err := d.ApplyOnce()
-		return err
+		if _, err := d.ApplyOnce(); err != nil {
+			return err
+		}
+		return d.Notify(d.Message())
 	}}},
 	// A durable inbox with no recovery: stored, acked, and processed
 	// after the ack; a crash right after the ack leaves the row stored
@@ -58,6 +66,9 @@ var wrong = []variant{
 		if _, err := d.Mark(); err != nil {
 			return err
 		}
+		if err := d.Notify(d.Message()); err != nil {
+			return err
+		}
 		return d.Ack()
 	}}},
 	// Safe under every crash (one transaction), wrong when the store
@@ -67,11 +78,32 @@ var wrong = []variant{
 		if _, err := d.ApplyOnce(); err != nil && !errors.Is(err, harness.ErrEffectFailed) {
 			return err
 		}
+		if err := d.Notify(d.Message()); err != nil {
+			return err
+		}
 		return d.Ack()
 	}}},
 	{"no-ack", "consumer-handler", &harness.Students{Inbox: func(d *harness.Delivery) error {
-		_, err := d.ApplyOnce()
-		return err
+		if _, err := d.ApplyOnce(); err != nil {
+			return err
+		}
+		return d.Notify(d.Message())
+	}}},
+	// Right under every crash for the payment, wrong for the call outside
+	// the store: made only when ApplyOnce reports a new payment, it is
+	// lost when the consumer dies between the commit and the call, and the
+	// redelivery finds the key (issue 33, point 4).
+	{"notify-only-when-new", "consumer-handler", &harness.Students{Inbox: func(d *harness.Delivery) error {
+		fresh, err := d.ApplyOnce()
+		if err != nil {
+			return err
+		}
+		if fresh {
+			if err := d.Notify(d.Message()); err != nil {
+				return err
+			}
+		}
+		return d.Ack()
 	}}},
 	// §8.2, the mechanism: the book's Ledger with one classic mistake each
 	// (wrongLedger, below).
@@ -444,6 +476,9 @@ func durableInbox(d *harness.Delivery) error {
 		return ackErr
 	}
 	for _, m := range d.Pending() {
+		if err := d.Notify(m); err != nil {
+			return err
+		}
 		if _, err := d.Process(m); err != nil {
 			return err
 		}
@@ -454,6 +489,9 @@ func durableInbox(d *harness.Delivery) error {
 // durableRecovery processes, at the restart, the rows a crash left.
 func durableRecovery(r *harness.Restart) error {
 	for _, m := range r.Pending() {
+		if err := r.Notify(m); err != nil {
+			return err
+		}
 		if _, err := r.Process(m); err != nil {
 			return err
 		}

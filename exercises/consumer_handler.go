@@ -8,7 +8,10 @@ import "archlab/harness"
 // The task: the broker delivers at least once, so the same message may
 // arrive again after a crash or a lost ack. Write the handler for one
 // delivery so that, whatever the broker and the faults do, every payment
-// is applied exactly once and every message ends acked.
+// is applied exactly once, every message ends acked, and the call outside
+// the store a message asks for is made: exactly once ends at the store's
+// boundary, so outside it the call is made on every delivery that gets
+// that far, and the other side deduplicates.
 //
 // The verbs you may call, all on d:
 //
@@ -18,6 +21,9 @@ import "archlab/harness"
 //	d.Mark()       the dedup key alone, committed at once; false if it was there
 //	d.Effect()     the effect alone (the payment), committed at once, no key
 //	d.NaiveApply() the effect with no key at all
+//	d.Notify(m)    calls the service outside the local store that m asks
+//	               for (a notification, a publish); nothing for a message
+//	               that asks for none. No transaction covers it
 //	d.Ack()        tells the broker the message is handled; may return
 //	               inbox.ErrAckLost (the broker will deliver it again)
 //
@@ -45,14 +51,16 @@ import "archlab/harness"
 // with your handler (the drills of §8.2 whose handler is the safe one),
 // then every schedule of `archlab explore inbox` (3 messages, 2 faults:
 // crashes, lost acks, replays) with the store's failures and the crash
-// right after the ack added (effect-fails, crash-after-ack): no message
-// lost, none applied twice, every message acked in the end.
+// right after the ack added (effect-fails, crash-after-ack), where m1 asks
+// for a call outside the store: no message lost, none applied twice,
+// every message acked in the end, m1's call made.
 //
 // 练习 consumer-handler，§8.2（消费端幂等、去重表与“恰好一次”的真实边界）。
 //
 // 任务：消息代理至少投递一次，崩溃或确认丢失之后，同一条消息可能再来一次。写出
 // 处理一次投递的处理函数，使得无论消息代理和故障怎样，每笔付款都恰好生效一次，
-// 每条消息最终都被确认。
+// 每条消息最终都被确认，消息要求的外部调用也发出了：恰好一次止于本地存储的边界，
+// 边界之外，每次走到这一步的投递都要调用，由对方去重。
 //
 // 也可以用你自己的持久收件箱（本地存储中的一张表）：Store() 把消息存入表中并立即
 // 提交；Pending() 列出尚未处理的行；Process(m) 在同一个本地事务里写一行的效果和
@@ -62,7 +70,8 @@ import "archlab/harness"
 // 可以调用的动词（都在 d 上）：Message() 投递来的消息；ApplyOnce() 在同一个本
 // 地事务里写去重键和效果，键已存在时返回 (false, nil) 且什么都不改；Mark() 只
 // 写去重键并立即提交；Effect() 只写效果（付款）并立即提交，不写键；
-// NaiveApply() 只写效果，完全没有键；Ack() 告诉消息代理消息已处理，可能返回
+// NaiveApply() 只写效果，完全没有键；Notify(m) 调用 m 要求的本地存储之外的服务
+// （通知、发布），不要求的消息什么都不做，没有事务覆盖它；Ack() 告诉消息代理消息已处理，可能返回
 // inbox.ErrAckLost（消息代理会重投一次）。场景让消费端崩溃之后，每个动词都返回
 // harness.ErrCrashed：把它返回即可。崩溃可能发生在第一次调用之前、两次写之间、
 // Ack 之前以及 Ack 刚完成之后。存储也可能在消费端没有崩溃时拒绝写入效果：ApplyOnce 或 Effect
@@ -72,7 +81,8 @@ import "archlab/harness"
 // 检查什么：先用你的处理函数运行演练 ack-lost、dedup-scope 和 prune-window
 // （§8.2 中处理函数是安全设计的那些演练），再运行 archlab explore inbox 的每一
 // 种故障序列（3 条消息、2 次故障：崩溃、确认丢失、重放），并加入存储的失败
-// （effect-fails）：没有消息丢失，没有消息生效两次，每条消息最终都被确认。
+// （effect-fails），其中 m1 要求一次本地存储之外的调用：没有消息丢失，没有消息
+// 生效两次，每条消息最终都被确认，m1 的调用发出了。
 func ConsumerHandler(d *harness.Delivery) error {
 	// Write your handler here. 在这里写你的处理函数。
 	return ErrNotImplemented
@@ -82,10 +92,12 @@ func ConsumerHandler(d *harness.Delivery) error {
 // process restarts after a crash, with its local store as the crash left
 // it and no fault striking, before the next delivery. A handler that keeps
 // no inbox table of its own has nothing to recover: leave it as it is.
-// The verbs, on r: r.Pending() and r.Process(m), as on a delivery.
+// The verbs, on r: r.Pending(), r.Process(m) and r.Notify(m), as on a
+// delivery.
 //
 // 恢复步骤：进程在崩溃后重启时运行，本地存储保持崩溃时的样子，不会有故障发生，
 // 在下一次投递之前运行。不维护自己收件箱表的处理函数没有什么要恢复的：保持原样即可。
+// 可用的动词（在 r 上）：r.Pending()、r.Process(m) 和 r.Notify(m)，与投递时相同。
 func ConsumerRecover(r *harness.Restart) error {
 	return nil
 }

@@ -39,6 +39,12 @@ type InboxScope struct {
 	// it finds (no effect is tried, so none fails). And the book's figures
 	// are the default scopes' counts.
 	Extra bool
+	// Notify makes m1 a message whose handler also calls a service
+	// outside the local store (a notification, a publish): the student's
+	// scope, where the handler makes the call itself (Delivery.Notify)
+	// and must make it on every delivery that reaches it. The state engine
+	// has no bit for the call: a scope with it is enumerated.
+	Notify bool
 }
 
 // DefaultInbox is the scope `archlab explore inbox` explores by default.
@@ -83,12 +89,21 @@ func deliver(h *harness.Inbox, i int, d delivery) error {
 	return err
 }
 
-// declare declares the scope's messages, and writes them down on a tape.
-func declare(h *harness.Inbox, msgs []inbox.Message, tp *tape) {
-	for _, m := range msgs {
+// declare declares the scope's messages, and writes them down on a tape;
+// with notify, m1's handler also calls the outside service.
+func declare(h *harness.Inbox, msgs []inbox.Message, tp *tape, notify bool) {
+	for i, m := range msgs {
 		h.Declare(m)
+		calls := notify && i == 0
+		if calls {
+			h.Notify(i)
+		}
 		if tp != nil {
-			tp.say("message %s seq=%d order=%s amount=%d", m, m.Seq, m.OrderID, m.AmountCents)
+			line := fmt.Sprintf("message %s seq=%d order=%s amount=%d", m, m.Seq, m.OrderID, m.AmountCents)
+			if calls {
+				line += " notify"
+			}
+			tp.say("%s", line)
 		}
 	}
 }
@@ -279,6 +294,9 @@ func (sc InboxScope) params() []Param {
 	ps := []Param{{"messages", sc.Messages}, {"faults", sc.Faults}}
 	if sc.Extra {
 		ps = append(ps, Param{"extra-faults", 1})
+	}
+	if sc.Notify {
+		ps = append(ps, Param{"notify", 1})
 	}
 	return ps
 }
@@ -549,7 +567,7 @@ func (sp *inboxSpace) play(strategy harness.Strategy, s *inboxSchedule, rec *har
 	if tp != nil {
 		tp.h = h
 	}
-	declare(h, sp.msgs, tp)
+	declare(h, sp.msgs, tp, false)
 	// Acked allocates, so only traces, emits and tests check it.
 	paranoid := rec != nil || tp != nil || sp.paranoid
 	wantAcks := 0

@@ -38,7 +38,7 @@ import (
 // about 10^16 schedules (a student's handler that acks every delivery has
 // few states). §11.2 is enumerated, so it has no wide scope.
 var (
-	StudentInboxScope    = InboxScope{Messages: DefaultInbox.Messages, Faults: DefaultInbox.Faults, Extra: true}
+	StudentInboxScope    = InboxScope{Messages: DefaultInbox.Messages, Faults: DefaultInbox.Faults, Extra: true, Notify: true}
 	StudentOrderingScope = OrderingScope{Duplicates: DefaultOrdering.Duplicates, Poison: true, MaxAttempts: DefaultOrdering.MaxAttempts}
 	StudentShardjobScope = DefaultShardjob
 
@@ -55,6 +55,11 @@ const (
 	brokeStuck     = brokeDupRefused << 1
 	brokeSkipped   = brokeStuck << 1 // the projection exercise's: an apply past the next version
 	studentUnacked = "unacked"
+	// studentOutside: a notify message whose outside call was never made
+	// (a handler that calls only when ApplyOnce reports a new payment, and
+	// died between the commit and the call).
+	brokeOutside   = brokeUnacked << 1
+	studentOutside = "outside-lost"
 	studentStuck   = "past-budget"
 	studentSkipped = "skipped-version"
 )
@@ -99,6 +104,12 @@ func studentInboxReport(ctx context.Context, sc InboxScope, sp *studentInbox, o 
 		rep.Legend = append(rep.Legend, fmt.Sprintf("m%d=%s", i+1, m))
 	}
 	sp.inboxBounds, sp.msgs = sc.bounds(), msgs
+	// The ledger exercise runs the book's Consume, which makes the book's
+	// outside call itself: the notify message is the handler's lesson.
+	sp.notify = sc.Notify && !sp.ledger
+	if sp.notify {
+		o.Engine = EngineEnumerate // the states have no bit for the call
+	}
 	var t strategyTally[inboxSchedule]
 	var n uint64
 	rep.Engine = o.engine()
@@ -138,8 +149,13 @@ func studentInboxReport(ctx context.Context, sc InboxScope, sp *studentInbox, o 
 		counters: []string{"deliveries", "effects", "lost", "doubled"},
 		checks: []check{{"not-lost", "lost == 0", "lost"}, {"not-doubled", "doubled == 0", "doubled"},
 			{"all-acked", strings.Join(acked, " && "), studentUnacked}}}
+	invariants := []string{"lost", "doubled", studentUnacked}
+	if sp.notify {
+		file.checks = append(file.checks, check{"outside-called", fmt.Sprintf("called(%q) >= 1", msgs[0].String()), studentOutside})
+		invariants = append(invariants, studentOutside)
+	}
 	st, err := strategyResult(harness.Student, true, n, false, &t, section[inboxSchedule]{
-		invariants: []string{"lost", "doubled", studentUnacked},
+		invariants: invariants,
 		faults:     inboxClasses(sc),
 		schedule:   (*inboxSchedule).String,
 		outcome:    sp.outcome,
@@ -164,6 +180,8 @@ type studentInbox struct {
 	// ledger: the student's code is its Ledger, under the book's Consume
 	// (exercise ledger); else its handler, over the book's Ledger.
 	ledger bool
+	// notify: m1's handler calls the outside service (InboxScope.Notify).
+	notify bool
 }
 
 // exercise is the mechanism exercise the runs plug in, "" for the handler.
@@ -234,7 +252,7 @@ func (sp *studentInbox) run(s *inboxSchedule, rec *harness.Recorder, tp *tape) (
 	if tp != nil {
 		tp.h = h
 	}
-	declare(h, sp.msgs, tp)
+	declare(h, sp.msgs, tp, sp.notify)
 	for i := range int(s.n) {
 		if err := deliverTaped(h, sp.msgs, int(s.steps[i].msg), s.steps[i].what, tp); err != nil {
 			return nil, 0, err
@@ -250,6 +268,9 @@ func (sp *studentInbox) run(s *inboxSchedule, rec *harness.Recorder, tp *tape) (
 		acked[i] = h.Acks().Acked(m)
 	}
 	broken := onceBroken(h, len(sp.msgs))
+	if sp.notify && h.Calls(0) == 0 {
+		broken |= brokeOutside
+	}
 	checkEach(h, sp.msgs, rec, tp)
 	return acked, broken, h.Finish()
 }
@@ -261,7 +282,7 @@ func (sp *studentInbox) outcome(s *inboxSchedule) ([]harness.Msg, error) {
 	if err != nil {
 		return nil, err
 	}
-	declare(h, sp.msgs, nil)
+	declare(h, sp.msgs, nil, sp.notify)
 	for i := range int(s.n) {
 		if err := deliver(h, int(s.steps[i].msg), s.steps[i].what); err != nil {
 			return nil, err
@@ -271,6 +292,9 @@ func (sp *studentInbox) outcome(s *inboxSchedule) ([]harness.Msg, error) {
 		return nil, err
 	}
 	var out []harness.Msg
+	if sp.notify && h.Calls(0) == 0 {
+		out = append(out, harness.M("student.outcome.outside-lost", 1))
+	}
 	for i, m := range sp.msgs {
 		acked := h.Acks().Acked(m)
 		switch n := h.Applied(i); {

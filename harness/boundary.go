@@ -1,5 +1,7 @@
 package harness
 
+import "archlab/internal/inbox"
+
 // The real boundary of exactly-once (§8.2's title). The dedup key makes an
 // effect once only when the effect lives in the same local store, written
 // in the same transaction as the key. A message declared with "notify" is
@@ -39,4 +41,15 @@ func (h *Inbox) callOutside(i int) {
 	h.outside.total++
 	n := h.outside.calls[i]
 	h.step("consumer", "notifier", M("step.notify", h.msgs[i]), M("res.notified", n), toneIf(n > 1, Bad, Neutral))
+}
+
+// notifyFor is the student's call to the outside service for m: a message
+// declared notify is called, another is not.
+func (h *Inbox) notifyFor(m inbox.Message) {
+	for i, x := range h.msgs {
+		if x == m {
+			h.callOutside(i)
+			return
+		}
+	}
 }

@@ -42,6 +42,11 @@ func durableHandler(d *Delivery) error {
 		return ackErr
 	}
 	for _, m := range d.Pending() {
+		// The outside call before the row is done: a crash between the
+		// two leaves the row pending, and the recovery calls again.
+		if err := d.Notify(m); err != nil {
+			return err
+		}
 		if _, err := d.Process(m); err != nil {
 			return err
 		}
@@ -51,6 +56,9 @@ func durableHandler(d *Delivery) error {
 
 func durableRecover(r *Restart) error {
 	for _, m := range r.Pending() {
+		if err := r.Notify(m); err != nil {
+			return err
+		}
 		if _, err := r.Process(m); err != nil {
 			return err
 		}
@@ -93,6 +101,13 @@ type Restart struct {
 func (r *Restart) Pending() []inbox.Message {
 	r.h.students.watch().Call("r.Pending")
 	return r.h.pending(r.env)
+}
+
+// Notify is Delivery.Notify, at the restart: the outside call of a row
+// the recovery processes.
+func (r *Restart) Notify(m inbox.Message) error {
+	r.h.students.watch().Call("r.Notify")
+	return r.env.Notify(m)
 }
 
 // Process is Delivery.Process, at the restart.
@@ -211,6 +226,12 @@ func (h *Inbox) recover() error {
 		return nil
 	}
 	env := &deliveryEnv{store: h.store, model: true}
+	env.notify = func(m inbox.Message) {
+		if h.onRecovery != nil {
+			h.onRecovery()
+		}
+		h.notifyFor(m)
+	}
 	shown := false
 	r := &Restart{h: h, env: env}
 	h.onRecovery = func() {

@@ -49,7 +49,8 @@ type deliveryEnv struct {
 	died   func(p Point, inside string) // it died at p (inside names the transaction)
 	ack    func(lost bool) error        // the ack is sent; ErrAckLost when lost
 	prune  func(seq int64) int          // the janitor's prune, after the handler's ack
-	before func()                       // before the ack is sent: the call outside the store
+	before func()                       // before the ack is sent: the call outside the store (the book's handlers)
+	notify func(m inbox.Message)        // the student's handler calls the outside service for m (Notify)
 
 	started bool
 	writes  int
@@ -329,6 +330,25 @@ func (d *deliveryEnv) Ack(inbox.Message) error {
 	err := d.ack(lost)
 	d.ackLost = d.ackLost || errors.Is(err, inbox.ErrAckLost)
 	return err
+}
+
+// Notify is the handler's call to the service outside its store for
+// message m (a notification, a publish): made at once, covered by no
+// transaction and guarded by no dedup key. After the writes it is the
+// point after them, as the ack is: a crash there strikes at the first of
+// the two the handler makes, and the call is then never made.
+func (d *deliveryEnv) Notify(m inbox.Message) error {
+	if d.begin() {
+		return ErrCrashed
+	}
+	if d.writes > 0 && !d.acked && d.point(BeforeAck) {
+		d.die(BeforeAck, "")
+		return ErrCrashed
+	}
+	if d.notify != nil {
+		d.notify(m)
+	}
+	return nil
 }
 
 // tell reports a write to the environment.

@@ -187,6 +187,14 @@ func (d *Delivery) Mark() (bool, error) { d.watch.Call("d.Mark"); return d.env.M
 // Effect applies the effect alone, with no key, committed at once.
 func (d *Delivery) Effect() error { d.watch.Call("d.Effect"); return d.env.Effect(d.env.m) }
 
+// Notify calls the service outside the local store that message m's
+// handler calls (a notification, a publish), for a message that asks for
+// one (declared notify); for another it does nothing. No transaction covers
+// the call and no dedup key guards it: it happens on every delivery whose
+// handler gets this far, and a crash after the writes that strikes here
+// leaves it unmade.
+func (d *Delivery) Notify(m inbox.Message) error { d.watch.Call("d.Notify"); return d.env.Notify(m) }
+
 // Ack tells the broker the message is handled. The scenario may lose it
 // (inbox.ErrAckLost): the broker will deliver the message again.
 func (d *Delivery) Ack() error { d.watch.Call("d.Ack"); return d.env.Ack(d.env.m) }

@@ -80,6 +80,7 @@ check").`,
 	"check.hint.consumer-handler.not-lost":                 "A message was lost: the broker forgot it, or a key said \"done\", before its effect was committed. §8.2: the effect comes before the ack, and a dedup key must never commit without its effect.",
 	"check.hint.consumer-handler.not-doubled":              "A payment landed twice: a redelivery was not recognised. §8.2: the consumer keeps a dedup key, and the key and the effect commit together or not at all.",
 	"check.hint.consumer-handler.all-acked":                "A message was never acked, so the broker will keep delivering it. §8.2: a delivery that has done its work (or found it done) says so to the broker.",
+	"check.hint.consumer-handler.outside-called":           "A notify message was never notified. §8.2, the real boundary of exactly-once: the call outside the store is covered by no transaction, so it must be made on every delivery that gets that far, a duplicate included; the other side deduplicates it by the message's key.",
 	"check.hint.projection-decision":                       "§8.3: which failures can waiting fix, and which never? A gap in the versions may close when the missing event arrives, within a budget; what cannot apply goes where reconciliation will find it.",
 	"check.hint.projection-decision.within-budget":         "An event was retried past its budget. §8.3: the budget counts deliveries; when it is spent, retrying stops and the event is parked for reconciliation.",
 	"check.hint.projection-decision.not-applied-twice":     "A delivery was reported applied when the projection did not move. §8.3: Apply reports a version already reached as not applied, with no error: that is a duplicate.",
@@ -131,12 +132,14 @@ The verbs:
 d.Message(); d.ApplyOnce() (the dedup key and the effect in one local
 transaction; a duplicate changes nothing); d.Mark() (the key alone);
 d.Effect() (the payment alone); d.NaiveApply() (the payment, no key);
+d.Notify(m) (the call outside the store m asks for: a notification, a publish;
+no transaction covers it, so it is made on every delivery that gets there);
 d.Ack() (may be lost: the broker then delivers again). A durable inbox of
 your own: d.Store() (the message into your inbox table, committed at once),
 d.Pending() (the rows not processed yet), d.Process(m) (a row's effect and
 its done mark in one transaction); after a crash your process restarts with
-its store intact and runs ConsumerRecover, with r.Pending() and
-r.Process(m). After the scenario's crash every verb returns
+its store intact and runs ConsumerRecover, with r.Pending(),
+r.Process(m) and r.Notify(m). After the scenario's crash every verb returns
 harness.ErrCrashed. A crash strikes before your first call, at your first
 write (inside it when it is one transaction, right after it when it commits
 alone), before your ack or right after it. The store may also refuse the
@@ -392,6 +395,7 @@ Try:
 	"check.mistake.ack-first":             "ack first: the broker forgets the message before its effect is safe, so a crash after the ack loses it",
 	"check.mistake.no-key":                "no dedup key: nothing remembers a message was handled, so every redelivery applies it again",
 	"check.mistake.no-recovery":           "no recovery: rows stored in the inbox table and acked are processed only by the delivery that stored them, so one it could not finish (a crash after the ack, a failed write) is never come back to",
+	"check.mistake.notify-only-when-new":  "the outside call only when ApplyOnce reports a new payment: a consumer that dies between the commit and the call leaves it unmade, and the redelivery finds the key and skips it",
 	"check.mistake.no-ack":                "no ack: the broker never hears the message was handled and keeps it forever",
 	"check.mistake.duplicate-as-conflict": "a duplicate taken for a conflict: a version already reached is done, not missing something; retrying it or dead-lettering it sends correct data to reconciliation",
 	"check.mistake.past-budget":           "retried past the budget: a conflict that cannot resolve must go to the dead-letter queue once its attempts are spent",
@@ -433,6 +437,8 @@ Try:
 	"student.outcome.unacked":               "m%d never acked",
 	"student.outcome.past-budget":           "an event retried past its budget",
 	"explore.emit.check.all-acked":          "every message ends acked",
+	"student.outcome.outside-lost":          "m%d never notified",
+	"explore.emit.check.outside-called":     "the call outside the store is made for every notify message: a delivery that reaches it makes it",
 	"student.outcome.skipped":               "an apply moved the order past the next version",
 	"explore.emit.check.no-skipped-version": "every apply moves an order by one version, never past a missing one",
 	"explore.emit.check.within-budget":      "no event is retried past its budget",

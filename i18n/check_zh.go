@@ -72,6 +72,7 @@ archlab（比如先安装、后修改）什么也不检查：它用一行说明�
 	"check.hint.consumer-handler.not-lost":                 "有消息丢失了：在它的效果提交之前，消息代理已经忘掉了它，或者去重键已经说了“做过了”。§8.2：效果在确认之前，去重键绝不能脱离效果单独提交。",
 	"check.hint.consumer-handler.not-doubled":              "一笔付款生效了两次：重复投递没有被认出来。§8.2：消费端保存去重键，并且键和效果要么一起提交，要么都不提交。",
 	"check.hint.consumer-handler.all-acked":                "有消息从未被确认，消息代理会一直投递它。§8.2：完成了工作（或发现工作已完成）的投递要告诉消息代理。",
+	"check.hint.consumer-handler.outside-called":           "有一条需要通知的消息从未发出通知。§8.2，恰好一次的真实边界：本地存储之外的调用没有事务覆盖，所以每次走到这一步的投递都要调用，重复投递也一样；由对方按消息的键去重。",
 	"check.hint.projection-decision":                       "§8.3：哪些失败等一等就能解决，哪些永远不能？版本缺口可能在缺失的事件到达后补上，但要在预算之内；无法应用的，要放到对账能找到的地方。",
 	"check.hint.projection-decision.within-budget":         "有事件在预算用完之后还在重试。§8.3：预算按投递次数计；用完之后停止重试，把事件停放下来等待对账。",
 	"check.hint.projection-decision.not-applied-twice":     "投影没有前进，却报告了已应用。§8.3：对于已达到的版本，Apply 返回未应用且没有错误：那是重复。",
@@ -121,10 +122,11 @@ archlab（比如先安装、后修改）什么也不检查：它用一行说明�
 动词：
 d.Message()；d.ApplyOnce()（在同一个本地事务中写去重键和效果；重复时什么都不
 改）；d.Mark()（只写键）；d.Effect()（只写付款）；d.NaiveApply()（写付款，
-没有键）；d.Ack()（可能丢失：消息代理随后会重投）。你自己的持久收件箱：
+没有键）；d.Notify(m)（m 要求的本地存储之外的调用：通知、发布；没有事务覆盖
+它，所以每次走到这里的投递都要调用）；d.Ack()（可能丢失：消息代理随后会重投）。你自己的持久收件箱：
 d.Store()（把消息存入你的收件箱表，立即提交）；d.Pending()（尚未处理的行）；
 d.Process(m)（一行的效果和“已处理”标记在同一个事务里）；崩溃之后你的进程带着
-完好的存储重启，运行 ConsumerRecover，其中可用 r.Pending() 和 r.Process(m)。
+完好的存储重启，运行 ConsumerRecover，其中可用 r.Pending()、r.Process(m) 和 r.Notify(m)。
 场景中的崩溃发生之后，每个动词都返回 harness.ErrCrashed。崩溃可能发生在你第一
 次调用之前、你的第一次写时（若它是一个事务则在其中，若它单独提交则紧随其后）、
 确认之前或刚确认之后。存储也可能拒绝写入效果（harness.ErrEffectFailed）：把
@@ -362,6 +364,7 @@ ledger）；最后逐一枚举 explore inbox 的每一种故障序列（3 条消
 	"check.mistake.ack-first":             "先确认：效果尚未生效，消息代理就忘了这条消息，确认之后崩溃就会丢失它",
 	"check.mistake.no-key":                "没有去重键：没有任何记录说明消息已处理，每次重投都会再生效一次",
 	"check.mistake.no-recovery":           "没有恢复步骤：存入收件箱表并已确认的行只由存入它的那次投递处理，那次投递没能完成的行（确认之后崩溃、写入失败）再也没人回来处理",
+	"check.mistake.notify-only-when-new":  "只在 ApplyOnce 报告新付款时才调用外部服务：消费端在提交之后、调用之前崩溃，这次调用就没有发出，而重投发现去重键后又跳过了它",
 	"check.mistake.no-ack":                "不确认：消息代理永远不知道消息已处理，会一直保留它",
 	"check.mistake.duplicate-as-conflict": "把重复当成冲突：已达到的版本表示已经处理过，而不是缺了什么；重试它或把它转入死信，会把正确的数据送去对账",
 	"check.mistake.past-budget":           "超出预算仍在重试：无法解决的冲突在尝试次数用完后必须转入死信队列",
@@ -403,6 +406,8 @@ ledger）；最后逐一枚举 explore inbox 的每一种故障序列（3 条消
 	"student.outcome.unacked":               "m%d 从未被确认",
 	"student.outcome.past-budget":           "有事件在预算用完后还在重试",
 	"explore.emit.check.all-acked":          "每条消息最终都被确认",
+	"student.outcome.outside-lost":          "m%d 从未发出通知",
+	"explore.emit.check.outside-called":     "每条需要通知的消息都调用了本地存储之外的服务：到达调用处的投递都要调用",
 	"student.outcome.skipped":               "一次应用让订单越过了下一个版本",
 	"explore.emit.check.no-skipped-version": "每次应用只让订单前进一个版本，从不越过缺失的版本",
 	"explore.emit.check.within-budget":      "没有事件在预算用完后还在重试",

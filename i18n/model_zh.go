@@ -113,6 +113,7 @@ var modelZH = map[string]string{
 	"check.hint.mistake.ack-first":             "你的处理函数在效果提交之前就确认了。§8.2：消息一被确认，消息代理就可能忘掉它；只有效果和它的去重键都安全了，才能确认。",
 	"check.hint.mistake.no-key":                "没有任何东西记住一条消息已经处理过。§8.2：只有消费端能认出重投，重投才是无害的；把去重键与效果一起记下，并让已存在的键什么都不改。",
 	"check.hint.mistake.no-recovery":           "收件箱表里有一行已确认却从未被处理。确认发出之后消息代理不会重投它：编写 ConsumerRecover，在消费端重新启动时处理 r.Pending()。",
+	"check.hint.mistake.notify-only-when-new":  "无论 ApplyOnce 报告的是新付款还是重复，都在确认之前调用 d.Notify(m)。去重键只说明付款已完成，不说明调用已发出：只有发出调用的那次投递知道，而它可能已经崩溃。",
 	"check.hint.mistake.no-ack":                "有消息从未被确认。§8.2：完成了工作（或发现工作已完成）的投递要告诉消息代理，否则它会永远回来。",
 	"check.hint.mistake.duplicate-as-conflict": "重复不是冲突。§8.3：版本已经达到，说明这个事件以前应用过；Apply 返回 false 且没有错误，Handle 返回 duplicate。只有超过下一个版本的才值得等待。",
 	"check.hint.mistake.past-budget":           "数一数投递次数。§8.3：预算是 MaxAttempts 次投递；在最后一次投递上，冲突进入死信队列，不再重试。",

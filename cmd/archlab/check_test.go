@@ -23,8 +23,10 @@ var ackBeforeEffect = &harness.Students{Inbox: func(d *harness.Delivery) error {
 	if err := d.Ack(); err != nil {
 		return err
 	}
-	_, err := d.ApplyOnce()
-	return err
+	if _, err := d.ApplyOnce(); err != nil {
+		return err
+	}
+	return d.Notify(d.Message())
 }}
 
 func runWith(t *testing.T, s *harness.Students, args ...string) (stdout, stderr string, code int) {

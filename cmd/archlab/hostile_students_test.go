@@ -36,6 +36,9 @@ func bookDelivery(d *harness.Delivery) error {
 	if _, err := d.ApplyOnce(); err != nil {
 		return err
 	}
+	if err := d.Notify(d.Message()); err != nil {
+		return err
+	}
 	return d.Ack()
 }
 

@@ -170,6 +170,9 @@ func chattyHandler(d *harness.Delivery) error {
 	if _, err := d.ApplyOnce(); err != nil {
 		return err
 	}
+	if err := d.Notify(d.Message()); err != nil {
+		return err
+	}
 	return d.Ack()
 }
 
@@ -235,6 +238,9 @@ func markThenEffect(d *harness.Delivery) error {
 		if err := d.Effect(); err != nil {
 			return err
 		}
+	}
+	if err := d.Notify(d.Message()); err != nil {
+		return err
 	}
 	return d.Ack()
 }

@@ -138,7 +138,7 @@ func writeBookHandler(tb testing.TB, file string) {
 	if !strings.Contains(string(src), stub) {
 		tb.Fatalf("%s: no stub to replace", file)
 	}
-	book := "\tif _, err := d.ApplyOnce(); err != nil {\n\t\treturn err\n\t}\n\treturn d.Ack()"
+	book := "\tif _, err := d.ApplyOnce(); err != nil {\n\t\treturn err\n\t}\n\tif err := d.Notify(d.Message()); err != nil {\n\t\treturn err\n\t}\n\treturn d.Ack()"
 	if err := os.WriteFile(file, []byte(strings.Replace(string(src), stub, book, 1)), 0o644); err != nil {
 		tb.Fatal(err)
 	}
