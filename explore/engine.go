@@ -113,6 +113,27 @@ type Strategy struct {
 	// fault class of the section, in the section's order: a pass on a
 	// scope where some fault never struck proves nothing about it.
 	Faults []Count
+	// Outside, in a scope whose m1 asks for a call outside the local store
+	// (InboxScope.Notify), is what became of that call under the
+	// strategy: no transaction covers it, so it is made on every delivery
+	// that gets that far, and repeats where the payment does not.
+	Outside *OutsideCalls
+}
+
+// OutsideCalls counts the schedules where m1's call outside the store was
+// made more than once (Repeated) and never (Never).
+type OutsideCalls struct {
+	Repeated, Never uint64
+}
+
+// count adds one schedule whose run made the call n times.
+func (c *OutsideCalls) count(n int) {
+	switch {
+	case n == 0:
+		c.Never++
+	case n > 1:
+		c.Repeated++
+	}
 }
 
 // Report is one exploration.

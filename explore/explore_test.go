@@ -3,6 +3,7 @@ package explore
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -494,5 +495,47 @@ func TestCancel(t *testing.T) {
 	cancel()
 	if _, err := Inbox(c, DefaultInbox, Options{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestOutsideCallsAsTheScheduleSays: with --notify, the explorer counts
+// for each strategy the schedules where m1's call outside the store was
+// made twice or more, and never (issue 33, point 4). The oracle reads the
+// schedule alone: every copy of m1 handed over calls once unless the
+// consumer dies before its ack (the call comes right before it), whatever
+// the strategy does with the payment. The verdicts and violations are the
+// scope's without --notify: the call is no invariant of the book's.
+func TestOutsideCallsAsTheScheduleSays(t *testing.T) {
+	plain, err := Inbox(context.Background(), DefaultInbox, Options{Engine: EngineEnumerate})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := DefaultInbox
+	sc.Notify = true
+	rep, err := Inbox(context.Background(), sc, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want OutsideCalls
+	newInboxSpace(DefaultInbox).each(func(s inboxSchedule) bool {
+		calls := 0
+		for _, st := range s.steps[:s.n] {
+			if row := st.what.row(); st.msg == 0 && (row.Crash == "" || row.Crash == harness.AfterAck) {
+				calls += max(row.Copies, 1)
+			}
+		}
+		want.count(calls)
+		return true
+	})
+	if want.Repeated == 0 {
+		t.Fatal("the oracle found no schedule that repeats the call")
+	}
+	for k, st := range rep.Strategies {
+		if st.Outside == nil || *st.Outside != want {
+			t.Errorf("%s: outside %+v, want %+v", st.Name, st.Outside, want)
+		}
+		if p := plain.Strategies[k]; p.Outside != nil || fmt.Sprint(p.Violations) != fmt.Sprint(st.Violations) || p.Verdict != st.Verdict {
+			t.Errorf("%s: --notify changed the verdict: %v %v, without it %v %v (outside %v)", st.Name, st.Violations, st.Verdict, p.Violations, p.Verdict, p.Outside)
+		}
 	}
 }

@@ -268,6 +268,8 @@ type inboxSpace struct {
 	inboxBounds
 	msgs     []inbox.Message
 	paranoid bool // every run checks the broker's view at every delivery (tests)
+	// notify: m1's handler calls the outside service (InboxScope.Notify).
+	notify bool
 	// counts[a][f] is the number of ways to finish a schedule with a
 	// messages acked and f faults spent; the whole space is counts[0][0].
 	counts [MaxInboxMessages + 1][MaxInboxFaults + 1]uint64
@@ -307,7 +309,7 @@ func (sc InboxScope) bounds() inboxBounds {
 }
 
 func newInboxSpace(sc InboxScope) *inboxSpace {
-	sp := &inboxSpace{inboxBounds: sc.bounds(), msgs: inboxMessages(sc.Messages)}
+	sp := &inboxSpace{inboxBounds: sc.bounds(), msgs: inboxMessages(sc.Messages), notify: sc.Notify}
 	n, ff := sc.Messages, sc.Faults
 	for a := n; a >= 0; a-- {
 		for f := ff; f >= 0; f-- {
@@ -435,7 +437,11 @@ func Inbox(ctx context.Context, sc InboxScope, o Options) (*Report, error) {
 	}
 	sp := newInboxSpace(sc)
 	var tallies [4]strategyTally[inboxSchedule] // one per harness.InboxStrategies entry
+	var calls [4]OutsideCalls
 	var n, states uint64
+	if sc.Notify {
+		o.Engine = EngineEnumerate // the states have no bit for the outside call
+	}
 	engine := o.engine()
 	if engine == EngineStates {
 		var err error
@@ -450,7 +456,7 @@ func Inbox(ctx context.Context, sc InboxScope, o Options) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		n, tallies = ran, t.st
+		n, tallies, calls = ran, t.st, t.calls
 	}
 	rep := &Report{Mechanism: "inbox", Section: "8.2", Sampled: o.Samples > 0, Seed: o.Seed, Engine: engine, States: states,
 		Scope: sc.params(), Space: sp.size(), Schedules: n}
@@ -473,6 +479,9 @@ func Inbox(ctx context.Context, sc InboxScope, o Options) (*Report, error) {
 		})
 		if err != nil {
 			return nil, err
+		}
+		if sc.Notify {
+			st.Outside = &calls[k]
 		}
 		rep.Strategies = append(rep.Strategies, st)
 	}
@@ -500,17 +509,21 @@ func scopeLine(ps []Param) string {
 
 // inboxTally is one worker's counts for the four strategies.
 type inboxTally struct {
-	sp *inboxSpace
-	st [4]strategyTally[inboxSchedule] // one per harness.InboxStrategies entry
+	sp    *inboxSpace
+	st    [4]strategyTally[inboxSchedule] // one per harness.InboxStrategies entry
+	calls [4]OutsideCalls                 // with notify: m1's outside calls
 }
 
 func (t *inboxTally) add(index uint64, s *inboxSchedule) error {
 	for k, strategy := range harness.InboxStrategies {
-		broken, err := t.sp.run(strategy, s, nil, nil)
+		h, broken, err := t.sp.runInbox(strategy, s, nil, nil)
 		if err != nil {
 			return err
 		}
 		t.st[k].record(int(s.n), index, s, broken)
+		if t.sp.notify {
+			t.calls[k].count(h.Calls(0))
+		}
 	}
 	return nil
 }
@@ -518,6 +531,8 @@ func (t *inboxTally) add(index uint64, s *inboxSchedule) error {
 func (t *inboxTally) merge(o *inboxTally) {
 	for k := range t.st {
 		t.st[k].merge(&o.st[k])
+		t.calls[k].Repeated += o.calls[k].Repeated
+		t.calls[k].Never += o.calls[k].Never
 	}
 }
 
@@ -546,13 +561,19 @@ func (sp *inboxSpace) outcome(strategy harness.Strategy, s *inboxSchedule) ([]ha
 // step and the reader checks each message at the end; with a tape (--emit)
 // each verb is written down as a drill-file line.
 func (sp *inboxSpace) run(strategy harness.Strategy, s *inboxSchedule, rec *harness.Recorder, tp *tape) (uint8, error) {
+	_, broken, err := sp.runInbox(strategy, s, rec, tp)
+	return broken, err
+}
+
+// runInbox is run, with the harness the schedule ran in.
+func (sp *inboxSpace) runInbox(strategy harness.Strategy, s *inboxSchedule, rec *harness.Recorder, tp *tape) (*harness.Inbox, uint8, error) {
 	h, err := sp.play(strategy, s, rec, tp)
 	if err != nil {
-		return 0, err
+		return nil, 0, err
 	}
 	broken := onceBroken(h, len(sp.msgs))
 	checkEach(h, sp.msgs, rec, tp)
-	return broken, h.Finish()
+	return h, broken, h.Finish()
 }
 
 // play declares the scope's messages and delivers s, then checks that the
@@ -567,7 +588,7 @@ func (sp *inboxSpace) play(strategy harness.Strategy, s *inboxSchedule, rec *har
 	if tp != nil {
 		tp.h = h
 	}
-	declare(h, sp.msgs, tp, false)
+	declare(h, sp.msgs, tp, sp.notify)
 	// Acked allocates, so only traces, emits and tests check it.
 	paranoid := rec != nil || tp != nil || sp.paranoid
 	wantAcks := 0

@@ -54,6 +54,7 @@ func newExploreCmd(g *cli.Env) *cobra.Command {
 	})
 	numflag.IntVar(inboxCmd.Flags(), &inbox.Messages, "messages", inbox.Messages, g.T("explore.flag.messages"))
 	numflag.IntVar(inboxCmd.Flags(), &inbox.Faults, "faults", inbox.Faults, g.T("explore.flag.faults"))
+	inboxCmd.Flags().BoolVar(&inbox.Notify, "notify", false, g.T("explore.flag.notify"))
 
 	ord := explore.DefaultOrdering
 	orderingCmd := subcommand(o, "ordering", func(ctx context.Context, opts explore.Options) (*explore.Report, error) {

@@ -53,6 +53,7 @@ func (r *Renderer) Explore(rep *explore.Report) error {
 		fmt.Fprintln(out, r.P.Dim.Sprint(l))
 	}
 	r.counterexamples(rep)
+	r.outsideCalls(rep)
 	switch {
 	case len(rep.Budgets) > 0:
 		fmt.Fprintln(out)
@@ -92,6 +93,42 @@ func (r *Renderer) strategyTable(rep *explore.Report) error {
 
 // counterexamples lists each strategy's shortest counterexample in one
 // line, wrapped under its name.
+// outsideCalls is, with --notify, what became of m1's call outside the
+// store under each strategy: made twice or more, never. It is no verdict:
+// no transaction covers the call, so every strategy repeats it, the book's
+// safe one too; that is the lesson, the real boundary of exactly-once.
+func (r *Renderer) outsideCalls(rep *explore.Report) {
+	pad, any := 0, false
+	for _, s := range rep.Strategies {
+		pad = max(pad, len(s.Name))
+		any = any || s.Outside != nil
+	}
+	if !any {
+		return
+	}
+	w := r.Width
+	fmt.Fprintln(r.Out)
+	for _, l := range WrapText(r.t("explore.outside.head"), w) {
+		fmt.Fprintln(r.Out, l)
+	}
+	for _, s := range rep.Strategies {
+		if s.Outside == nil {
+			continue
+		}
+		head := fmt.Sprintf("  %-*s  ", pad, s.Name)
+		text := r.t("explore.outside.row", GroupDigits(s.Outside.Repeated), GroupDigits(s.Outside.Never))
+		if len(head)+16 > w { // a narrow screen: the counts under the name
+			fmt.Fprintln(r.Out, "  "+s.Name)
+			WriteHanging(r.Out, "      ", "      ", text, w)
+			continue
+		}
+		WriteHanging(r.Out, head, strings.Repeat(" ", len(head)), text, w)
+	}
+	for _, l := range WrapText(r.t("explore.outside.lesson"), w) {
+		fmt.Fprintln(r.Out, r.P.Dim.Sprint(l))
+	}
+}
+
 func (r *Renderer) counterexamples(rep *explore.Report) {
 	any := false
 	for _, s := range rep.Strategies {
@@ -302,6 +339,14 @@ type jsonStrategy struct {
 	Broken     uint64              `json:"broken"`     // schedules that break at least one
 	Verdict    explore.Verdict     `json:"verdict"`
 	Shortest   *jsonCounterexample `json:"shortest"` // null when nothing broke
+	// Outside: with --notify, the schedules where m1's call outside the
+	// store was made more than once, and never.
+	Outside *jsonOutside `json:"outside,omitempty"`
+}
+
+type jsonOutside struct {
+	Repeated uint64 `json:"repeated"`
+	Never    uint64 `json:"never"`
 }
 
 type jsonCounterexample struct {
@@ -373,6 +418,9 @@ func ExploreJSON(lang i18n.Lang, r *explore.Report) jsonExplore {
 		}
 		if ce := s.Shortest; ce != nil {
 			js.Shortest = &jsonCounterexample{Index: ce.Index + 1, Length: ce.Length, Schedule: ce.Line(lang), Broken: ce.Broken}
+		}
+		if o := s.Outside; o != nil {
+			js.Outside = &jsonOutside{Repeated: o.Repeated, Never: o.Never}
 		}
 		j.Strategies = append(j.Strategies, js)
 	}
