@@ -306,3 +306,29 @@ func TestLoopback(t *testing.T) {
 		}
 	}
 }
+
+// TestServeAddrWarning: serve warns on stderr when it listens on an
+// address other than loopback (all interfaces, given as 0.0.0.0 or as no
+// host at all), never on loopback, and Ctrl-C stops it with its line. It
+// sends Ctrl-C once serve has said where it listens: serve_addr.txtar slept
+// a second instead, and a loaded machine had not started serve by then.
+func TestServeAddrWarning(t *testing.T) {
+	for _, tt := range []struct {
+		addr string
+		warn bool
+	}{{"0.0.0.0:0", true}, {":0", true}, {"127.0.0.1:0", false}} {
+		t.Run(tt.addr, func(t *testing.T) {
+			cmd, _, stderr, done := startServe(t, "--addr", tt.addr)
+			cmd.Process.Signal(syscall.SIGINT)
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatalf("serve did not stop after Ctrl-C\n%s", stderr.String())
+			}
+			warned := strings.Contains(stderr.String(), "warning: "+tt.addr+" is not a loopback address")
+			if warned != tt.warn || !strings.Contains(stderr.String(), "archlab: serve stopped") {
+				t.Errorf("--addr %s: warned %t, want %t; stderr %q", tt.addr, warned, tt.warn, stderr.String())
+			}
+		})
+	}
+}
