@@ -440,7 +440,12 @@ func Inbox(ctx context.Context, sc InboxScope, o Options) (*Report, error) {
 	var calls [4]OutsideCalls
 	var n, states uint64
 	if sc.Notify {
-		o.Engine = EngineEnumerate // the states have no bit for the outside call
+		// The states have no bit for the outside call: say so to an
+		// explicit --engine states rather than walk another way.
+		if o.Engine == EngineStates {
+			return nil, ErrNotifyStates
+		}
+		o.Engine = EngineEnumerate
 	}
 	engine := o.engine()
 	if engine == EngineStates {
