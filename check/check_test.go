@@ -73,7 +73,7 @@ func TestWrongVariantsCaught(t *testing.T) {
 			continue
 		}
 		t.Run(v.exercise+"/"+v.name, func(t *testing.T) {
-			r := Run(ctx, e, v.students)
+			r := checkedVariant(v)
 			if r.Status != NotDone {
 				t.Fatalf("status %s (err %v): the variant is not caught", r.Status, r.Err)
 			}
@@ -182,7 +182,7 @@ func TestWideScope(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := Run(ctx, e, Book())
+	r := checkedBook(e)
 	if want := uint64(6_726 + 11_425_227_816_683_520); r.Status != Done || r.Schedules != want {
 		t.Fatalf("book: status %s, %d schedules, want done over %d", r.Status, r.Schedules, want)
 	}

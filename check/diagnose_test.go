@@ -46,7 +46,7 @@ func TestDiagnosisNamesTheMistake(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := Run(ctx, e, v.students)
+			r := checkedVariant(v)
 			if want, ok := named[v.name]; ok && r.Mistake != want {
 				t.Errorf("mistake %q, want %q", r.Mistake, want)
 			}
@@ -75,7 +75,7 @@ func TestDiagnosisNamesTheMistake(t *testing.T) {
 // no known mistake matches it.
 func TestBookHasNoDiagnosis(t *testing.T) {
 	for _, e := range Exercises {
-		r := Run(ctx, e, Book())
+		r := checkedBook(e)
 		if r.Diagnosis != nil {
 			t.Errorf("%s: diagnosed %+v", e.Name, r.Diagnosis)
 		}
@@ -104,7 +104,7 @@ func TestBookHasNoDiagnosis(t *testing.T) {
 // never struck is not a pass.
 func TestPassCountsEveryFault(t *testing.T) {
 	for _, e := range Exercises {
-		r := Run(ctx, e, Book())
+		r := checkedBook(e)
 		if r.Status != Done {
 			t.Fatalf("%s: %s", e.Name, r.Status)
 		}

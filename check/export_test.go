@@ -24,5 +24,9 @@ func WrongVariants() []Variant {
 	return out
 }
 
+// Checked is Run, once per exercise and code for the whole test binary
+// (checked_test.go).
+func Checked(e *Exercise, code string, s *harness.Students) *Result { return checked(e, code, s) }
+
 // RaceOn says the test binary was built with -race.
 const RaceOn = raceOn

@@ -20,7 +20,7 @@ func TestLessonTextByID(t *testing.T) {
 		if e.Tier != TierMechanism { // the model's lessons: fast, and every kind but a drill's
 			continue
 		}
-		for _, l := range Run(ctx, e, v.Students).Lessons {
+		for _, l := range checked(e, v.Name, v.Students).Lessons {
 			for _, lang := range i18n.Langs {
 				text, ok := LessonTextByID(lang, e.Name, l.ID())
 				if want := LessonText(lang, l); l.Unit == "" && l.Counter == "" && (!ok || text != want) {

@@ -156,7 +156,7 @@ func TestEveryGoTestCompiles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := Run(ctx, e, v.students)
+		r := checked(e, v.name, v.students)
 		if r.Calls == nil {
 			continue
 		}

@@ -86,7 +86,7 @@ func TestEveryClauseBrokenIsCaught(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := Run(ctx, e, v.students)
+			r := checkedVariant(variant{v.name, v.exercise, v.students})
 			if r.Status != NotDone {
 				t.Fatalf("status %s (%v): not caught", r.Status, r.Err)
 			}
@@ -137,7 +137,7 @@ func TestOneVerdict(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := Run(ctx, e, v.students)
+			r := checkedVariant(v)
 			if r.Status != NotDone || len(r.Lessons) == 0 {
 				t.Fatalf("status %s, lessons %v", r.Status, r.Lessons)
 			}
@@ -218,15 +218,11 @@ func TestHeadlineFirst(t *testing.T) {
 // not done, and its shortest run is the refused write, not a crash; the
 // book's handler is done under the same fault (issue 33).
 func TestFailedEffectCaught(t *testing.T) {
-	e, err := Lookup("consumer-handler")
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, v := range wrong {
 		if v.name != "acks-a-failed-effect" {
 			continue
 		}
-		r := Run(ctx, e, v.students)
+		r := checkedVariant(v)
 		if r.Status != NotDone || r.Shortest == nil || r.Shortest.Schedule == nil {
 			t.Fatalf("status %s, shortest %+v", r.Status, r.Shortest)
 		}
@@ -245,15 +241,11 @@ func TestFailedEffectCaught(t *testing.T) {
 // its first delivery, with budget left, is traced as dead early, never as
 // a budget spent (the reason comes from the outcome and the attempt).
 func TestEarlyDeadLetterSaysSo(t *testing.T) {
-	e, err := Lookup("projection-decision")
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, v := range wrong {
 		if v.exercise != "projection-decision" || v.name != "conflict-straight-to-dlq" {
 			continue
 		}
-		r := Run(ctx, e, v.students)
+		r := checkedVariant(v)
 		steps, err := r.Shortest.Trace()
 		if err != nil {
 			t.Fatal(err)
