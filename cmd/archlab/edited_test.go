@@ -16,8 +16,8 @@ import (
 // scripts that hand runs to the SQLite variant and keep a hint count run
 // with XDG_CACHE_HOME on a folder of the test's, which must stay empty.
 func TestEditedExercisesStillPass(t *testing.T) {
-	if raceOn {
-		t.Skip("compiles the command's tests again: minutes under the race detector")
+	if raceOn || !longOn {
+		t.Skip("compiles the command's tests again in a copy of the clone: a quarter of a minute, minutes under the race detector; the full sweep (-tags long, once in CI) runs it")
 	}
 	root := copyClone(t)
 	ledger := filepath.Join(root, "exercises", "ledger.go")

@@ -15,8 +15,9 @@ import (
 // the saved exercise: the book's handler is done, a file that does not
 // compile prints Go's error and the watch goes on; Ctrl-C ends it, 130.
 func TestCheckWatch(t *testing.T) {
-	if raceOn {
-		t.Skip("builds the checker from a copy of the clone; with -race every package compiles again, for minutes")
+	t.Parallel() // a child process's test: it waits more than it computes
+	if raceOn || !longOn {
+		t.Skip("builds the checker from a copy of the clone, where every package compiles again: twenty seconds, minutes with -race; the long sweep (-tags long, once in CI) runs it, and check/watch's own tests the watcher")
 	}
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")
@@ -90,6 +91,7 @@ func TestCheckWatch(t *testing.T) {
 // TestHungExerciseExitsOne: a loop that never advances is reported, and
 // check's exit is 1 (a verdict: the exercise is not done), never 3.
 func TestHungExerciseExitsOne(t *testing.T) {
+	t.Parallel() // a child process's test: it waits more than it computes
 	cmd := archlabCmd(t, "check", "shard-loop", "--timeout", "1s")
 	cmd.Env = append(cmd.Env, testStudentsEnv+"=stuck-shard-loop")
 	var out strings.Builder

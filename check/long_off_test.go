@@ -1,0 +1,5 @@
+//go:build !long
+
+package check
+
+const longOn = false

@@ -1,0 +1,5 @@
+//go:build !long
+
+package main
+
+const longOn = false

@@ -1,0 +1,5 @@
+//go:build !long
+
+package explore
+
+const longOn = false

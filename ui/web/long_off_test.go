@@ -1,0 +1,5 @@
+//go:build !long
+
+package web_test
+
+const longOn = false
