@@ -116,7 +116,7 @@ func TestBrokerUnreachable(t *testing.T) {
 		{[]string{"drill", "ack-lost", "--broker", "nats", "--nats-url", "nats://127.0.0.1:1"}, exitCouldNotRun, "cannot reach the nats broker at nats://127.0.0.1:1: "},
 		{[]string{"drill", "replay", "--broker", "kafka", "--kafka-brokers", "127.0.0.1:1"}, exitCouldNotRun, "cannot reach the kafka broker at 127.0.0.1:1: "},
 		// An address that may not answer at all (no route, or a dial that
-		// hangs): still one line within 3 s.
+		// hangs): still one line within 10 s.
 		{[]string{"drill", "ack-lost", "--broker", "nats", "--nats-url", "nats://10.255.255.1:4222"}, exitCouldNotRun, "cannot reach the nats broker at nats://10.255.255.1:4222: "},
 		{[]string{"drill", "replay", "--broker", "kafka", "--kafka-brokers", "10.255.255.1:9092"}, exitCouldNotRun, "cannot reach the kafka broker at 10.255.255.1:9092: "},
 		// Issue 25: credentials in a URL are not printed.
@@ -126,8 +126,8 @@ func TestBrokerUnreachable(t *testing.T) {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			start := time.Now()
 			out, errOut, code := runCLI(t, nil, tc.args...)
-			if d := time.Since(start); d > 3*time.Second {
-				t.Errorf("took %v, want under 3s", d)
+			if d := time.Since(start); d > 10*time.Second {
+				t.Errorf("took %v, want under 10 s (the dial's own limit, not the system's two minutes)", d)
 			}
 			first, _, _ := strings.Cut(errOut, "\n")
 			if code != tc.code || !strings.Contains(first, tc.want) || out != "" {

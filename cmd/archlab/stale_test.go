@@ -20,6 +20,7 @@ import (
 // the tree as it is. The first refuses to check in one line, in the
 // reader's language, exit 3; the second says nothing of the kind.
 func TestStaleBinary(t *testing.T) {
+	t.Parallel() // a child process's test: it waits more than it computes
 	if testing.Short() || raceOn {
 		t.Skip("builds archlab twice; the race detector has nothing to add here")
 	}

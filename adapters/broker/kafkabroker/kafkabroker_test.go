@@ -75,7 +75,7 @@ func TestSection83OnKafkaByBrokers(t *testing.T) {
 	})
 }
 
-// TestUnreachableBrokers: nobody listens: one error, within 3 s.
+// TestUnreachableBrokers: nobody listens: one error, within 10 s.
 func TestUnreachableBrokers(t *testing.T) {
 	brokertest.NoGoroutineLeft(t, func() {
 		start := time.Now()
@@ -84,8 +84,8 @@ func TestUnreachableBrokers(t *testing.T) {
 		if !errors.As(err, &ue) {
 			t.Fatalf("err = %v, want an UnreachableError", err)
 		}
-		if d := time.Since(start); d > 3*time.Second {
-			t.Errorf("took %v, want under 3s", d)
+		if d := time.Since(start); d > 10*time.Second {
+			t.Errorf("took %v, want under 10 s (the dial's own limit, not the system's two minutes)", d)
 		}
 	})
 }

@@ -123,7 +123,7 @@ func TestSection82OnNATSByURL(t *testing.T) {
 	})
 }
 
-// TestUnreachableURL: nobody listens: one error, within 3 s.
+// TestUnreachableURL: nobody listens: one error, within 10 s.
 func TestUnreachableURL(t *testing.T) {
 	start := time.Now()
 	_, err := natsbroker.Dial(context.Background(), "nats://127.0.0.1:1")
@@ -131,7 +131,7 @@ func TestUnreachableURL(t *testing.T) {
 	if !errors.As(err, &ue) {
 		t.Fatalf("err = %v, want an UnreachableError", err)
 	}
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("took %v, want under 3s", d)
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("took %v, want under 10 s (the dial's own limit, not the system's two minutes)", d)
 	}
 }
