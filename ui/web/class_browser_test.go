@@ -73,6 +73,7 @@ const measureClass = `(() => {
 // explorer's run of the same mistake, whose start opens its state page. With
 // the server's --names, the names show, as text.
 func TestClassPage(t *testing.T) {
+	t.Parallel() // a browser of its own: beside the other browser tests
 	dir := classDir(t)
 	srv := httptest.NewServer(web.NewWith(web.Options{Lang: i18n.EN, Class: dir}))
 	defer srv.Close()

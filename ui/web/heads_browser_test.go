@@ -37,6 +37,7 @@ const headsCheck = `(() => {
 // scrolled away: no lifeline names at all). zh and en, 1280×720
 // (issue 34, point 4).
 func TestHeadsNeverHideALabel(t *testing.T) {
+	t.Parallel() // a browser of its own: beside the other browser tests
 	srv := httptest.NewServer(web.New(i18n.EN))
 	defer srv.Close()
 	ctx := newBrowser(t)

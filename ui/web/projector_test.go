@@ -113,134 +113,161 @@ func median(xs []float64) float64 {
 }
 
 // TestProjector opens every drill's page, and some state pages of the
-// explorer, in both languages at 1280×720 and 1920×1080, as a class sees
-// it on a projector, and holds it to this (the state pages, which show a
-// whole run at once, to the first two):
+// explorer, in both languages at 1280×720 (and 1920×1080 with -tags
+// long), as a class sees it on a projector, and holds it to this (the
+// state pages, which show a whole run at once, to the first two):
 //   - the median line of diagram text is at least 26 px high at 1280×720,
 //     and grows with the viewport at 1920×1080;
 //   - nothing scrolls sideways, no label is cut at an edge or shortened;
 //   - the counters' values, the marks and the lessons appear only from the
 //     step that reads them (the verdict phase), the verdict only at the end.
 func TestProjector(t *testing.T) {
+	t.Parallel() // beside the other browser tests
 	srv := httptest.NewServer(web.New(i18n.EN))
-	defer srv.Close()
+	t.Cleanup(srv.Close)
 	dir := screenshots(t)
+	// 1280×720 is the projector's size, where a page fails first; the
+	// long sweep (-tags long, once in CI) adds 1920×1080, where the text
+	// must grow.
+	sizes := [][2]int64{{1280, 720}}
+	if longOn {
+		sizes = append(sizes, [2]int64{1920, 1080})
+	}
+	// The two languages side by side, each in a browser of its own: a
+	// page's time is mostly the browser's, waited for.
+	for _, lang := range []string{"en", "zh"} {
+		t.Run(lang, func(t *testing.T) {
+			t.Parallel()
+			projectorPages(t, srv.URL, dir, lang, sizes)
+		})
+	}
+}
+
+// projectorPages is TestProjector in one language.
+func projectorPages(t *testing.T, base, dir, lang string, sizes [][2]int64) {
 	heights := map[string]float64{}
-	for _, size := range [][2]int64{{1280, 720}, {1920, 1080}} {
-		for _, lang := range []string{"en", "zh"} {
-			// A browser for each size and language: each has a time
-			// limit of its own (newBrowser).
-			ctx := newBrowser(t)
-			if err := chromedp.Do(ctx, chromedp.EmulateViewport(size[0], size[1])); err != nil {
-				t.Fatal(err)
-			}
-			for _, d := range drills.All() {
-				name := fmt.Sprintf("%dx%d/%s/%s", size[0], size[1], lang, d.Name)
-				t.Run(name, func(t *testing.T) {
-					err := chromedp.Do(ctx,
-						chromedp.Navigate(srv.URL+"/drill/"+d.Name+"?lang="+lang),
-						chromedp.WaitVisible(chromedp.CSS(`#diagram svg`)),
-					)
-					if err != nil {
-						t.Fatal(err)
-					}
-					at := func(step int) layout {
-						t.Helper()
+	for _, size := range sizes {
+		// A browser for each size and language: each has a time
+		// limit of its own (newBrowser).
+		ctx := newBrowser(t)
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(size[0], size[1])); err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range drills.All() {
+			name := fmt.Sprintf("%dx%d/%s", size[0], size[1], d.Name)
+			t.Run(name, func(t *testing.T) {
+				err := chromedp.Do(ctx,
+					chromedp.Navigate(base+"/drill/"+d.Name+"?lang="+lang),
+					chromedp.WaitVisible(chromedp.CSS(`#diagram svg`)),
+				)
+				if err != nil {
+					t.Fatal(err)
+				}
+				// at measures the page at a step, reached with the
+				// clicker's keys: onwards from the step shown when it
+				// lies ahead (the steps asked for come in order), else
+				// Home first. Going Home for every step pressed →
+				// some 400 times a page, and took two minutes.
+				shown := -1
+				at := func(step int) layout {
+					t.Helper()
+					if shown < 0 || step < shown {
 						key(t, ctx, kb.Home)
-						for range step {
-							key(t, ctx, kb.ArrowRight)
-						}
-						l, err := chromedp.Run(ctx, chromedp.Evaluate[layout](measure))
-						if err != nil {
-							t.Fatal(err)
-						}
-						return l
+						shown = 0
 					}
-					start := at(0)
-					if len(start.Revealed) > 0 {
-						t.Errorf("before the first step the page shows %v", start.Revealed)
+					for ; shown < step; shown++ {
+						key(t, ctx, kb.ArrowRight)
 					}
-					if before := at(start.RevealAt - 1); start.RevealAt > 1 && len(before.Revealed) > 0 {
-						t.Errorf("at step %d, before the verdict phase, the page shows %v", start.RevealAt-1, before.Revealed)
-					}
-					if start.RevealAt < start.StepCount {
-						if l := at(start.RevealAt); !slices.Contains(l.Revealed, "checks") || slices.Contains(l.Revealed, "verdict") {
-							t.Errorf("at step %d, the verdict phase's first, the page shows %v: want the counters and lessons, no verdict", start.RevealAt, l.Revealed)
-						}
-					}
-					if l := at(start.StepCount - 1); slices.Contains(l.Revealed, "verdict") {
-						t.Errorf("the verdict shows at step %d of %d", start.StepCount-1, start.StepCount)
-					}
-					end := at(start.StepCount)
-					if !slices.Contains(end.Revealed, "verdict") || !slices.Contains(end.Revealed, "checks") {
-						t.Errorf("at the end the page shows only %v", end.Revealed)
-					}
-					// The what-if form's buttons stay on the screen before the
-					// run and after it (issue 34: Run was cut off at 1280×720).
-					if off := append(start.Offscreen, end.Offscreen...); len(off) > 0 {
-						t.Errorf("the what-if form's buttons are off the screen (height %d): %v", size[1], off)
-					}
-					if len(end.Wide) > 0 {
-						t.Errorf("scrolls sideways: %v", end.Wide)
-					}
-					if len(end.Cut) > 0 {
-						t.Errorf("%d label lines reach past the diagram's edge, e.g. %q", len(end.Cut), end.Cut[0])
-					}
-					if len(end.Ellipsis)+len(end.Lost) > 0 {
-						t.Errorf("labels shortened: %v %v", end.Ellipsis, end.Lost)
-					}
-					m := median(end.Lines)
-					heights[name] = m
-					t.Logf("median line %.1f px over %d lines", m, len(end.Lines))
-					if size[0] == 1280 && m < 26 {
-						t.Errorf("the median line of diagram text is %.1f px high, want at least 26", m)
-					}
-					if size[0] == 1920 {
-						small := heights[strings.Replace(name, "1920x1080", "1280x720", 1)]
-						if m < small*1.3 {
-							t.Errorf("the median line is %.1f px at 1920×1080 and %.1f px at 1280×720: it does not grow with the screen", m, small)
-						}
-					}
-					if d.Name == "crash-resume" || d.Name == "ack-lost" || d.Name == "reconcile-gaps" || d.Name == "zombie-window" {
-						shot(t, ctx, dir, fmt.Sprintf("%s-%s-%d.png", d.Name, lang, size[0]))
-					}
-				})
-			}
-			for i, u := range statePages {
-				name := fmt.Sprintf("%dx%d/%s/state-%d", size[0], size[1], lang, i+1)
-				t.Run(name, func(t *testing.T) {
-					if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+u+"&lang="+lang), chromedp.WaitVisible(chromedp.CSS(`.diagram svg`))); err != nil {
-						t.Fatal(err)
-					}
-					l, err := chromedp.Run(ctx, chromedp.Evaluate[layout](measureState))
+					l, err := chromedp.Run(ctx, chromedp.Evaluate[layout](measure))
 					if err != nil {
 						t.Fatal(err)
 					}
-					if len(l.Wide) > 0 {
-						t.Errorf("%s scrolls sideways: %v", u, l.Wide)
+					return l
+				}
+				start := at(0)
+				if len(start.Revealed) > 0 {
+					t.Errorf("before the first step the page shows %v", start.Revealed)
+				}
+				if before := at(start.RevealAt - 1); start.RevealAt > 1 && len(before.Revealed) > 0 {
+					t.Errorf("at step %d, before the verdict phase, the page shows %v", start.RevealAt-1, before.Revealed)
+				}
+				if start.RevealAt < start.StepCount {
+					if l := at(start.RevealAt); !slices.Contains(l.Revealed, "checks") || slices.Contains(l.Revealed, "verdict") {
+						t.Errorf("at step %d, the verdict phase's first, the page shows %v: want the counters and lessons, no verdict", start.RevealAt, l.Revealed)
 					}
-					if len(l.Cut) > 0 {
-						t.Errorf("%s: %d label lines reach past the diagram's edge, e.g. %q", u, len(l.Cut), l.Cut[0])
+				}
+				if l := at(start.StepCount - 1); slices.Contains(l.Revealed, "verdict") {
+					t.Errorf("the verdict shows at step %d of %d", start.StepCount-1, start.StepCount)
+				}
+				end := at(start.StepCount)
+				if !slices.Contains(end.Revealed, "verdict") || !slices.Contains(end.Revealed, "checks") {
+					t.Errorf("at the end the page shows only %v", end.Revealed)
+				}
+				// The what-if form's buttons stay on the screen before the
+				// run and after it (issue 34: Run was cut off at 1280×720).
+				if off := append(start.Offscreen, end.Offscreen...); len(off) > 0 {
+					t.Errorf("the what-if form's buttons are off the screen (height %d): %v", size[1], off)
+				}
+				if len(end.Wide) > 0 {
+					t.Errorf("scrolls sideways: %v", end.Wide)
+				}
+				if len(end.Cut) > 0 {
+					t.Errorf("%d label lines reach past the diagram's edge, e.g. %q", len(end.Cut), end.Cut[0])
+				}
+				if len(end.Ellipsis)+len(end.Lost) > 0 {
+					t.Errorf("labels shortened: %v %v", end.Ellipsis, end.Lost)
+				}
+				m := median(end.Lines)
+				heights[name] = m
+				t.Logf("median line %.1f px over %d lines", m, len(end.Lines))
+				if size[0] == 1280 && m < 26 {
+					t.Errorf("the median line of diagram text is %.1f px high, want at least 26", m)
+				}
+				if size[0] == 1920 {
+					small := heights[strings.Replace(name, "1920x1080", "1280x720", 1)]
+					if m < small*1.3 {
+						t.Errorf("the median line is %.1f px at 1920×1080 and %.1f px at 1280×720: it does not grow with the screen", m, small)
 					}
-					if len(l.Ellipsis)+len(l.Lost) > 0 {
-						t.Errorf("%s: labels shortened: %v %v", u, l.Ellipsis, l.Lost)
+				}
+				if d.Name == "crash-resume" || d.Name == "ack-lost" || d.Name == "reconcile-gaps" || d.Name == "zombie-window" {
+					shot(t, ctx, dir, fmt.Sprintf("%s-%s-%d.png", d.Name, lang, size[0]))
+				}
+			})
+		}
+		for i, u := range statePages {
+			name := fmt.Sprintf("%dx%d/state-%d", size[0], size[1], i+1)
+			t.Run(name, func(t *testing.T) {
+				if err := chromedp.Do(ctx, chromedp.Navigate(base+u+"&lang="+lang), chromedp.WaitVisible(chromedp.CSS(`.diagram svg`))); err != nil {
+					t.Fatal(err)
+				}
+				l, err := chromedp.Run(ctx, chromedp.Evaluate[layout](measureState))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(l.Wide) > 0 {
+					t.Errorf("%s scrolls sideways: %v", u, l.Wide)
+				}
+				if len(l.Cut) > 0 {
+					t.Errorf("%s: %d label lines reach past the diagram's edge, e.g. %q", u, len(l.Cut), l.Cut[0])
+				}
+				if len(l.Ellipsis)+len(l.Lost) > 0 {
+					t.Errorf("%s: labels shortened: %v %v", u, l.Ellipsis, l.Lost)
+				}
+				m := median(l.Lines)
+				heights[name] = m
+				t.Logf("median line %.1f px over %d lines", m, len(l.Lines))
+				if size[0] == 1280 && m < 26 {
+					t.Errorf("%s: the median line of diagram text is %.1f px high, want at least 26", u, m)
+				}
+				if size[0] == 1920 {
+					if small := heights[strings.Replace(name, "1920x1080", "1280x720", 1)]; m < small*1.3 {
+						t.Errorf("%s: the median line is %.1f px at 1920×1080 and %.1f px at 1280×720: it does not grow with the screen", u, m, small)
 					}
-					m := median(l.Lines)
-					heights[name] = m
-					t.Logf("median line %.1f px over %d lines", m, len(l.Lines))
-					if size[0] == 1280 && m < 26 {
-						t.Errorf("%s: the median line of diagram text is %.1f px high, want at least 26", u, m)
-					}
-					if size[0] == 1920 {
-						if small := heights[strings.Replace(name, "1920x1080", "1280x720", 1)]; m < small*1.3 {
-							t.Errorf("%s: the median line is %.1f px at 1920×1080 and %.1f px at 1280×720: it does not grow with the screen", u, m, small)
-						}
-					}
-					if size[0] == 1280 && (i == 0 || i == 1) {
-						shot(t, ctx, dir, fmt.Sprintf("state-%d-%s.png", i+1, lang))
-					}
-				})
-			}
+				}
+				if size[0] == 1280 && (i == 0 || i == 1) {
+					shot(t, ctx, dir, fmt.Sprintf("state-%d-%s.png", i+1, lang))
+				}
+			})
 		}
 	}
 }

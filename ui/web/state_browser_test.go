@@ -36,6 +36,7 @@ import (
 //   - the same path under effect-then-ack: the first step where the two
 //     runs part is highlighted in both diagrams.
 func TestStateBrowser(t *testing.T) {
+	t.Parallel() // a browser of its own: beside the other browser tests
 	ctx := newBrowser(t)
 	srv := httptest.NewServer(web.New(i18n.EN))
 	defer srv.Close()
