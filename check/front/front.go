@@ -234,7 +234,11 @@ func (o *Options) Run(ctx context.Context) error {
 func (o *Options) results(ctx context.Context) ([]*check.Result, error) {
 	g := o.G
 	if g.IO.Exe == nil {
-		return check.All(ctx, g.Students(), o.Only)
+		all := check.All
+		if g.IO.Check != nil {
+			all = g.IO.Check
+		}
+		return all(ctx, g.Students(), o.Only)
 	}
 	exe, err := g.IO.Exe()
 	if err != nil {

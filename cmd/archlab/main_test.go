@@ -3,17 +3,20 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -87,6 +90,7 @@ func (i isolated) Run() (code int) {
 			code = 1
 		}
 	}()
+	waitMore()
 	g := &cli.Env{IO: &IO{Err: io.Discard}, Lang: i18n.EN}
 	for _, part := range []string{"web", "sqlite"} {
 		if cli.Linked(part) {
@@ -97,6 +101,21 @@ func (i isolated) Run() (code int) {
 		}
 	}
 	return i.m.Run()
+}
+
+// waitMore runs four parallel tests at a time, or twice the CPUs, where
+// go test runs as many as the CPUs: these tests mostly wait for a child
+// (a check past its time limit, a signal, a build), and a script that
+// sleeps out a ten-second limit held one of the two places, while the
+// other forty scripts queued for the other. -parallel on the command
+// line still decides.
+func waitMore() {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		flag.Set("test.parallel", strconv.Itoa(max(4, 2*runtime.GOMAXPROCS(0))))
+	}
 }
 
 // treeState is every path under dir with its size and modification time,
@@ -118,7 +137,8 @@ func treeState(dir string) string {
 // testStudentsEnv names the student's code a script's archlab (and the
 // children its check starts) runs instead of package exercises: "book" is
 // the book's logic, "stuck-shard-loop" the book's but for a shard loop
-// that never advances its offset, "chatty" the book's with a §8.2 handler that prints, "exits" one that
+// that never advances its offset, "sleeping-shard-loop" one that applies an item and
+// sleeps for ever, "chatty" the book's with a §8.2 handler that prints, "exits" one that
 // calls os.Exit, "recurses" one that overflows its stack, "mark-then-effect" the book's but for a
 // §8.2 handler that marks the key before the effect. Unset, it is package exercises.
 const testStudentsEnv = "ARCHLAB_TEST_STUDENTS"
@@ -133,6 +153,9 @@ func scriptIO() *IO {
 	case "stuck-shard-loop":
 		io.Students = check.Book()
 		io.Students.Shardjob = stuckShardLoop
+	case "sleeping-shard-loop":
+		io.Students = check.Book()
+		io.Students.Shardjob = sleepingShardLoop
 	case "exits":
 		io.Students = check.Book()
 		io.Students.Inbox = func(*harness.Delivery) error { os.Exit(0); return nil }
@@ -245,6 +268,21 @@ func markThenEffect(d *harness.Delivery) error {
 	return d.Ack()
 }
 
+// sleepingShardLoop applies its first item, then sleeps for ever: stuck
+// like stuckShardLoop, without a CPU's worth of spinning.
+func sleepingShardLoop(w *harness.Worker) error {
+	start, err := w.Fence()
+	if err != nil {
+		return err
+	}
+	if _, err := w.Apply(w.Items()[start]); err != nil {
+		return err
+	}
+	for {
+		time.Sleep(time.Hour)
+	}
+}
+
 // stuckShardLoop applies its first item forever: its offset never moves,
 // and once the scenario's crash is spent nothing stops it.
 func stuckShardLoop(w *harness.Worker) error {
@@ -264,6 +302,9 @@ func stuckShardLoop(w *harness.Worker) error {
 // TestScripts runs testdata/script/*.txtar: exit codes, --json shape,
 // unknown drills, bad parameters, colour and languages.
 func TestScripts(t *testing.T) {
+	// Beside the other tests that wait on children: the scripts spend
+	// most of their time waiting for an archlab they started.
+	t.Parallel()
 	vars := buildEnv(t)
 	testscript.Run(t, testscript.Params{
 		Dir: "../../testdata/script",

@@ -9,12 +9,14 @@
 package cli
 
 import (
+	"context"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"archlab/check"
 	"archlab/exercises"
 	"archlab/harness"
 	"archlab/i18n"
@@ -53,6 +55,11 @@ type IO struct {
 	// process, with no time limit: the tests' IOs, whose Students are
 	// values no child could see.
 	Exe func() (string, error)
+	// Check checks the exercises in this process, when Exe is nil: nil
+	// is check.All. The tests plug in one that checks the book's code
+	// once for all the tests that read its report (a whole check of the
+	// book takes seconds, and a dozen tests read one).
+	Check func(ctx context.Context, s *harness.Students, only string) ([]*check.Result, error)
 	// SourceRoot finds the clone this archlab was built from; nil is
 	// ondemand.SourceRoot (adapters/ondemand). Tests point check at a copy, or at none.
 	SourceRoot func() (string, error)
