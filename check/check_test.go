@@ -22,9 +22,9 @@ var studentLine = regexp.MustCompile(`\nstrategy student( [a-z-]+)?\n`)
 // TestBookLogicIsDone: the book's logic, plugged in, makes every exercise
 // done: every drill passes and no schedule of the scope breaks it.
 func TestBookLogicIsDone(t *testing.T) {
-	res, err := All(ctx, Book(), "")
-	if err != nil {
-		t.Fatal(err)
+	var res []*Result
+	for _, e := range Exercises {
+		res = append(res, checkedBook(e))
 	}
 	for _, r := range res {
 		t.Run(r.Exercise.Name, func(t *testing.T) {

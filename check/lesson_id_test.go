@@ -11,6 +11,9 @@ import (
 // the text the result itself gave (a unit's and a counter's excepted:
 // their texts carry values); an ID no archlab has is not given a text.
 func TestLessonTextByID(t *testing.T) {
+	if raceOn {
+		t.Skip("words, checked in the plain run; every mechanism variant's whole check takes minutes under the race detector")
+	}
 	seen := 0
 	for _, v := range WrongVariants() {
 		e, err := Lookup(v.Exercise)
