@@ -73,6 +73,9 @@ func TestWrongVariantsCaught(t *testing.T) {
 			continue
 		}
 		t.Run(v.exercise+"/"+v.name, func(t *testing.T) {
+			if !inRaceSample(v) {
+				t.Skip("under -race, one wrong variant of each protocol exercise (inRaceSample)")
+			}
 			r := checkedVariant(v)
 			if r.Status != NotDone {
 				t.Fatalf("status %s (err %v): the variant is not caught", r.Status, r.Err)
@@ -123,7 +126,7 @@ func TestWrongVariantsCaught(t *testing.T) {
 		})
 	}
 	for _, e := range Exercises {
-		if e.Tier == TierProtocol && per[e.Name] < 3 {
+		if e.Tier == TierProtocol && per[e.Name] < 3 && !raceOn {
 			t.Errorf("%s: %d wrong variants caught, want at least 3", e.Name, per[e.Name])
 		}
 	}
