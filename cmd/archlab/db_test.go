@@ -46,10 +46,10 @@ func TestSharedDatabaseTwoRuns(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "s.db")
 	args := []string{"drill", "naive-redelivery", "--store", "sqlite", "--crash", "real", "--db", db, "--deliveries", "30", "--json"}
-	// Twenty rounds in the long sweep (-tags long, once in CI); five in
+	// Twenty rounds in the long sweep (-tags long, once in CI); three in
 	// go test ./..., where TestLockTwoProcesses (sqlstore) runs the
 	// lock's own race twenty times.
-	rounds := 5
+	rounds := 3
 	if longOn {
 		rounds = 20
 	}

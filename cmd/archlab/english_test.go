@@ -71,7 +71,7 @@ type text struct {
 func chineseScreens() []text {
 	var out []text
 	for _, args := range everyScreen() {
-		o, e, _ := runWide(80, "", append(args, "--lang", "zh")...)
+		o, e, _ := screen(80, append(args, "--lang", "zh")...)
 		if slices.Contains(args, "--json") {
 			o = ""
 		}
@@ -180,6 +180,7 @@ func TestNoEnglishInChinese(t *testing.T) {
 	if raceOn {
 		t.Skip("text and layout, checked in the plain run; under the race detector it took 15-80 s with no goroutine of its own to watch")
 	}
+	t.Parallel() // each screen is a run of its own, on streams of its own
 	found := englishIn(append(chineseScreens(), chinesePages(t)...), identifiers())
 	var words []string
 	for w := range found {

@@ -40,7 +40,7 @@ func printScreens() string {
 	for _, width := range []int{80, 60} {
 		for _, lang := range []string{"en", "zh"} {
 			for _, args := range tableScreens() {
-				out, _, code := runWide(width, "", append(args, "--lang", lang)...)
+				out, _, code := screen(width, append(args, "--lang", lang)...)
 				fmt.Fprintf(&b, "=== %d %s %s (exit %d)\n%s", width, lang, strings.Join(args, " "), code, out)
 			}
 		}

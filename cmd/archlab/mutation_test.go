@@ -82,6 +82,7 @@ func TestBookMutantsFail(t *testing.T) {
 	if testing.Short() || raceOn {
 		t.Skip("builds archlab once per mutant; the race detector has nothing to add here")
 	}
+	t.Parallel() // builds and children: it waits more than it computes
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)

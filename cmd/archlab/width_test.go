@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/spf13/cobra"
@@ -26,6 +27,35 @@ func runWide(width int, input string, args ...string) (string, string, int) {
 	code := run(io, append(args, "--no-color"))
 	return out.String(), errb.String(), code
 }
+
+// screen is runWide with no input, run once per width and command line
+// for the test binary: the screen tests (TestEveryScreenFits,
+// TestNoEnglishInChinese, TestTablesUnderCJKLocale) read the same
+// screens, and a screen is the same bytes on every run
+// (TestOutputIsDeterministic holds that).
+func screen(width int, args ...string) (stdout, stderr string, code int) {
+	key := fmt.Sprint(width, args)
+	screensMu.Lock()
+	s := screens[key]
+	if s == nil {
+		s = &shownScreen{}
+		screens[key] = s
+	}
+	screensMu.Unlock()
+	s.once.Do(func() { s.out, s.err, s.code = runWide(width, "", args...) })
+	return s.out, s.err, s.code
+}
+
+type shownScreen struct {
+	once     sync.Once
+	out, err string
+	code     int
+}
+
+var (
+	screensMu sync.Mutex
+	screens   = map[string]*shownScreen{}
+)
 
 // everyScreen is every screen archlab shows a reader, as command lines:
 // the results of every command, every help screen, --verbs, check, and
@@ -92,13 +122,14 @@ func TestEveryScreenFits(t *testing.T) {
 	if raceOn {
 		t.Skip("text and layout, checked in the plain run; under the race detector it took 15-80 s with no goroutine of its own to watch")
 	}
+	t.Parallel() // each screen is a run of its own, on streams of its own
 	screens := everyScreen()
 	for _, width := range []int{80, 60} {
 		for _, lang := range []string{"en", "zh"} {
 			for _, args := range screens {
 				name := fmt.Sprintf("%d/%s/%s", width, lang, strings.Join(args, " "))
 				t.Run(name, func(t *testing.T) {
-					out, errOut, _ := runWide(width, "", append(args, "--lang", lang)...)
+					out, errOut, _ := screen(width, append(args, "--lang", lang)...)
 					if !slices.Contains(args, "--json") { // data, not a screen
 						tooWide(t, width, out)
 						if lang == "zh" {
