@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"archlab/check"
@@ -60,27 +59,19 @@ func runChecked(s *harness.Students, all func(context.Context, *harness.Students
 // asked for ("" for all) in this test binary. The results are the same on
 // every run of the same code; a report only reads them.
 func bookChecks(ctx context.Context, s *harness.Students, only string) ([]*check.Result, error) {
-	bookRunsMu.Lock()
-	r := bookRuns[only]
-	if r == nil {
-		r = &bookRun{}
-		bookRuns[only] = r
-	}
-	bookRunsMu.Unlock()
-	r.once.Do(func() { r.results, r.err = check.All(ctx, s, only) })
+	r := bookRuns.get(only, func() bookRun {
+		results, err := check.All(ctx, s, only)
+		return bookRun{results, err}
+	})
 	return r.results, r.err
 }
 
 type bookRun struct {
-	once    sync.Once
 	results []*check.Result
 	err     error
 }
 
-var (
-	bookRunsMu sync.Mutex
-	bookRuns   = map[string]*bookRun{}
-)
+var bookRuns memo[bookRun]
 
 // TestCheckBookLogicAllDone: with the book's logic plugged in, every
 // exercise is done and check exits 0; in Chinese, one exercise (the

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/spf13/cobra"
@@ -34,28 +33,19 @@ func runWide(width int, input string, args ...string) (string, string, int) {
 // screens, and a screen is the same bytes on every run
 // (TestOutputIsDeterministic holds that).
 func screen(width int, args ...string) (stdout, stderr string, code int) {
-	key := fmt.Sprint(width, args)
-	screensMu.Lock()
-	s := screens[key]
-	if s == nil {
-		s = &shownScreen{}
-		screens[key] = s
-	}
-	screensMu.Unlock()
-	s.once.Do(func() { s.out, s.err, s.code = runWide(width, "", args...) })
+	s := screens.get(fmt.Sprint(width, args), func() shownScreen {
+		out, err, code := runWide(width, "", args...)
+		return shownScreen{out, err, code}
+	})
 	return s.out, s.err, s.code
 }
 
 type shownScreen struct {
-	once     sync.Once
 	out, err string
 	code     int
 }
 
-var (
-	screensMu sync.Mutex
-	screens   = map[string]*shownScreen{}
-)
+var screens memo[shownScreen]
 
 // everyScreen is every screen archlab shows a reader, as command lines:
 // the results of every command, every help screen, --verbs, check, and
