@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"strings"
 	"sync"
 	"time"
 
@@ -269,6 +270,27 @@ type StartError struct{ Err error }
 func (e *StartError) Error() string { return "cannot start the check's process: " + e.Err.Error() }
 func (e *StartError) Unwrap() error { return e.Err }
 
+// LimitError is a child that a limit of the machine's stopped: it could
+// not make a thread (ulimit -u, or an address-space limit too small for
+// another thread's stack). Nothing was judged: `archlab check` says so
+// and exits 3, never "not done".
+type LimitError struct{ Why string }
+
+func (e *LimitError) Error() string {
+	return "the machine's limits stopped the check's process: " + e.Why
+}
+
+// machineLimit says whether a child's last words are the Go runtime's or
+// the C library's failing to make a thread.
+func machineLimit(why string) bool {
+	for _, s := range []string{"pthread_create failed", "failed to create new OS thread", "newosproc"} {
+		if strings.Contains(why, s) {
+			return true
+		}
+	}
+	return false
+}
+
 // RunChild checks e in a child process started as argv (Spawn), with limit
 // as its time limit: when the time runs out the child is told so, given a
 // moment to say where the code is, then killed. The exercise comes back
@@ -289,6 +311,11 @@ func RunChild(ctx context.Context, argv, env []string, e *Exercise, limit time.D
 // childResult is the Result a child's run says.
 func childResult(e *Exercise, run *ChildRun, limit time.Duration) *Result {
 	w, racing, err := readWire(run.Result)
+	if why := run.Printed.Why(); err != nil && machineLimit(why) {
+		// The machine refused the child a thread: not the code's doing,
+		// whatever it was running, and no verdict on it.
+		return &Result{Exercise: e, Status: Failed, Err: &LimitError{Why: why}}
+	}
 	if err != nil && racing != "" && run.Ending != TimedOut {
 		// It died while calls ran at once: the calls, and how it died.
 		why := run.Printed.Why()

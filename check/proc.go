@@ -117,6 +117,7 @@ func Spawn(ctx context.Context, argv, env []string, limit, grace time.Duration) 
 	if err != nil {
 		return nil, err
 	}
+	childStackOnce.Do(childStack)
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
@@ -216,6 +217,28 @@ func LimitChild() {
 		unix.Setrlimit(unix.RLIMIT_AS, &lim)
 	}
 }
+
+// childStack keeps a huge stack limit (`ulimit -s 1048576`) from
+// breaking the child. The C library sizes every thread's stack by
+// RLIMIT_STACK, reserving it as address space: under MemoryBudget a child
+// whose threads each reserve a gigabyte could not start its second thread,
+// and the check would fail right code. A child inherits the limit, so this
+// process lowers its own soft limit to Linux's usual 8 MB before the first
+// child starts: its own threads were sized when it started and keep their
+// stacks, and Go's goroutine stacks do not use the limit at all.
+func childStack() {
+	var lim unix.Rlimit
+	if unix.Getrlimit(unix.RLIMIT_STACK, &lim) != nil || lim.Cur <= childStackSize {
+		return
+	}
+	lim.Cur = childStackSize
+	unix.Setrlimit(unix.RLIMIT_STACK, &lim)
+}
+
+// childStackSize is the stack limit a child runs under at most.
+const childStackSize = 8 << 20
+
+var childStackOnce sync.Once
 
 // vmSize is this process's address space now (VmSize, in bytes).
 func vmSize() (uint64, bool) {
@@ -405,7 +428,7 @@ func (p *Printed) Why() string {
 	defer p.mu.Unlock()
 	lines := strings.Split(strings.TrimSpace(string(p.tail)), "\n")
 	first := strings.Split(string(p.head), "\n")
-	for _, prefix := range []string{"fatal error:", "panic:", "runtime:"} {
+	for _, prefix := range []string{"fatal error:", "runtime/cgo:", "panic:", "runtime:"} {
 		for _, l := range append(first, lines...) {
 			if strings.HasPrefix(l, prefix) {
 				return l

@@ -364,6 +364,7 @@ Try:
 	"check.flag.timeout":                  "each exercise's time limit, a Go duration such as 10s or 1m (default %s); an exercise still running then is reported as not finished, and the others are still checked (time its process waits for a CPU that other programs have is not counted: a busy machine is not a hang)",
 	"check.err.timeout":                   "--timeout must be a duration from 100ms to 1h, such as 10s or 1m, got %q",
 	"check.err.exe":                       "cannot start a process to check the exercises in: %v",
+	"check.err.limit":                     "could not check %s: this machine's limits stopped its process (%s); raise them (ulimit -u, ulimit -v) and check again",
 	"check.line.hung":                     "✗ %s (§%s): did not finish within %s",
 	"check.detail.hung":                   "    it was running %s; its last call was %s",
 	"check.hung.unknown":                  "(not known)",

@@ -259,6 +259,10 @@ func (o *Options) results(ctx context.Context) ([]*check.Result, error) {
 		if errors.As(r.Err, &start) {
 			return nil, &status.CouldNotRun{Msg: g.T("check.err.exe", start.Err)}
 		}
+		var limit *check.LimitError
+		if errors.As(r.Err, &limit) {
+			return nil, &status.CouldNotRun{Msg: g.T("check.err.limit", e.Name, limit.Why)}
+		}
 		out = append(out, r)
 	}
 	if ctx.Err() != nil {
