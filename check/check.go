@@ -580,10 +580,10 @@ func (r *Result) modelled(e *Exercise, s *harness.Students) bool {
 	// Calls at once go to the student's values as they are: a Watch told
 	// of every call would order them by its own lock.
 	race, err := e.model.linearizable(s)
-	if errors.Is(err, errTooBusy) {
-		// Not the code's doing, and not a pass: the clause was not judged.
-		r.Status = NotDone
-		r.Lessons = []Lesson{{Check: "unreached", Key: "check.lesson.too-busy", Args: []any{AtomicClause}}}
+	if errors.Is(err, ErrTooBusy) {
+		// Not the code's doing, and not a pass: nothing is judged, and
+		// `archlab check` exits 3.
+		r.Status, r.Err = Failed, ErrTooBusy
 		return true
 	}
 	if r.stopped(err) {

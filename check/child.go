@@ -224,6 +224,8 @@ func fromWire(e *Exercise, w *wire) *Result {
 	switch {
 	case w.Status == NotStarted:
 		r.Err = exercises.ErrNotImplemented
+	case w.Err == ErrTooBusy.Error():
+		r.Err = ErrTooBusy
 	case w.Err != "":
 		r.Err = errors.New(w.Err)
 	}

@@ -3,6 +3,7 @@ package check
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"sync"
@@ -49,12 +50,14 @@ var clauseVariants = []struct {
 	{"projection-get-makes-rows", "projection", projection2(projectionFlaws{getMakesRows: true}), "get-missing", ""},
 	{"projection-counts-refused", "projection", projection2(projectionFlaws{countsRefused: true}), "refused-changes-nothing", ""},
 	{"projection-status-not-moved", "projection", projection2(projectionFlaws{statusStays: true}), "advance", ""},
+	{"projection-dlq-unlocked", "projection", projection2(projectionFlaws{dlqUnlocked: true}), atomicClause, "projection-unlocked"},
 	{"projection-older-is-conflict", "projection", projection2(projectionFlaws{olderConflict: true}), "older", "duplicate-as-conflict"},
 
 	// §11.2, the runner.
 	{"runner-zombie-ahead-accepted", "runner", runner2(runnerFlaws{staleAheadOK: true}), "stale-epoch-ahead", "stale-epoch-accepted"},
 	{"runner-new-owner-refused", "runner", runner2(runnerFlaws{offsetFirst: true}), "higher-epoch-lower-offset", "new-owner-refused"},
 	{"runner-first-epoch-kept", "runner", runner2(runnerFlaws{firstEpochKept: true}), "epoch-stored", "epoch-not-kept"},
+	{"runner-fence-unlocked", "runner", runner2(runnerFlaws{fenceUnlocked: true}), atomicClause, "fence-then-write"},
 	{"runner-epoch-one-when-none", "runner", runner2(runnerFlaws{epochOne: true}), "epoch-empty", ""},
 	{"runner-every-zero-is-one", "runner", runner2(runnerFlaws{zeroIsOne: true}), "run-every-zero", ""},
 	{"runner-no-end-commit", "runner", runner2(runnerFlaws{noEndCommit: true}), "run-end", ""},
@@ -263,6 +266,7 @@ type projectionFlaws struct {
 	countsRefused      bool // AppliedCount counts every Apply that got past the type check
 	statusStays        bool // an advance moves the version, not the status
 	olderConflict      bool // a version below the current one is ErrConflict
+	dlqUnlocked        bool // Handle appends to the dead-letter queue without the lock
 }
 
 // keyedProjection keeps each order's version in a map of its own beside
@@ -378,8 +382,10 @@ func (c *listConsumer) Handle(e ordering.Event, attempt int) ordering.Outcome {
 	if c.f.dlqAttemptOne {
 		attempt = 1
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	if !c.f.dlqUnlocked {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+	}
 	c.dlq = append(c.dlq, ordering.DLQEntry{Event: e, Attempts: attempt, Reason: err.Error()})
 	return ordering.OutcomeDead
 }
@@ -410,6 +416,7 @@ type runnerFlaws struct {
 	replaysApplied bool // Result.Applied counts the replays the sink suppressed
 	oneOffset      bool // one offset and one epoch for every shard
 	writesFirst    bool // Commit writes the offset, then checks the epoch
+	fenceUnlocked  bool // Commit lets go of its lock between the fence and the write
 }
 
 type mapCheckpoint struct {
@@ -457,6 +464,25 @@ func (c *mapCheckpoint) Commit(shard string, epoch uint64, offset int) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	shard = c.shard(shard)
+	if err := c.fence(shard, epoch, offset); err != nil {
+		return err
+	}
+	if c.f.fenceUnlocked {
+		// Another commit may pass the fence before this one writes (here
+		// while this goroutine yields, as a log line or a metric would).
+		c.mu.Unlock()
+		runtime.Gosched()
+		c.mu.Lock()
+	}
+	if _, had := c.epochs[shard]; !had || !c.f.firstEpochKept {
+		c.epochs[shard] = epoch
+	}
+	c.offsets[shard] = offset
+	return nil
+}
+
+// fence is Commit's check of the epoch and the offset.
+func (c *mapCheckpoint) fence(shard string, epoch uint64, offset int) error {
 	cur, at := c.epochs[shard], c.offsets[shard]
 	if c.f.writesFirst {
 		c.offsets[shard] = max(offset, at)
@@ -469,10 +495,6 @@ func (c *mapCheckpoint) Commit(shard string, epoch uint64, offset int) error {
 	case epoch == cur && offset < at:
 		return fmt.Errorf("offset %d below %d: %w", offset, at, shardjob.ErrStaleOffset)
 	}
-	if _, had := c.epochs[shard]; !had || !c.f.firstEpochKept {
-		c.epochs[shard] = epoch
-	}
-	c.offsets[shard] = offset
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/anishathalye/porcupine"
 
@@ -51,6 +52,12 @@ type race struct {
 	// run: on a busy machine it runs more rounds, up to maxRounds times
 	// its rounds, since two goroutines only race when both have a CPU.
 	overlaps int
+	// inFlight: overlaps counts only calls that met in full flight
+	// (overlapping), so that a busy machine runs more rounds. A long race
+	// meets hundreds a round on a quiet machine; a short race of two
+	// calls a goroutine, a few in a hundred rounds, and its rounds are
+	// many already.
+	inFlight bool
 }
 
 // maxRounds bounds the rounds a race may take to reach its overlaps.
@@ -106,18 +113,29 @@ func (m *machine) raceCalls() uint64 {
 	return n
 }
 
-// errTooBusy is a race that never got its overlaps: the machine never ran
-// the two goroutines at once often enough to judge.
-var errTooBusy = errors.New("the calls made at once hardly ever overlapped: this machine was too busy to run two goroutines at the same time, so the check could not judge atomicity; check again when it is quieter")
+// ErrTooBusy is a race that never got its overlaps: the machine never ran
+// the two goroutines at once often enough to judge. It is no verdict:
+// `archlab check` says so and exits 3.
+var ErrTooBusy = errors.New("the calls made at once hardly ever overlapped: this machine was too busy to run two goroutines at the same time, so the check could not judge atomicity; check again when it is quieter")
 
 // overlapping counts the pairs of calls from two goroutines, on one key,
-// whose call and return intervals overlap.
-func overlapping(h []porcupine.Operation, key func(op) string) int {
+// whose call and return intervals overlap; with spans (the calls' times
+// by the monotonic clock), only those that ran in full flight: at the
+// same moment, neither taking longer than tightSpan. A
+// call that took longer was as a rule put aside by the kernel for another
+// process's turn, and the other goroutine's call then ran while it stood
+// still, which only shows a race that happens to fall where it stood. So
+// on a busy machine a race runs more rounds, until as many calls met in
+// full flight as on a quiet one: the same chance to find a race.
+func overlapping(h []porcupine.Operation, spans []span, key func(op) string) int {
 	n := 0
 	for i := range h {
 		for j := i + 1; j < len(h); j++ {
 			a, b := h[i], h[j]
 			if a.ClientId == b.ClientId || a.Call > b.Return || b.Call > a.Return {
+				continue
+			}
+			if spans != nil && !inFlight(spans[i], spans[j]) {
 				continue
 			}
 			if key == nil || key(a.Input.(op)) == key(b.Input.(op)) {
@@ -126,6 +144,21 @@ func overlapping(h []porcupine.Operation, key func(op) string) int {
 		}
 	}
 	return n
+}
+
+// span is when a call ran, in nanoseconds by the monotonic clock.
+type span struct{ from, to int64 }
+
+// tightSpan is the longest a call may take and still count as run in
+// full flight: far more than any of the book's calls takes, far less than
+// the time slice the kernel gives a process.
+const tightSpan = 50 * time.Microsecond
+
+// inFlight says whether two calls ran at the same moment, both in full
+// flight.
+func inFlight(a, b span) bool {
+	tight := func(s span) bool { return time.Duration(s.to-s.from) <= tightSpan }
+	return tight(a) && tight(b) && a.from <= b.to && b.from <= a.to
 }
 
 // linearizable runs m's races on the student's code; nil when every
@@ -140,14 +173,17 @@ func (m *machine) linearizable(s *harness.Students) (*RaceRun, error) {
 		overlaps := 0
 		for round := 0; round < rc.rounds || overlaps < rc.overlaps; round++ {
 			if round == rc.rounds*maxRounds {
-				return nil, errTooBusy
+				return nil, ErrTooBusy
 			}
-			h, err := m.runRace(s, rc)
+			h, spans, err := m.runRace(s, rc)
 			if err != nil {
 				return nil, err
 			}
 			if porcupine.CheckOperations(model, h) {
-				overlaps += overlapping(h, rc.key)
+				if !rc.inFlight {
+					spans = nil
+				}
+				overlaps += overlapping(h, spans, rc.key)
 				continue
 			}
 			if rc.key != nil {
@@ -185,11 +221,12 @@ func failing(model porcupine.Model, parts [][]porcupine.Operation) []porcupine.O
 // make their calls in step, each waiting at every call for the others to
 // reach theirs (a spin on an atomic, outside the calls), so that the n-th
 // calls of all goroutines start together; each call is stamped from one
-// counter at its call and at its return.
-func (m *machine) runRace(s *harness.Students, rc race) ([]porcupine.Operation, error) {
+// counter at its call and at its return (the history's order), and timed
+// (spans, in the history's order too).
+func (m *machine) runRace(s *harness.Students, rc race) ([]porcupine.Operation, []span, error) {
 	do, err := m.solo(s)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	steps := 0
 	for _, calls := range rc.threads {
@@ -201,6 +238,8 @@ func (m *machine) runRace(s *harness.Students, rc race) ([]porcupine.Operation, 
 		wg      sync.WaitGroup
 		mu      sync.Mutex
 		history = make([]porcupine.Operation, 0, steps*len(rc.threads))
+		spans   = make([]span, 0, steps*len(rc.threads))
+		start   = time.Now()
 		failed  error
 	)
 	n := int32(len(rc.threads))
@@ -215,6 +254,7 @@ func (m *machine) runRace(s *harness.Students, rc race) ([]porcupine.Operation, 
 						runtime.Gosched() // the other goroutine has no CPU yet
 					}
 				}
+				from := time.Since(start)
 				call := clock.Add(1)
 				var out string
 				err := safely(func() error {
@@ -223,17 +263,19 @@ func (m *machine) runRace(s *harness.Students, rc race) ([]porcupine.Operation, 
 					return err
 				})
 				ret := clock.Add(1)
+				to := time.Since(start)
 				mu.Lock()
 				if err != nil && failed == nil {
 					failed = err
 				}
 				history = append(history, porcupine.Operation{ClientId: g, Input: c, Call: call, Output: out, Return: ret})
+				spans = append(spans, span{int64(from), int64(to)})
 				mu.Unlock()
 			}
 		}()
 	}
 	wg.Wait()
-	return history, failed
+	return history, spans, failed
 }
 
 // porcupineModel is the book's type as porcupine's sequential model: a

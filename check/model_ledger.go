@@ -470,7 +470,7 @@ var (
 	ledgerRaces = []race{
 		// Many messages, each delivered on both goroutines: a check and a
 		// write under two locks lets both find one key new.
-		{threads: [][]op{raceMessages(longKeys), raceMessages(longKeys)}, rounds: longRounds, overlaps: longOverlaps,
+		{threads: [][]op{raceMessages(longKeys), raceMessages(longKeys)}, rounds: longRounds, overlaps: longOverlaps, inFlight: true,
 			key: func(o op) string { return inbox.DedupKey(o.(ledgerOp).m) }},
 		{threads: [][]op{{ledgerOp{m: raceM1}, readOp{"Balance", "o-1"}}, {ledgerOp{m: raceM2}, readOp{"Balance", "o-1"}}}, rounds: shortRounds, overlaps: shortOverlaps},
 		{threads: [][]op{{ledgerOp{m: raceM1}, ledgerOp{prune: true, max: 1}}, {ledgerOp{m: raceM2}, readOp{"Applies", ""}}}, rounds: shortRounds, overlaps: shortOverlaps},

@@ -52,7 +52,7 @@ var (
 		{"duplicates-counted", []string{"applied-count"}, []string{harmTooMany}},
 		{"repair-forgotten", []string{"after-repair"}, []string{harmAccepted, harmDouble, harmLost, harmRefused, string(outcomeApplied), string(outcomeRetry), string(outcomeDead)}},
 		{"dlq-lost", []string{"dlq", "dlq-order"}, []string{harmTooFew}},
-		{"check-then-write", []string{atomicClause}, []string{harmAtomicity}},
+		{"projection-unlocked", []string{atomicClause}, []string{harmAtomicity}},
 		unwrapped,
 	}
 	runnerModelMistakes = []modelMistake{
@@ -65,7 +65,7 @@ var (
 		{"equal-offset-refused", []string{"commit-equal", "run-done", "run-end"}, []string{harmRefused}},
 		{"new-owner-refused", []string{"higher-epoch", "higher-epoch-lower-offset"}, []string{harmRefused}},
 		{"epoch-not-kept", []string{"epoch-stored"}, []string{harmTooFew}},
-		{"check-then-write", []string{atomicClause}, []string{harmAtomicity}},
+		{"fence-then-write", []string{atomicClause}, []string{harmAtomicity}},
 		unwrapped,
 	}
 )

@@ -614,7 +614,7 @@ var (
 	runnerRaces = []race{
 		// Many shards, each committed by a new owner on one goroutine and
 		// by a zombie carrying a higher offset on the other.
-		{threads: [][]op{raceCommits(longKeys, 2, 3), raceCommits(longKeys, 1, 5)}, rounds: longRounds, overlaps: longOverlaps,
+		{threads: [][]op{raceCommits(longKeys, 2, 3), raceCommits(longKeys, 1, 5)}, rounds: longRounds, overlaps: longOverlaps, inFlight: true,
 			key: func(o op) string { return fmt.Sprint(o.(runnerOp).shard) }},
 		{threads: [][]op{{runnerOp{epoch: 1, offset: 2}, readOp{"Load", "shard-0"}}, {runnerOp{epoch: 1, offset: 4}, readOp{"Load", "shard-0"}}}, rounds: shortRounds, overlaps: shortOverlaps},
 	}

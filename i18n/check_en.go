@@ -365,6 +365,7 @@ Try:
 	"check.err.timeout":                   "--timeout must be a duration from 100ms to 1h, such as 10s or 1m, got %q",
 	"check.err.exe":                       "cannot start a process to check the exercises in: %v",
 	"check.err.limit":                     "could not check %s: this machine's limits stopped its process (%s); raise them (ulimit -u, ulimit -v) and check again",
+	"check.err.busy":                      "could not check %s: the calls made at once hardly ever overlapped, as this machine was too busy to run two goroutines at the same time, so nothing was judged; check again when it is quieter",
 	"check.line.hung":                     "✗ %s (§%s): did not finish within %s",
 	"check.detail.hung":                   "    it was running %s; its last call was %s",
 	"check.hung.unknown":                  "(not known)",

@@ -334,6 +334,7 @@ ledger）；最后逐一枚举 explore inbox 的每一种故障序列（3 条消
 	"check.err.timeout":                   "--timeout 必须是 100ms 到 1h 之间的时长，如 10s 或 1m，收到了 %q",
 	"check.err.exe":                       "无法启动用来检查练习的进程：%v",
 	"check.err.limit":                     "无法检查 %s：这台机器的限制让它的进程停了下来（%s）；调高限制（ulimit -u、ulimit -v）后再检查",
+	"check.err.busy":                      "无法检查 %s：同时做的调用几乎从未在时间上重叠，这台机器太忙，无法同时运行两个 goroutine，所以什么都没有判定；等它空闲一些再检查",
 	"check.line.hung":                     "✗ %s（§%s）：%s 内没有结束",
 	"check.detail.hung":                   "    当时正在运行 %s；最后一次调用是 %s",
 	"check.hung.unknown":                  "（不详）",

@@ -23,7 +23,6 @@ var modelEN = map[string]string{
 	"check.detail.show-test": "    the Go test that replays it: %s check %s --show",
 	"check.detail.test":      "The Go test that replays it (save it as %s, then: go test ./exercises -run %s):",
 	"check.exercism.clause":  "clause %s",
-	"check.lesson.too-busy":  "the clause %s was not judged: the calls made at once hardly ever overlapped, as this machine was too busy to run two goroutines at the same time; check again when it is quieter",
 	"check.lesson.unreached": "no call reached the clause %s: it was never checked",
 
 	// §8.2, exercise ledger: the clauses of exercises/ledger.go.
@@ -99,6 +98,8 @@ var modelEN = map[string]string{
 	"check.mistake.old-seq-refused":       "an old Seq taken for a duplicate: the window decides what Prune forgets, not what ApplyOnce accepts; a key is a duplicate only while the table holds it",
 	"check.mistake.prune-undoes-effects":  "Prune undoes effects: it forgets keys, and only keys; a payment applied stays applied",
 	"check.mistake.check-then-write":      "the check and the write are two steps: another call can come between them (two locks, or none), so two deliveries at once both find the key new and both apply",
+	"check.mistake.projection-unlocked":   "two calls at once reach the projection's state outside one lock (the version gate and the row's write, or the dead-letter queue's append, as two steps or with none): an event applied twice, or a dead letter lost",
+	"check.mistake.fence-then-write":      "the fence and the write are two steps: another commit can come between them (two locks, or none), so two owners' commits at once both pass the fence and the checkpoint can move back",
 	"check.mistake.poison-as-conflict":    "poison taken for a conflict: an event that can never apply must wrap ErrPoison, or it spends the retry budget waiting for what never comes",
 	"check.mistake.no-default-budget":     "no default budget: NewConsumer(p, 0) must keep the book's default of 3 deliveries, or every conflict is dead-lettered at once",
 	"check.mistake.duplicates-counted":    "AppliedCount counts what did not move a row: it counts version advances only",
@@ -134,6 +135,8 @@ var modelEN = map[string]string{
 	"check.hint.mistake.old-seq-refused":       "The window is Prune's business, not ApplyOnce's. §8.2: a key is a duplicate only while the table holds it; an old Seq never seen before is new, and is applied.",
 	"check.hint.mistake.prune-undoes-effects":  "Prune forgets keys, nothing else. §8.2: balances and the count of applies stay as they were.",
 	"check.hint.mistake.check-then-write":      "Two deliveries of one message can come at once. §8.2: \"the dedup key and the effect in ONE local transaction\": take one lock around the check, the key and the effect, so no other call comes between.",
+	"check.hint.mistake.projection-unlocked":   "Several workers call one projection at once. §8.3: the book's Projection takes its mutex around the version check and the row's write, and the consumer appends to the dead-letter queue under a lock too: one lock around each read-then-write of shared state.",
+	"check.hint.mistake.fence-then-write":      "Two owners of a shard can commit at once. §11.2: Checkpoint.Commit compares the epoch and the offset and writes them under one lock, so no other commit comes between the fence and the write.",
 	"check.hint.mistake.gap-applied":           "A version past the next one means an earlier event is missing. §8.3: the gate answers it with ErrConflict and leaves the row; the consumer retries it later.",
 	"check.hint.mistake.version-back":          "A version at or below the row's is a duplicate. §8.3: the gate never moves a row back.",
 	"check.hint.mistake.poison-as-conflict":    "Poison and a conflict are different errors. §8.3: a type the state machine does not know, or a version its type never has, wraps ordering.ErrPoison.",

@@ -19,7 +19,6 @@ var modelZH = map[string]string{
 	"check.detail.show-test": "    重放它的 Go 测试：%s check %s --show",
 	"check.detail.test":      "重放它的 Go 测试（保存为 %s，然后运行：go test ./exercises -run %s）：",
 	"check.exercism.clause":  "条款 %s",
-	"check.lesson.too-busy":  "条款 %s 没有被判定：同时做的调用几乎从未在时间上重叠，这台机器太忙，无法同时运行两个 goroutine；等它空闲一些再检查",
 	"check.lesson.unreached": "没有一次调用到达条款 %s：它从未被检验过",
 
 	// §8.2，练习 ledger：exercises/ledger.go 的各条款。
@@ -95,6 +94,8 @@ var modelZH = map[string]string{
 	"check.mistake.old-seq-refused":       "把旧 Seq 当成重复：窗口决定 Prune 遗忘什么，而不决定 ApplyOnce 接受什么；只有表中还有这个键时，它才是重复",
 	"check.mistake.prune-undoes-effects":  "Prune 撤销了效果：它遗忘键，也只遗忘键；已生效的付款仍然生效",
 	"check.mistake.check-then-write":      "检查和写入分成两步：另一次调用可能插在中间（两把锁，或者没有锁），于是同时到来的两次投递都发现键是新的，都生效",
+	"check.mistake.projection-unlocked":   "同时到来的两次调用在一把锁之外碰到投影的状态（版本闸门和行的写入分成两步，或者死信队列的追加没有加锁）：事件生效两次，或者死信丢失",
+	"check.mistake.fence-then-write":      "围栏检查和写入分成两步：另一次提交可能插在中间（两把锁，或者没有锁），于是两个持有者同时提交时都通过围栏，检查点可能倒退",
 	"check.mistake.poison-as-conflict":    "把毒消息当成冲突：永远无法应用的事件必须包装 ErrPoison，否则它会耗尽重试预算，等待永远不会来的东西",
 	"check.mistake.no-default-budget":     "没有默认预算：NewConsumer(p, 0) 必须采用书中默认的 3 次投递，否则每个冲突都会立即进入死信队列",
 	"check.mistake.duplicates-counted":    "AppliedCount 计入了没有移动行的事件：它只统计版本前进",
@@ -129,6 +130,8 @@ var modelZH = map[string]string{
 	"check.hint.mistake.old-seq-refused":       "窗口是 Prune 的事，不是 ApplyOnce 的事。§8.2：只有表中还有这个键时，它才是重复；从未见过的旧 Seq 是新的，要生效。",
 	"check.hint.mistake.prune-undoes-effects":  "Prune 只遗忘键，别的都不动。§8.2：余额和生效次数保持原样。",
 	"check.hint.mistake.check-then-write":      "同一条消息的两次投递可能同时到来。§8.2：“去重键与效果在同一个本地事务里”：用一把锁包住检查、键和效果，这样别的调用就插不进来。",
+	"check.hint.mistake.projection-unlocked":   "多个工作进程会同时调用同一个投影。§8.3：书中的 Projection 用互斥锁包住版本检查和行的写入，消费端追加死信时也持有锁：每一次“先读后写”共享状态都放在一把锁里。",
+	"check.hint.mistake.fence-then-write":      "同一个分片的两个持有者可能同时提交。§11.2：Checkpoint.Commit 在一把锁下比较纪元和偏移量并写入，这样别的提交插不进围栏和写入之间。",
 	"check.hint.mistake.gap-applied":           "超过下一个版本，说明缺了一个更早的事件。§8.3：闸门对它返回 ErrConflict，不动这一行；消费端稍后重试它。",
 	"check.hint.mistake.version-back":          "不高于这一行版本的版本是重复。§8.3：闸门从不让一行回退。",
 	"check.hint.mistake.poison-as-conflict":    "毒消息和冲突是不同的错误。§8.3：状态机不认识的类型，或者某个类型永远不会有的版本，要包装 ordering.ErrPoison。",

@@ -238,7 +238,13 @@ func (o *Options) results(ctx context.Context) ([]*check.Result, error) {
 		if g.IO.Check != nil {
 			all = g.IO.Check
 		}
-		return all(ctx, g.Students(), o.Only)
+		out, err := all(ctx, g.Students(), o.Only)
+		for _, r := range out {
+			if err := o.unjudged(r); err != nil {
+				return nil, err
+			}
+		}
+		return out, err
 	}
 	exe, err := g.IO.Exe()
 	if err != nil {
@@ -259,9 +265,8 @@ func (o *Options) results(ctx context.Context) ([]*check.Result, error) {
 		if errors.As(r.Err, &start) {
 			return nil, &status.CouldNotRun{Msg: g.T("check.err.exe", start.Err)}
 		}
-		var limit *check.LimitError
-		if errors.As(r.Err, &limit) {
-			return nil, &status.CouldNotRun{Msg: g.T("check.err.limit", e.Name, limit.Why)}
+		if err := o.unjudged(r); err != nil {
+			return nil, err
 		}
 		out = append(out, r)
 	}
@@ -269,6 +274,19 @@ func (o *Options) results(ctx context.Context) ([]*check.Result, error) {
 		return nil, &status.Interrupted{Msg: g.T("check.err.interrupted"), Code: status.SignalStatus(ctx)}
 	}
 	return out, nil
+}
+
+// unjudged is exit 3 for a result the machine kept from a verdict: its
+// limits stopped the child, or it was too busy to run two calls at once.
+func (o *Options) unjudged(r *check.Result) error {
+	var limit *check.LimitError
+	switch {
+	case errors.As(r.Err, &limit):
+		return &status.CouldNotRun{Msg: o.G.T("check.err.limit", r.Exercise.Name, limit.Why)}
+	case errors.Is(r.Err, check.ErrTooBusy):
+		return &status.CouldNotRun{Msg: o.G.T("check.err.busy", r.Exercise.Name)}
+	}
+	return nil
 }
 
 // serveChild is `check --child NAME`: the one exercise, checked in this

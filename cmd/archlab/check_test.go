@@ -159,3 +159,29 @@ func TestCheckSuggestsHowItRan(t *testing.T) {
 		}
 	}
 }
+
+// A machine that keeps the check from a verdict (its limits stopped the
+// child, or it was too busy to run two calls at once) is exit 3 with one
+// line, never "not done" (issue 45).
+func TestCheckUnjudgedIsExit3(t *testing.T) {
+	t.Parallel()
+	e, err := check.Lookup("ledger")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{check.ErrTooBusy, "too busy"},
+		{&check.LimitError{Why: "runtime/cgo: pthread_create failed: Resource temporarily unavailable"}, "pthread_create failed"},
+	} {
+		unjudged := func(context.Context, *harness.Students, string) ([]*check.Result, error) {
+			return []*check.Result{{Exercise: e, Status: check.Failed, Err: c.err}}, nil
+		}
+		out, errs, code := runChecked(bookStudents, unjudged, "check", "ledger")
+		if code != 3 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 3 and one line saying %q", c.err, code, out, errs, c.want)
+		}
+	}
+}
