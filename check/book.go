@@ -83,13 +83,15 @@ func Book() *harness.Students {
 
 // bookRunner is §11.2's mechanism: the book's own NewCheckpoint and
 // Runner, as internal/shardjob holds them.
+// Its constructors are named functions, so that isBook can know them.
 func bookRunner() *harness.ShardMechanism {
-	return &harness.ShardMechanism{
-		NewCheckpoint: func() harness.Checkpoint { return shardjob.NewCheckpoint() },
-		NewRunner: func(sink shardjob.Effects, cp shardjob.Progress, epoch uint64, every int) harness.ShardRunner {
-			return &shardjob.Runner{Sink: sink, CP: cp, Epoch: epoch, CommitEvery: every}
-		},
-	}
+	return &harness.ShardMechanism{NewCheckpoint: bookCheckpoint, NewRunner: bookNewRunner}
+}
+
+func bookCheckpoint() harness.Checkpoint { return shardjob.NewCheckpoint() }
+
+func bookNewRunner(sink shardjob.Effects, cp shardjob.Progress, epoch uint64, every int) harness.ShardRunner {
+	return &shardjob.Runner{Sink: sink, CP: cp, Epoch: epoch, CommitEvery: every}
 }
 
 // bookProjection is §8.3's own Projection and Consumer, in the shape the

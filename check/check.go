@@ -410,6 +410,12 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 		r.Status, r.Err = NotStarted, exercises.ErrNotImplemented
 		return r
 	}
+	// The book's own mechanism handed over is no answer to the exercise.
+	if book := delegated(e.Name, s); book != "" && e.Tier == TierMechanism {
+		r.Status = NotDone
+		r.Lessons = []Lesson{{Check: "book-type", Key: "check.lesson.book-type", Args: []any{book}}}
+		return r
+	}
 	// A mechanism's first judge is the book's type: every clause of the
 	// doc comment, call by call, then two calls at once. A difference is
 	// the whole verdict: its clause the headline, its calls the run.
@@ -679,11 +685,16 @@ func (r *Result) stopped(err error) bool {
 func safely(f func() error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("the code panicked: %v", p)
+			err = &panicError{fmt.Sprint(p)}
 		}
 	}()
 	return f()
 }
+
+// panicError is the student's code panicking, with what it panicked with.
+type panicError struct{ value string }
+
+func (e *panicError) Error() string { return "the code panicked: " + e.value }
 
 // All checks every exercise, or only the one named, in order.
 func All(ctx context.Context, s *harness.Students, only string) ([]*Result, error) {

@@ -60,6 +60,7 @@ var clauseVariants = []struct {
 	{"runner-fence-unlocked", "runner", runner2(runnerFlaws{fenceUnlocked: true}), atomicClause, "fence-then-write"},
 	{"runner-epoch-one-when-none", "runner", runner2(runnerFlaws{epochOne: true}), "epoch-empty", ""},
 	{"runner-every-zero-is-one", "runner", runner2(runnerFlaws{zeroIsOne: true}), "run-every-zero", ""},
+	{"runner-every-zero-divides", "runner", runner2(runnerFlaws{modEvery: true}), "run-every-zero", ""},
 	{"runner-no-end-commit", "runner", runner2(runnerFlaws{noEndCommit: true}), "run-end", ""},
 	{"runner-crash-before-effect", "runner", runner2(runnerFlaws{crashFirst: true}), "run-crash", ""},
 	{"runner-crash-counted-from-zero", "runner", runner2(runnerFlaws{crashFromZero: true}), "run-crash-resumed", ""},
@@ -409,6 +410,7 @@ type runnerFlaws struct {
 	firstEpochKept bool // the epoch of the first commit is kept for good
 	epochOne       bool // Epoch is 1 for a shard with no commit
 	zeroIsOne      bool // CommitEvery 0 commits after every item
+	modEvery       bool // commits when the items done divide by CommitEvery: 0 divides by zero
 	noEndCommit    bool // the end is committed only when CommitEvery is 0
 	crashFirst     bool // the crash strikes before the item's effect
 	crashFromZero  bool // crashAfter counts from item 0, not from the resume
@@ -535,6 +537,12 @@ func (r *loopRunner) Run(shard string, items []string, crashAfter int) (shardjob
 		}
 		if crashNow {
 			return res, fmt.Errorf("crash at %d: %w", i, shardjob.ErrInjectedCrash)
+		}
+		if r.f.modEvery {
+			every = max(every, 1) // the modulo's only use
+			if (i+1-start)%r.every == 0 {
+				since = every - 1
+			}
 		}
 		if since++; every > 0 && since == every {
 			if err := r.cp.Commit(shard, r.epoch, i+1); err != nil {

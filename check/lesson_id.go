@@ -18,6 +18,7 @@ import (
 //	unfired/FAULT         a fault class no schedule struck
 //	unreached/CLAUSE      a clause no call reached
 //	too-busy/CLAUSE       a clause the machine was too busy to judge
+//	book-type/TYPE        the book's own mechanism type, handed over
 func (l Lesson) ID() string {
 	switch {
 	case l.Unit != "":
@@ -51,7 +52,7 @@ func LessonTextByID(lang i18n.Lang, exercise, id string) (text string, ok bool) 
 		l = Lesson{Check: rest, Key: "check.clause." + exercise + "." + rest}
 	case "explore":
 		l = Lesson{Check: rest, Key: "explore.emit.check." + rest}
-	case "unfired", "unreached", "too-busy":
+	case "unfired", "unreached", "too-busy", "book-type":
 		l = Lesson{Check: kind, Key: "check.lesson." + kind, Args: []any{rest}}
 	default:
 		return "", false

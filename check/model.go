@@ -94,6 +94,7 @@ const (
 	harmUnwrapped = "unwrapped" // the book's error wraps a sentinel, yours wraps none
 	harmOther     = "other"     // any other difference
 	harmAtomicity = "atomicity" // two calls at once answer as no order of them could
+	harmPanic     = "panic"     // yours panics where the book answers
 )
 
 // The consumer's outcomes, as a Handle's harm: what yours said instead.
@@ -236,9 +237,28 @@ func (m *machine) replay(s *harness.Students, ops []op) ([]Call, error) {
 		if err != nil {
 			return err
 		}
-		for _, o := range ops {
+		for i, o := range ops {
 			s.Watch.At(modelCall{o})
-			clauses, book, yours, err := pair.step(o)
+			var (
+				clauses     []string
+				book, yours []Answer
+			)
+			err := safely(func() error {
+				var err error
+				clauses, book, yours, err = pair.step(o)
+				return err
+			})
+			var p *panicError
+			if errors.As(err, &p) {
+				// A panic is an answer that differs, with its run: the
+				// calls up to it, shrunk as any other.
+				c, err := m.panicked(ops[:i+1], p.value)
+				if err != nil {
+					return err
+				}
+				calls = append(calls, c)
+				return nil
+			}
 			if err != nil {
 				return err
 			}
@@ -251,6 +271,29 @@ func (m *machine) replay(s *harness.Students, ops []op) ([]Call, error) {
 	})
 	return calls, err
 }
+
+// panicked is the last of ops as the call where the student's code
+// panicked with value: the book's answers (from the book's type on both
+// sides), and the panic as the student's.
+func (m *machine) panicked(ops []op, value string) (Call, error) {
+	pair, err := m.open(Book())
+	if err != nil {
+		return Call{}, err
+	}
+	var c Call
+	for _, o := range ops {
+		clauses, book, _, err := pair.step(o)
+		if err != nil {
+			return Call{}, err
+		}
+		c = Call{Text: o.String(), Clauses: clauses, Book: book}
+	}
+	c.Yours = []Answer{{What: c.Book[0].What, Value: panicValue + value}}
+	return c, nil
+}
+
+// panicValue begins the answer of a call that panicked.
+const panicValue = "panic: "
 
 // modelCall is where the model is, for a hang: the call it made.
 type modelCall struct{ o op }
@@ -268,6 +311,9 @@ func (m *machine) broken(s *harness.Students, ops []op, calls []Call) (clause, h
 	clause = "contract"
 	if len(last.Clauses) > 0 {
 		clause = last.Clauses[0]
+	}
+	if strings.HasPrefix(last.Yours[0].Value, panicValue) {
+		return clause, harmPanic
 	}
 	if m.headline != nil {
 		if h := m.headline(s, ops[:len(calls)], last, i); h != "" {

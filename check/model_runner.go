@@ -123,6 +123,7 @@ func simplerRunner(o op) []op {
 			s.offset--
 		}
 	})
+	try(func(s *runnerOp) { s.crash = 0 }) // no crash at all, first
 	try(func(s *runnerOp) {
 		if s.crash > 0 {
 			s.crash--

@@ -24,6 +24,7 @@ var modelEN = map[string]string{
 	"check.detail.test":      "The Go test that replays it (save it as %s, then: go test ./exercises -run %s):",
 	"check.exercism.clause":  "clause %s",
 	"check.lesson.unreached": "no call reached the clause %s: it was never checked",
+	"check.lesson.book-type": "the code hands over the book's own %s: the exercise is to write it, with the standard library",
 
 	// §8.2, exercise ledger: the clauses of exercises/ledger.go.
 	"check.clause.ledger.new-key":              "ApplyOnce of a new key returns true, nil, and its payment lands",
