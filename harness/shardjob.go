@@ -228,11 +228,14 @@ func (s *Shardjob) recordRun(e *workerEnv, ran Ran) {
 	step.Result = M("res.rerun", ran.Applied, ran.Suppressed)
 	step.Tone = toneIf(ran.From > 0 || s.crashed[e.r.Shard], Good, Neutral)
 	s.flush(e.actor, e.r.Shard, &e.commits)
+	// The checkpoint the crash leaves is the store's, not the run's last
+	// commit: a zombie may have moved it meanwhile.
+	at := s.cp.Load(e.r.Shard)
 	switch row := ShardFaults[e.r.Stop]; {
 	case ran.Crashed && row.After != CallApply:
-		s.fault(e.actor, e.r.Shard, M(row.StepKey(), e.r.StopAt, ran.Attempts), M("res.checkpoint-at", ran.Checkpoint))
+		s.fault(e.actor, e.r.Shard, M(row.StepKey(), e.r.StopAt, ran.Attempts), M("res.checkpoint-at", at))
 	case ran.Crashed:
-		s.fault(e.actor, e.r.Shard, M("step.crash", ran.Attempts), M("res.checkpoint-at", ran.Checkpoint))
+		s.fault(e.actor, e.r.Shard, M("step.crash", ran.Attempts), M("res.checkpoint-at", at))
 	case ran.Stalled:
 		s.fault(e.actor, e.r.Shard, M("step.stall", ran.Attempts), M("res.lease-expired", ran.Checkpoint))
 	case ran.Rejected != "":
@@ -322,10 +325,19 @@ func (s *Shardjob) fence(shard string, epoch uint64) (int, error) {
 // changes it is the harm the fence exists to prevent; one that changes
 // nothing (an equal offset, idempotent) is accepted and harmless.
 func (s *Shardjob) Commit(shard string, epoch uint64, offset int) error {
-	before, moved, err := s.commit(shard, epoch, offset)
-	zombie := epoch < s.maxEpoch
-	actor := fmt.Sprintf("worker-e%d", epoch)
+	return s.commitAs(shard, epoch, offset, epoch < s.maxEpoch, fmt.Sprintf("worker-e%d", epoch))
+}
+
+// commitAs is Commit by actor, a zombie's or not: the environment knows,
+// whatever epoch the commit carries. A zombie that holds the current epoch
+// commits under it, and the trace says so.
+func (s *Shardjob) commitAs(shard string, epoch uint64, offset int, zombie bool, actor string) error {
+	before, moved, err := s.commit(shard, epoch, offset, zombie)
 	action := M("step.commit", shard, offset)
+	current := zombie && epoch >= s.maxEpoch
+	if current {
+		action = M("step.commit-under", shard, offset, epoch)
+	}
 	step := s.step
 	if zombie {
 		step = s.zombieStep // in the zombie phase, wherever it falls
@@ -335,6 +347,8 @@ func (s *Shardjob) Commit(shard string, epoch uint64, offset int) error {
 		step(actor, "checkpoint", action, M("res.err", name), toneIf(zombie || name == "ErrStaleEpoch", Good, Bad))
 	case err != nil:
 		step(actor, "checkpoint", action, M("res.err", err), Bad)
+	case current && moved:
+		step(actor, "checkpoint", action, M("res.zombie-current-moved", before, offset, epoch), Harm)
 	case zombie && moved:
 		step(actor, "checkpoint", action, M("res.zombie-moved", before, offset, s.maxEpoch), Harm)
 	case zombie:
@@ -346,10 +360,11 @@ func (s *Shardjob) Commit(shard string, epoch uint64, offset int) error {
 }
 
 // commit is one commit on the checkpoint, counted: whether it was a
-// zombie's, and what the checkpoint made of it. It returns the offset
-// before it and whether it changed the checkpoint.
-func (s *Shardjob) commit(shard string, epoch uint64, offset int) (before int, moved bool, err error) {
-	zombie := epoch < s.maxEpoch
+// zombie's (one of an epoch older than the newest, or one the scenario's
+// zombie makes under the current epoch), and what the checkpoint made of
+// it. It returns the offset before it and whether it changed the
+// checkpoint.
+func (s *Shardjob) commit(shard string, epoch uint64, offset int, zombie bool) (before int, moved bool, err error) {
 	before, beforeEpoch := s.cp.Load(shard), s.cp.Epoch(shard)
 	err = s.cp.Commit(shard, epoch, offset)
 	s.observe(shard)

@@ -76,9 +76,16 @@ func (s *Shardjob) newWorker(r Run, actor string) *workerEnv {
 		e.zombie = func() {
 			e.open()
 			s.flush(actor, r.Shard, &e.commits)
-			// The zombie's answer is its own: the owner runs on.
+			// The zombie's answer is its own: the owner runs on. A zombie
+			// in the current epoch commits under the owner's epoch, as
+			// the worker that held the one before.
 			moved := s.zombieMoved
-			err := s.Commit(r.Shard, r.Epoch-1, s.zombieOffset(row.Zombie, r))
+			was := r.Epoch - 1
+			epoch := was
+			if row.Current {
+				epoch = r.Epoch
+			}
+			err := s.commitAs(r.Shard, epoch, s.zombieOffset(row.Zombie, r), true, "worker-e"+strconv.FormatUint(was, 10))
 			e.zombieErr, e.zombieMoved = rejectedName(err), s.zombieMoved > moved
 		}
 	}
@@ -177,7 +184,7 @@ func (e *workerEnv) Commit(shard string, epoch uint64, offset int) error {
 		e.wrote()
 		return err
 	}
-	_, moved, err := e.s.commit(shard, epoch, offset)
+	_, moved, err := e.s.commit(shard, epoch, offset, false)
 	switch name := rejectedName(err); {
 	case name != "":
 		e.open()

@@ -64,9 +64,18 @@ type ShardFault struct {
 	// checkpoint (0), before it has written anything, or right after its
 	// Nth commit that moved the checkpoint.
 	Zombie ZombieOffset
+	// Current: the zombie commits under this worker's own epoch, not the
+	// one before: it lost the shard but holds the current epoch still, as
+	// every member of a Kafka consumer group holds the group's generation.
+	// No epoch fences it: the checkpoint cannot tell it from the owner.
+	Current bool
 	// Explored: the explorer's default scope walks the row, and a pass
 	// on the student's code counts it as a fault class. Stall is not:
-	// there the crashed worker lives on as the zombie already.
+	// there the crashed worker lives on as the zombie already. Nor is a
+	// zombie in the current epoch: it does its harm under both takeovers
+	// the scope compares, the book's fence included, and under any loop a
+	// student may write, since it commits behind the loop's back; a drill
+	// shows it (current-epoch-zombie).
 	Explored bool
 	// Doc says what happens, in one line, for --verbs; Brief in a few
 	// words.
@@ -108,6 +117,10 @@ var ShardFaults = [...]ShardFault{
 		Doc: Words{"the zombie commits the offset its run started from, read long ago (same moments)",
 			"僵尸提交它那次运行开始时读到的旧偏移量（时机同上）"},
 		Brief: Words{"a zombie commits a stale offset", "僵尸提交陈旧的偏移量"}},
+	{Name: "zombie-current-at", Zombie: ZombieAhead, Current: true,
+		Doc: Words{"the previous owner, which lost the shard but holds this worker's epoch too (a group's generation covers every member), commits one past what it reached (same moments)",
+			"上一任持有者失去了分片，却也持有本工作进程的纪元（消费组的代数覆盖每个成员），它提交比它走到的位置多一项（时机同上）"},
+		Brief: Words{"a zombie in the current epoch commits ahead", "持有当前纪元的僵尸超前提交"}},
 }
 
 // Fault reports whether the row is a fault: every row but row 0.

@@ -48,6 +48,8 @@ var labEN = map[string]string{
 	"res.returns":                     "returns %s",
 	"res.zombie-moved":                "moved the checkpoint %d -> %d, though epoch %d holds the lease",
 	"res.zombie-noop":                 "accepted, changes nothing (epoch %d holds the lease)",
+	"step.commit-under":               "commits %s at %d under epoch %d, the owner's too",
+	"res.zombie-current-moved":        "moved the checkpoint %d -> %d: epoch %d is the owner's as well, and the checkpoint cannot tell them apart",
 	"step.stopped-at-rejected":        "stops after %d items, at its refused commit",
 	"res.pruned":                      "%d keys forgotten",
 	"res.pruned.one":                  "%d key forgotten",

@@ -46,6 +46,8 @@ var labZH = map[string]string{
 	"res.returns":                     "返回 %s",
 	"res.zombie-moved":                "把检查点从 %d 移到 %d，尽管租约已归纪元 %d",
 	"res.zombie-noop":                 "被接受，但什么都没改变（租约已归纪元 %d）",
+	"step.commit-under":               "以纪元 %[3]d 提交 %[1]s 的 %[2]d，这也是持有者的纪元",
+	"res.zombie-current-moved":        "把检查点从 %d 移到 %d：纪元 %d 也是持有者的，检查点分不清二者",
 	"step.stopped-at-rejected":        "处理 %d 项后，在被拒绝的提交处停下",
 	"res.pruned":                      "清除了 %d 个键",
 	"res.pruned.one":                  "清除了 %d 个键",
