@@ -110,13 +110,15 @@ func (s *Shardjob) Split(keys, shards int) error {
 // kind (an Apply, a Commit, a Load); Zombie, a row whose zombie (the
 // previous epoch's worker) commits at ZombieAt: right after this worker's
 // first call to the checkpoint (0), before it has written anything, or
-// right after its ZombieAt-th commit that moved the checkpoint.
+// right after its ZombieAt-th commit that moved the checkpoint; Fail, a
+// row whose sink fails the worker's FailAt-th item.
 type Run struct {
 	Shard            string
 	Epoch            uint64
 	Every            int
 	Stop, StopAt     int // 0: no stop
 	Zombie, ZombieAt int // 0: no zombie
+	Fail, FailAt     int // the sink fails the FailAt-th item; 0: no failure
 	Named            bool
 }
 
@@ -131,6 +133,7 @@ type Ran struct {
 	FirstCommit                               int    // the offset of its first accepted commit, 0 when none
 	ZombieError                               string // the zombie's commit during the run, refused with this ("" accepted)
 	ZombieMoved                               bool   // ...moved the checkpoint
+	Failed                                    int    // items the sink failed: tried, nothing applied
 }
 
 // Run runs r: the book's Runner.Run, or the student's loop, on the shard's
@@ -194,7 +197,7 @@ func (s *Shardjob) Run(r Run) (Ran, error) {
 	s.observe(r.Shard)
 	ran := Ran{Attempts: res.Attempts, Applied: res.Applied, Suppressed: res.Suppressed, Checkpoint: res.Checkpoint,
 		From: e.from, Reached: e.from + res.Attempts, Commits: e.moves, Rejected: rejected,
-		ZombieError: e.zombieErr, ZombieMoved: e.zombieMoved, FirstCommit: e.firstCommit,
+		ZombieError: e.zombieErr, ZombieMoved: e.zombieMoved, FirstCommit: e.firstCommit, Failed: e.failed,
 		Crashed: stopped && !stalled, Stalled: stalled}
 	s.reached[r.Epoch], s.started[r.Epoch] = ran.Reached, ran.From
 	if ran.Crashed {
@@ -234,6 +237,8 @@ func (s *Shardjob) recordRun(e *workerEnv, ran Ran) {
 	switch row := ShardFaults[e.r.Stop]; {
 	case ran.Crashed && row.After != CallApply:
 		s.fault(e.actor, e.r.Shard, M(row.StepKey(), e.r.StopAt, ran.Attempts), M("res.checkpoint-at", at))
+	case ran.Crashed && e.gaveUp:
+		s.step(e.actor, e.r.Shard, M("step.gave-up", ran.Attempts), M("res.checkpoint-at", at), Good)
 	case ran.Crashed:
 		s.fault(e.actor, e.r.Shard, M("step.crash", ran.Attempts), M("res.checkpoint-at", at))
 	case ran.Stalled:
@@ -459,7 +464,7 @@ var ShardjobSection = Section{
 		{Name: "run", Args: append([]Arg{{Name: "shard", Kind: Word}, {Name: "epoch", Kind: Number, Optional: true},
 			{Name: "every", Kind: Number, Optional: true}}, shardFaultArgs()...),
 			Binds: []string{"attempts", "applied", "suppressed", "checkpoint", "crashed", "stalled", "from", "reached", "epoch", "error",
-				"first_commit", "commits", "zombie_error", "zombie_moved"}},
+				"first_commit", "commits", "zombie_error", "zombie_moved", "failed"}},
 		{Name: "fence", Args: []Arg{{Name: "shard", Kind: Word}, {Name: "epoch", Kind: Number}}},
 		{Name: "commit", Args: []Arg{{Name: "shard", Kind: Word}, {Name: "epoch", Kind: Number}, {Name: "offset", Kind: Number}},
 			Binds: []string{"accepted", "error", "checkpoint", "moved"}},
@@ -500,19 +505,18 @@ func (s *Shardjob) Exec(c Call) (Fields, error) {
 		if epoch < 1 {
 			return nil, errArg(c.Verb, "epoch", "harness.err.at-least", 1, epoch)
 		}
-		stop, stopAt, zombie, zombieAt, err := armedShardFaults(c)
-		if err != nil {
+		r := Run{Shard: c.Word("shard"), Epoch: uint64(epoch), Every: c.Int("every", 0), Named: c.Has("epoch")}
+		if err := armedShardFaults(c, &r); err != nil {
 			return nil, err
 		}
-		r := Run{Shard: c.Word("shard"), Epoch: uint64(epoch), Every: c.Int("every", 0), Stop: stop, StopAt: stopAt,
-			Zombie: zombie, ZombieAt: zombieAt, Named: c.Has("epoch")}
 		ran, err := s.Run(r)
 		if err != nil {
 			return nil, err
 		}
 		return Fields{"attempts": ran.Attempts, "applied": ran.Applied, "suppressed": ran.Suppressed, "checkpoint": ran.Checkpoint,
 			"crashed": ran.Crashed, "stalled": ran.Stalled, "from": ran.From, "reached": ran.Reached, "epoch": epoch, "error": ran.Rejected,
-			"first_commit": ran.FirstCommit, "commits": ran.Commits, "zombie_error": ran.ZombieError, "zombie_moved": ran.ZombieMoved}, nil
+			"first_commit": ran.FirstCommit, "commits": ran.Commits, "zombie_error": ran.ZombieError, "zombie_moved": ran.ZombieMoved,
+			"failed": ran.Failed}, nil
 	case "fence":
 		epoch := c.Int("epoch", 1)
 		if epoch < 1 {
