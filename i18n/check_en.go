@@ -263,7 +263,8 @@ What is checked:
 The book's test TestRunCrashResume (shard0=250 crash_attempts=37
 checkpoint=30 replay=7 applied=1000 suppressed=7) on your Runner and
 Checkpoint; the drills crash-resume, rerun-commit, zombie-window,
-stale-epoch and commit-cadence with yours where the book's sit; then every
+stale-epoch, commit-cadence, current-epoch-zombie and sink-fails with yours
+where the book's sit; then every
 schedule of explore shardjob (30 keys) with the lab's takeover fence around
 your Runner (fence-at-takeover): every key applied once, the rerun replays
 exactly the items between where it resumed and the crash, the checkpoint

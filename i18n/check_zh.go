@@ -237,7 +237,8 @@ crashAfter 项之后、这一项的提交之前停下（shardjob.ErrInjectedCras
 先在你的 Runner 与 Checkpoint 上运行书中的测试 TestRunCrashResume
 （shard0=250 crash_attempts=37 checkpoint=30 replay=7 applied=1000
 suppressed=7）；再把你的代码放在书中代码的位置，运行演练 crash-resume、
-rerun-commit、zombie-window、stale-epoch 和 commit-cadence；然后在你的
+rerun-commit、zombie-window、stale-epoch、commit-cadence、current-epoch-zombie
+和 sink-fails；然后在你的
 Runner 外面加上本实验的接管围栏（fence-at-takeover），运行 explore shardjob
 的每一种故障序列（30 个键）：每个键只生效一次，重跑恰好重放恢复处与崩溃点之间
 的项，检查点从不回退，没有僵尸移动检查点。这些恰好是书中自己的 Runner 与
