@@ -127,7 +127,7 @@ type Ran struct {
 	Attempts, Applied, Suppressed, Checkpoint int
 	Crashed, Stalled                          bool
 	From                                      int    // the checkpoint it resumed from
-	Reached                                   int    // the offset its items took it to: From + Attempts
+	Reached                                   int    // the offset its items took it to: From + Attempts, less an item it stopped at because the sink failed it
 	Commits                                   int    // commits that moved the checkpoint
 	Rejected                                  string // the commit the checkpoint refused, which stopped the run: ErrStaleEpoch, ErrStaleOffset, or ""
 	FirstCommit                               int    // the offset of its first accepted commit, 0 when none
@@ -195,8 +195,12 @@ func (s *Shardjob) Run(r Run) (Ran, error) {
 		e.fireZombie() // the student's loop made fewer commits than the zombie waited for
 	}
 	s.observe(r.Shard)
+	reached := e.from + res.Attempts
+	if e.gaveUp {
+		reached-- // the item it stopped at failed: it never finished it
+	}
 	ran := Ran{Attempts: res.Attempts, Applied: res.Applied, Suppressed: res.Suppressed, Checkpoint: res.Checkpoint,
-		From: e.from, Reached: e.from + res.Attempts, Commits: e.moves, Rejected: rejected,
+		From: e.from, Reached: reached, Commits: e.moves, Rejected: rejected,
 		ZombieError: e.zombieErr, ZombieMoved: e.zombieMoved, FirstCommit: e.firstCommit, Failed: e.failed,
 		Crashed: stopped && !stalled, Stalled: stalled}
 	s.reached[r.Epoch], s.started[r.Epoch] = ran.Reached, ran.From

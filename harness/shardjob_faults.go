@@ -162,6 +162,12 @@ func ShardZombies(explored bool) []int {
 	return shardRows(explored, func(f ShardFault) bool { return f.Zombie != NoZombie })
 }
 
+// ShardFails are the failing sink's rows: a first worker's choices in the
+// student's shard-loop scope, whose Apply can say the sink failed.
+func ShardFails() []int {
+	return shardRows(false, func(f ShardFault) bool { return f.Fails })
+}
+
 func shardRows(explored bool, of func(ShardFault) bool) []int {
 	var out []int
 	for i, f := range ShardFaults {

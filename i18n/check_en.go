@@ -221,7 +221,8 @@ The verbs:
 w.Shard(), w.Epoch(), w.Items(), w.CommitEvery(), w.Load() (the committed
 offset), w.Fence() (the takeover: the committed offset written back under
 your epoch in one step, and returned), w.Apply(key) (the idempotent sink:
-false for a key already applied), w.Commit(epoch, offset) (a lower epoch
+false for a key already applied, harness.ErrSinkFailed for an item the
+sink failed), w.Commit(epoch, offset) (a lower epoch
 than the last commit's is shardjob.ErrStaleEpoch). A crash or stall
 strikes right after an Apply, as the book's crashAfter does: from then on
 every verb returns harness.ErrCrashed.
@@ -230,9 +231,9 @@ What is checked:
 The drills crash-resume and stale-epoch with your loop (strategy student;
 stale-epoch's fence line is the takeover, the old epoch's loop must stop at
 its first refused commit), then every schedule of explore shardjob (30
-keys: every commit interval, crash point, and moment a zombie commits:
-right after your first call to the checkpoint, or after one of your
-commits): every key applied once, the rerun replays exactly the items
+keys: every commit interval, crash point, item the sink fails, and moment
+a zombie commits: right after your first call to the checkpoint, or after
+one of your commits): every key applied once, the rerun replays exactly the items
 between where it resumed and the crash, the checkpoint never moves back,
 no zombie moves the checkpoint. The book's Runner.Run, copied as it is,
 does not pass: that is the lesson of the zombie-window drill.

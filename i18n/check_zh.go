@@ -198,7 +198,8 @@ redelivered-event 以及重放的演练；再运行加入毒消息的 explore or
 动词：
 w.Shard()、w.Epoch()、w.Items()、w.CommitEvery()、w.Load()（已提交的偏移
 量）、w.Fence()（接管：把已提交的偏移量以你的纪元一步写回，并返回它）、
-w.Apply(key)（幂等的下游：已应用过的键返回 false）、w.Commit(epoch, offset)
+w.Apply(key)（幂等的下游：已应用过的键返回 false，下游失败的项返回
+harness.ErrSinkFailed）、w.Commit(epoch, offset)
 （纪元低于上一次提交的返回 shardjob.ErrStaleEpoch）。崩溃或停顿发生在某次
 Apply 之后，与书中的 crashAfter 相同：从那以后每个动词都返回
 harness.ErrCrashed。
@@ -207,7 +208,7 @@ harness.ErrCrashed。
 用你的循环（strategy student；stale-epoch 中设围栏的那一行就是接管，旧纪元的
 循环必须在第一次被拒绝的提交处停下）运行演练 crash-resume 和 stale-epoch，再
 运行 explore shardjob 的每一种故障序列（30 个键：每种提交间
-隔、崩溃点，以及僵尸提交的时机：你第一次调用检查点之后，或你的某次提交之
+隔、崩溃点、下游失败的项，以及僵尸提交的时机：你第一次调用检查点之后，或你的某次提交之
 后）：每个键只应用一次，重跑恰好重放恢复处与崩溃点之间的项，检查点从不回退，
 没有僵尸移动检查点。原样照抄书中的 Runner.Run 通不过：这正是 zombie-window
 演练的要点。
