@@ -202,9 +202,9 @@ func (d *Delivery) Ack() error { d.watch.Call("d.Ack"); return d.env.Ack(d.env.m
 // studentAllowed says whether this run can take the student's handler: it
 // runs in this process, on the model broker.
 func (h *Inbox) studentAllowed() error {
-	if h.students == durableStudents {
-		// The lab's own durable inbox: its deliveries run in this
-		// process, whatever the run's consumer and broker.
+	if h.students == durableStudents || h.students == outboxStudents {
+		// The lab's own durable inbox and outbox: their deliveries run
+		// in this process, whatever the run's consumer and broker.
 		return nil
 	}
 	if h.consumer != nil {

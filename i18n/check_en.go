@@ -137,9 +137,12 @@ no transaction covers it, so it is made on every delivery that gets there);
 d.Ack() (may be lost: the broker then delivers again). A durable inbox of
 your own: d.Store() (the message into your inbox table, committed at once),
 d.Pending() (the rows not processed yet), d.Process(m) (a row's effect and
-its done mark in one transaction); after a crash your process restarts with
-its store intact and runs ConsumerRecover, with r.Pending(),
-r.Process(m) and r.Notify(m). After the scenario's crash every verb returns
+its done mark in one transaction). An outbox of your own:
+d.ApplyOnceWithOutbox() (ApplyOnce, with a row for the message's call in the
+same transaction), d.Relay() (each row's call, then the row marked relayed).
+After a crash your process restarts with its store intact and runs
+ConsumerRecover, with r.Pending(), r.Process(m), r.Notify(m) and r.Relay().
+After the scenario's crash every verb returns
 harness.ErrCrashed. A crash strikes before your first call, at your first
 write (inside it when it is one transaction, right after it when it commits
 alone), before your ack or right after it. The store may also refuse the
@@ -371,7 +374,7 @@ Try:
 	"check.hung.unknown":                  "(not known)",
 	"check.hung.no-call":                  "(none yet)",
 	"check.detail.faults":                 "    of the %s schedules run one by one, these many struck with each fault: %s",
-	"check.detail.wide-skipped":           "    the wide scope was left out: your handler keeps an inbox table of its own (a durable inbox), which the explorer's states cannot tell apart; each schedule above ran from the start, restarts included",
+	"check.detail.wide-skipped":           "    the wide scope was left out: your handler keeps a table of its own (a durable inbox or an outbox), which the explorer's states cannot tell apart; each schedule above ran from the start, restarts included",
 	"check.flag.watch":                    "check again each time a file in exercises/ is saved (Ctrl-C stops): the checker is rebuilt from the files on disk, and only the exercise saved is checked",
 	"check.err.watch-with":                "--watch prints a verdict after every save and cannot be combined with --json, --format exercism or --hint",
 	"check.watch.no-source":               "--watch rebuilds the exercises from the clone, and found none: %v",
