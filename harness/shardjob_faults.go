@@ -10,8 +10,10 @@ import (
 // §11.2's fault table. Each row is one thing the environment may do to one
 // worker's run of a shard, armed by the run's argument of the row's name
 // with a count: where the worker dies or stalls (right after its Nth call
-// of one kind to its sink or its checkpoint), or what the previous epoch's
-// zombie commits while this worker runs, and when. The book's Runner.Run
+// of one kind to its sink or its checkpoint), what the previous epoch's
+// zombie commits while this worker runs, and when (under the epoch before
+// this worker's, or under this worker's own), or which item the sink
+// fails. The book's Runner.Run
 // never sees a row; the sink and the checkpoint it is handed (workerEnv)
 // do what the row says.
 //
@@ -97,7 +99,8 @@ type ShardFault struct {
 }
 
 // ShardFaults is the table, in its canonical order: the explorer tries a
-// first worker's stop rows in this order, then the rerun's zombie rows.
+// first worker's stop rows in this order (and, in the student's shard-loop
+// scope, the failing sink's after them), then the rerun's zombie rows.
 // Row 0 is a run with no fault.
 var ShardFaults = [...]ShardFault{
 	{Name: ""},
