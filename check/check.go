@@ -175,7 +175,7 @@ var Exercises = []*Exercise{
 		model:    runnerMachine,
 		Mistakes: runnerMistakes,
 		Units:    runnerUnits,
-		Drills:   []string{"crash-resume", "rerun-commit", "zombie-window", "stale-epoch", "commit-cadence"},
+		Drills:   []string{"crash-resume", "rerun-commit", "zombie-window", "stale-epoch", "commit-cadence", "current-epoch-zombie", "sink-fails"},
 		plugged:  func(s *harness.Students) bool { return s.Runner != nil },
 		explore: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
 			return explore.StudentRunner(ctx, explore.StudentShardjobScope, s)

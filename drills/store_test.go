@@ -89,9 +89,10 @@ func TestBookCountersOnSQLite(t *testing.T) {
 				// (ack-before-effect) sends no statement: the model stops
 				// before it. A real process is killed inside it.
 				wantSQL := real || fmt.Sprint(files[i]) != fmt.Sprint(fileState{})
-				// The lab's durable inbox runs in this process whatever the
-				// run's consumer (harness/inbox_durable.go): no pid.
-				wantPid := real && d.Strategy != string(harness.DurableInbox)
+				// The lab's durable inbox and outbox run in this process
+				// whatever the run's consumer (harness/inbox_durable.go): no
+				// pid.
+				wantPid := real && d.Strategy != string(harness.DurableInbox) && d.Strategy != string(harness.Outbox)
 				if sawSQL != wantSQL || sawPid != wantPid {
 					t.Fatalf("real=%v: trace has SQL steps %v, process ids %v; want SQL %v, and pids only with real processes", real, sawSQL, sawPid, wantSQL)
 				}

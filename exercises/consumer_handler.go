@@ -35,6 +35,13 @@ import "archlab/harness"
 //	d.Process(m)   a stored row's effect and its done mark, in ONE local
 //	               transaction; (false, nil) for a row already done
 //
+// Or make the call outside the store through an outbox:
+//
+//	d.ApplyOnceWithOutbox()  ApplyOnce, with a row for the call d.Message()
+//	               asks for in your outbox table, in the SAME transaction
+//	d.Relay()      makes the call of every outbox row not relayed yet,
+//	               then marks the row relayed
+//
 // After a crash your consumer process restarts with its local store
 // intact and runs ConsumerRecover (below) before its next delivery, and
 // once more before the books are read.
@@ -64,7 +71,9 @@ import "archlab/harness"
 //
 // 也可以用你自己的持久收件箱（本地存储中的一张表）：Store() 把消息存入表中并立即
 // 提交；Pending() 列出尚未处理的行；Process(m) 在同一个本地事务里写一行的效果和
-// “已处理”标记。崩溃之后，你的消费进程带着完好的本地存储重启，在下一次投递之前
+// “已处理”标记。或者通过发件箱发出外部调用：ApplyOnceWithOutbox() 就是
+// ApplyOnce，同时在同一个事务里往你的发件箱表写一行，记下这条消息要求的调用；
+// Relay() 对每个尚未转发的发件箱行发出调用，再把它标记为已转发。崩溃之后，你的消费进程带着完好的本地存储重启，在下一次投递之前
 // （以及最后核对账目之前）运行 ConsumerRecover。
 //
 // 可以调用的动词（都在 d 上）：Message() 投递来的消息；ApplyOnce() 在同一个本
@@ -92,12 +101,13 @@ func ConsumerHandler(d *harness.Delivery) error {
 // process restarts after a crash, with its local store as the crash left
 // it and no fault striking, before the next delivery. A handler that keeps
 // no inbox table of its own has nothing to recover: leave it as it is.
-// The verbs, on r: r.Pending(), r.Process(m) and r.Notify(m), as on a
-// delivery.
+// The verbs, on r: r.Pending(), r.Process(m), r.Notify(m) and r.Relay(),
+// as on a delivery.
 //
 // 恢复步骤：进程在崩溃后重启时运行，本地存储保持崩溃时的样子，不会有故障发生，
 // 在下一次投递之前运行。不维护自己收件箱表的处理函数没有什么要恢复的：保持原样即可。
-// 可用的动词（在 r 上）：r.Pending()、r.Process(m) 和 r.Notify(m)，与投递时相同。
+// 可用的动词（在 r 上）：r.Pending()、r.Process(m)、r.Notify(m) 和 r.Relay()，
+// 与投递时相同。
 func ConsumerRecover(r *harness.Restart) error {
 	return nil
 }

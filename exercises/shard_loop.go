@@ -23,7 +23,8 @@ import "archlab/harness"
 //	w.Fence()             the takeover: the committed offset written back
 //	                      under your epoch in one step, and returned
 //	w.Apply(key)          the sink's effect for a business key, once; false for
-//	                      a key it has already applied (idempotent)
+//	                      a key it has already applied (idempotent);
+//	                      harness.ErrSinkFailed when the sink fails it
 //	w.Commit(epoch, off)  stores the offset with the epoch in the checkpoint;
 //	                      a lower epoch than the last commit's is
 //	                      shardjob.ErrStaleEpoch
@@ -54,9 +55,10 @@ import "archlab/harness"
 // 分片的键，按顺序，偏移量就是已完成的项数；CommitEvery() 两次提交之间的项数
 // （0 表示只在结束时提交）；Load() 已提交的偏移量，没有时为 0；Fence() 接管：
 // 把已提交的偏移量以你的纪元一步写回，并返回它；Apply(key) 对一个业务键执行一
-// 次下游效果，已应用过的键返回 false（幂等）；Commit(epoch, off) 把偏移量和纪
-// 元一起存入检查点，纪元低于上一次提交的返回 shardjob.ErrStaleEpoch。场景让工
-// 作进程崩溃或停顿之后，每个动词都返回 harness.ErrCrashed：把它返回即可。崩溃
+// 次下游效果，已应用过的键返回 false（幂等），下游失败时返回
+// harness.ErrSinkFailed；Commit(epoch, off) 把偏移量和纪元一起存入检查点，
+// 纪元低于上一次提交的返回 shardjob.ErrStaleEpoch。场景让工作进程崩溃或停顿之
+// 后，每个动词都返回 harness.ErrCrashed：把它返回即可。崩溃
 // 发生在某次 Apply 之后，即书中 Runner.Run 用 crashAfter 停下的地方。僵尸在你
 // 第一次调用检查点之后，或在你的某次提交之后提交：原样照抄书中的 Runner.Run，
 // 它就能移动检查点。

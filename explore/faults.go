@@ -70,21 +70,22 @@ func (s *orderingSchedule) faults() uint32 {
 	return harness.OrderingFaultsOf(events[:s.n])
 }
 
-// shardjobFaultClasses are §11.2's fault table's rows the scope walks, in
-// the table's order: each stop of the first worker, each zombie of the
-// rerun.
-var shardjobFaultClasses = func() []string {
+// classes are §11.2's fault table's rows the scope walks, in the table's
+// order: each of the first worker's rows (a stop, or the failing sink's),
+// then each zombie of the rerun.
+func (sp *shardSpace) classes() []string {
 	var out []string
-	for _, row := range append(slices.Clone(shardStops), shardZombies...) {
+	for _, row := range append(slices.Clone(sp.stops), shardZombies...) {
 		out = append(out, harness.ShardFaults[row].Name)
 	}
 	return out
-}()
+}
 
-// faults is the classes the schedule hit: its stop's and its zombie's.
-func (s *shardSchedule) faults() uint32 {
+// faults is the classes schedule s hit: its first worker's row's and its
+// zombie's.
+func (sp *shardSpace) faults(s *shardSchedule) uint32 {
 	if s.stop == 0 {
 		return 0
 	}
-	return 1<<slices.Index(shardStops, int(s.stop)) | 1<<(len(shardStops)+slices.Index(shardZombies, int(s.zombie)))
+	return 1<<slices.Index(sp.stops, int(s.stop)) | 1<<(len(sp.stops)+slices.Index(shardZombies, int(s.zombie)))
 }

@@ -172,10 +172,10 @@ func (x *inboxStates) learn(h inboxState, msg int, d delivery, path []uint16) er
 		return drift(string(x.strategy), fmt.Errorf("%s: %w", &s, ks.err))
 	}
 	if hn.Durable() {
-		// An inbox table of the code's own: a row stored and not done is
-		// state the key has no bit for, and a restart's recovery reaches
-		// every message.
-		return drift(string(x.strategy), fmt.Errorf("%s: the handler keeps an inbox table: %w", &s, ErrNotLocal))
+		// A table of the code's own, an inbox or an outbox: a row stored
+		// and not done, or not relayed, is state the key has no bit for,
+		// and a restart's recovery reaches every message.
+		return drift(string(x.strategy), fmt.Errorf("%s: the handler keeps a table of its own: %w", &s, ErrNotLocal))
 	}
 	after := sp.read(hn, ks)
 	shift := inboxBits * msg

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
 	"archlab/harness"
 )
@@ -34,6 +35,13 @@ import (
 // ShardjobScope bounds the §11.2 exploration.
 type ShardjobScope struct {
 	Keys int // items in the shard
+	// Fails adds the failing sink (sink-fails-at, at every item) to the
+	// first worker's faults. The book's loop cannot hear it (Sink.Apply
+	// has no error) and loses the item under either takeover, so the
+	// default scope, which compares the takeovers, leaves it out; the
+	// student's shard loop, whose Apply returns harness.ErrSinkFailed, is
+	// checked with it (StudentShardjobScope).
+	Fails bool
 }
 
 // DefaultShardjob is the scope `archlab explore shardjob` explores by
@@ -109,7 +117,7 @@ var (
 // stopPoints is how many counts a stop row has in a run of the book's
 // Runner.Run over n items from offset 0, committing every c: one per
 // call of the row's kind it makes (n applies; a commit every c items and
-// one at the end; one load).
+// one at the end; one load). A failing sink's row strikes an apply.
 func stopPoints(row uint8, n, c int) int {
 	switch harness.ShardFaults[row].After {
 	case harness.CallCommit:
@@ -123,7 +131,8 @@ func stopPoints(row uint8, n, c int) int {
 // resumeAt is where a rerun after the first worker's stop resumes and how
 // many commits that move the checkpoint it makes: the checkpoint the stop
 // left. After its k-th Apply, before that item's commit: the last multiple
-// of c below k. After its k-th commit: k·c, or n after the last. After its
+// of c below k; so too after the sink fails its k-th item, for a loop that
+// stops there (one that goes on has no rerun). After its k-th commit: k·c, or n after the last. After its
 // load: 0.
 func resumeAt(n, c int, row uint8, k int) (checkpoint, commits int) {
 	switch harness.ShardFaults[row].After {
@@ -142,15 +151,19 @@ type shardSpace struct {
 	// shardjob.Runner (archlab check).
 	students *harness.Students
 	n        int
+	stops    []int     // the first worker's rows: shardStops, and the failing sink's with Fails
 	perC     []uint64  // schedules per commit interval, index c
 	wC       []float64 // the same, for sample
 }
 
 func newShardSpace(sc ShardjobScope) *shardSpace {
-	sp := &shardSpace{n: sc.Keys, perC: make([]uint64, sc.Keys+1), wC: make([]float64, sc.Keys+1)}
+	sp := &shardSpace{n: sc.Keys, stops: shardStops, perC: make([]uint64, sc.Keys+1), wC: make([]float64, sc.Keys+1)}
+	if sc.Fails {
+		sp.stops = append(slices.Clone(shardStops), harness.ShardFails()...)
+	}
 	for c := 1; c <= sp.n; c++ {
 		total := uint64(1) // no crash
-		for _, row := range shardStops {
+		for _, row := range sp.stops {
 			for k := 1; k <= stopPoints(uint8(row), sp.n, c); k++ {
 				_, j := resumeAt(sp.n, c, uint8(row), k)
 				total += uint64(len(shardZombies)) * uint64(j+1)
@@ -176,7 +189,7 @@ func (sp *shardSpace) each(yield func(shardSchedule) bool) {
 		if !yield(shardSchedule{c: int32(c)}) {
 			return
 		}
-		for _, row := range shardStops {
+		for _, row := range sp.stops {
 			for k := 1; k <= stopPoints(uint8(row), sp.n, c); k++ {
 				_, j := resumeAt(sp.n, c, uint8(row), k)
 				for _, zr := range shardZombies {
@@ -200,7 +213,7 @@ func (sp *shardSpace) sample(r *rand.Rand) shardSchedule {
 	}
 	u--
 	zr := uint64(len(shardZombies))
-	for _, row := range shardStops {
+	for _, row := range sp.stops {
 		for k := 1; k <= stopPoints(uint8(row), sp.n, c); k++ {
 			_, j := resumeAt(sp.n, c, uint8(row), k)
 			block := zr * uint64(j+1)
@@ -393,7 +406,11 @@ func (sp *shardSpace) run(strategy int, s *shardSchedule, rec *harness.Recorder,
 			tp.say("run %s epoch=1 every=%d -> first", shardName, c)
 		}
 	}
-	first, err := h.Run(harness.Run{Shard: shardName, Epoch: 1, Every: c, Stop: int(s.stop), StopAt: k, Named: true})
+	r := harness.Run{Shard: shardName, Epoch: 1, Every: c, Stop: int(s.stop), StopAt: k, Named: true}
+	if harness.ShardFaults[s.stop].Fails {
+		r.Stop, r.StopAt, r.Fail, r.FailAt = 0, 0, int(s.stop), k
+	}
+	first, err := h.Run(r)
 	if err != nil {
 		return res, drift(sp.strategyName(strategy), fmt.Errorf("%s: first run: %w", s, err))
 	}

@@ -354,3 +354,88 @@ func row(name string) int {
 	}
 	return i
 }
+
+// TestSinkFailsForAStudentLoop: the student's Apply says ErrSinkFailed for
+// the item the sink fails. A loop that returns it stops before a commit
+// covers the item, and the rerun applies it; a loop that goes on, as the
+// book's Runner.Run does with its false, commits past it and loses it.
+func TestSinkFailsForAStudentLoop(t *testing.T) {
+	loop := func(stopOnFailure bool) func(*Worker) error {
+		return func(w *Worker) error {
+			items, every := w.Items(), w.CommitEvery()
+			start := w.Load()
+			for i := start; i < len(items); i++ {
+				if _, err := w.Apply(items[i]); err != nil && (stopOnFailure || !errors.Is(err, ErrSinkFailed)) {
+					return err
+				}
+				if every > 0 && (i+1-start)%every == 0 {
+					if err := w.Commit(w.Epoch(), i+1); err != nil {
+						return err
+					}
+				}
+			}
+			return w.Commit(w.Epoch(), len(items))
+		}
+	}
+	for _, tc := range []struct {
+		stops   bool
+		crashed bool
+		applied int
+	}{
+		{stops: true, crashed: true, applied: 20},
+		{stops: false, crashed: false, applied: 19},
+	} {
+		t.Run(fmt.Sprint("stops=", tc.stops), func(t *testing.T) {
+			t.Parallel()
+			h := NewStudentShardjob(&Students{Shardjob: loop(tc.stops)}, &Recorder{})
+			if err := h.Split(20, 1); err != nil {
+				t.Fatal(err)
+			}
+			first, err := h.Run(Run{Shard: "shard-0", Epoch: 1, Every: 3, Fail: row("sink-fails-at"), FailAt: 5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if first.Failed != 1 || first.Crashed != tc.crashed {
+				t.Fatalf("first run: failed %d, crashed %v; want 1, %v", first.Failed, first.Crashed, tc.crashed)
+			}
+			if first.Crashed {
+				rerun, err := h.Run(Run{Shard: "shard-0", Epoch: 1, Every: 3})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if rerun.From != 3 {
+					t.Fatalf("rerun from %d, want 3: the last commit below the failed item", rerun.From)
+				}
+			}
+			if h.Applied() != tc.applied || h.cp.Load("shard-0") != 20 {
+				t.Fatalf("applied %d, checkpoint %d; want %d, 20", h.Applied(), h.cp.Load("shard-0"), tc.applied)
+			}
+		})
+	}
+}
+
+// TestCurrentEpochZombieIsAZombie: a zombie that commits under the
+// owner's own epoch is accepted by the checkpoint, which cannot tell the
+// two apart, and counted as a zombie's commit all the same: the
+// environment knows who commits.
+func TestCurrentEpochZombieIsAZombie(t *testing.T) {
+	h := NewShardjob(nil)
+	if err := h.Split(100, 1); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []Run{
+		{Shard: "shard-0", Epoch: 1, Every: 10, Stop: row("stall-after"), StopAt: 25, Named: true},
+		{Shard: "shard-0", Epoch: 2, Every: 10, Stop: row("crash-after"), StopAt: 1, Zombie: row("zombie-current-at"), ZombieAt: 0, Named: true},
+		{Shard: "shard-0", Epoch: 2, Every: 10, Named: true},
+	} {
+		if _, err := h.Run(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if from, to, moved := h.ZombieMove(); !moved || from != 20 || to != 26 {
+		t.Fatalf("zombie move %d -> %d (moved %v), want 20 -> 26: one past what epoch 1 reached", from, to, moved)
+	}
+	if h.Applied() != 99 || h.cp.Epoch("shard-0") != 2 {
+		t.Fatalf("applied %d, epoch %d; want 99 (item 25 lost), 2", h.Applied(), h.cp.Epoch("shard-0"))
+	}
+}

@@ -203,10 +203,13 @@ type Inbox struct {
 	// table; recoverErr: the recovery's own error, for Finish.
 	stored, done []bool
 	down         bool
-	settled      bool
-	durable      bool
-	recoverErr   error
-	onRecovery   func()
+	// The outbox (inbox_outbox.go): per message, its outbox row and
+	// whether the row was relayed.
+	outbox, relayed []bool
+	settled         bool
+	durable         bool
+	recoverErr      error
+	onRecovery      func()
 
 	// calls to a service outside the local store (boundary.go)
 	outside outside
@@ -215,11 +218,12 @@ type Inbox struct {
 // NewInbox starts a §8.2 run of strategy in env. rec may be nil (the
 // explorer's enumeration records nothing).
 func NewInbox(strategy Strategy, env InboxEnv, rec *Recorder) (*Inbox, error) {
-	if strategy == DurableInbox {
-		// The lab's durable inbox is written with the student's verbs.
+	if lab, ok := labStrategies[strategy]; ok {
+		// The lab's durable inbox and outbox are written with the
+		// student's verbs.
 		h, err := NewInbox(Student, env, rec)
 		if err == nil {
-			h.students = durableStudents
+			h.students = lab
 		}
 		return h, err
 	}
@@ -271,6 +275,8 @@ func (h *Inbox) Declare(m inbox.Message) int {
 	h.keys = append(h.keys, false)
 	h.stored = append(h.stored, false)
 	h.done = append(h.done, false)
+	h.outbox = append(h.outbox, false)
+	h.relayed = append(h.relayed, false)
 	return len(h.msgs) - 1
 }
 
@@ -756,7 +762,7 @@ func splitRef(ref string) (producer, id string, ok bool) {
 // InboxSection is §8.2 as a drill file speaks it.
 var InboxSection = Section{
 	ID: "8.2", Harness: "inbox",
-	Strategies: []string{string(EffectThenAck), string(Naive), string(MarkBeforeEffect), string(EarlyPrune), string(AckBeforeEffect), string(DurableInbox)},
+	Strategies: []string{string(EffectThenAck), string(Naive), string(MarkBeforeEffect), string(EarlyPrune), string(AckBeforeEffect), string(DurableInbox), string(Outbox)},
 	Verbs: []Verb{
 		{Name: "message", Args: []Arg{{Name: "msg", Kind: Word}, {Name: "seq", Kind: Number, Optional: true},
 			{Name: "order", Kind: Word, Optional: true}, {Name: "amount", Kind: Number, Optional: true, Limit: [2]int{-MaxAmount, MaxAmount}},

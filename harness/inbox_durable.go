@@ -32,6 +32,9 @@ var ErrNotStored = errors.New("Process takes a message the inbox table holds: St
 // durableStudents is the durable inbox, written with the student's verbs.
 var durableStudents = &Students{Inbox: durableHandler, Recover: durableRecover}
 
+// labStrategies are the lab's designs written with the student's verbs.
+var labStrategies = map[Strategy]*Students{DurableInbox: durableStudents, Outbox: outboxStudents}
+
 func durableHandler(d *Delivery) error {
 	if _, err := d.Store(); err != nil {
 		return err

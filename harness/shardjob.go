@@ -110,13 +110,15 @@ func (s *Shardjob) Split(keys, shards int) error {
 // kind (an Apply, a Commit, a Load); Zombie, a row whose zombie (the
 // previous epoch's worker) commits at ZombieAt: right after this worker's
 // first call to the checkpoint (0), before it has written anything, or
-// right after its ZombieAt-th commit that moved the checkpoint.
+// right after its ZombieAt-th commit that moved the checkpoint; Fail, a
+// row whose sink fails the worker's FailAt-th item.
 type Run struct {
 	Shard            string
 	Epoch            uint64
 	Every            int
 	Stop, StopAt     int // 0: no stop
 	Zombie, ZombieAt int // 0: no zombie
+	Fail, FailAt     int // the sink fails the FailAt-th item; 0: no failure
 	Named            bool
 }
 
@@ -125,12 +127,13 @@ type Ran struct {
 	Attempts, Applied, Suppressed, Checkpoint int
 	Crashed, Stalled                          bool
 	From                                      int    // the checkpoint it resumed from
-	Reached                                   int    // the offset its items took it to: From + Attempts
+	Reached                                   int    // the offset its items took it to: From + Attempts, less an item it stopped at because the sink failed it
 	Commits                                   int    // commits that moved the checkpoint
 	Rejected                                  string // the commit the checkpoint refused, which stopped the run: ErrStaleEpoch, ErrStaleOffset, or ""
 	FirstCommit                               int    // the offset of its first accepted commit, 0 when none
 	ZombieError                               string // the zombie's commit during the run, refused with this ("" accepted)
 	ZombieMoved                               bool   // ...moved the checkpoint
+	Failed                                    int    // items the sink failed: tried, nothing applied
 }
 
 // Run runs r: the book's Runner.Run, or the student's loop, on the shard's
@@ -192,9 +195,13 @@ func (s *Shardjob) Run(r Run) (Ran, error) {
 		e.fireZombie() // the student's loop made fewer commits than the zombie waited for
 	}
 	s.observe(r.Shard)
+	reached := e.from + res.Attempts
+	if e.gaveUp {
+		reached-- // the item it stopped at failed: it never finished it
+	}
 	ran := Ran{Attempts: res.Attempts, Applied: res.Applied, Suppressed: res.Suppressed, Checkpoint: res.Checkpoint,
-		From: e.from, Reached: e.from + res.Attempts, Commits: e.moves, Rejected: rejected,
-		ZombieError: e.zombieErr, ZombieMoved: e.zombieMoved, FirstCommit: e.firstCommit,
+		From: e.from, Reached: reached, Commits: e.moves, Rejected: rejected,
+		ZombieError: e.zombieErr, ZombieMoved: e.zombieMoved, FirstCommit: e.firstCommit, Failed: e.failed,
 		Crashed: stopped && !stalled, Stalled: stalled}
 	s.reached[r.Epoch], s.started[r.Epoch] = ran.Reached, ran.From
 	if ran.Crashed {
@@ -228,11 +235,16 @@ func (s *Shardjob) recordRun(e *workerEnv, ran Ran) {
 	step.Result = M("res.rerun", ran.Applied, ran.Suppressed)
 	step.Tone = toneIf(ran.From > 0 || s.crashed[e.r.Shard], Good, Neutral)
 	s.flush(e.actor, e.r.Shard, &e.commits)
+	// The checkpoint the crash leaves is the store's, not the run's last
+	// commit: a zombie may have moved it meanwhile.
+	at := s.cp.Load(e.r.Shard)
 	switch row := ShardFaults[e.r.Stop]; {
 	case ran.Crashed && row.After != CallApply:
-		s.fault(e.actor, e.r.Shard, M(row.StepKey(), e.r.StopAt, ran.Attempts), M("res.checkpoint-at", ran.Checkpoint))
+		s.fault(e.actor, e.r.Shard, M(row.StepKey(), e.r.StopAt, ran.Attempts), M("res.checkpoint-at", at))
+	case ran.Crashed && e.gaveUp:
+		s.step(e.actor, e.r.Shard, M("step.gave-up", ran.Attempts), M("res.checkpoint-at", at), Good)
 	case ran.Crashed:
-		s.fault(e.actor, e.r.Shard, M("step.crash", ran.Attempts), M("res.checkpoint-at", ran.Checkpoint))
+		s.fault(e.actor, e.r.Shard, M("step.crash", ran.Attempts), M("res.checkpoint-at", at))
 	case ran.Stalled:
 		s.fault(e.actor, e.r.Shard, M("step.stall", ran.Attempts), M("res.lease-expired", ran.Checkpoint))
 	case ran.Rejected != "":
@@ -322,10 +334,19 @@ func (s *Shardjob) fence(shard string, epoch uint64) (int, error) {
 // changes it is the harm the fence exists to prevent; one that changes
 // nothing (an equal offset, idempotent) is accepted and harmless.
 func (s *Shardjob) Commit(shard string, epoch uint64, offset int) error {
-	before, moved, err := s.commit(shard, epoch, offset)
-	zombie := epoch < s.maxEpoch
-	actor := fmt.Sprintf("worker-e%d", epoch)
+	return s.commitAs(shard, epoch, offset, epoch < s.maxEpoch, fmt.Sprintf("worker-e%d", epoch))
+}
+
+// commitAs is Commit by actor, a zombie's or not: the environment knows,
+// whatever epoch the commit carries. A zombie that holds the current epoch
+// commits under it, and the trace says so.
+func (s *Shardjob) commitAs(shard string, epoch uint64, offset int, zombie bool, actor string) error {
+	before, moved, err := s.commit(shard, epoch, offset, zombie)
 	action := M("step.commit", shard, offset)
+	current := zombie && epoch >= s.maxEpoch
+	if current {
+		action = M("step.commit-under", shard, offset, epoch)
+	}
 	step := s.step
 	if zombie {
 		step = s.zombieStep // in the zombie phase, wherever it falls
@@ -335,6 +356,8 @@ func (s *Shardjob) Commit(shard string, epoch uint64, offset int) error {
 		step(actor, "checkpoint", action, M("res.err", name), toneIf(zombie || name == "ErrStaleEpoch", Good, Bad))
 	case err != nil:
 		step(actor, "checkpoint", action, M("res.err", err), Bad)
+	case current && moved:
+		step(actor, "checkpoint", action, M("res.zombie-current-moved", before, offset, epoch), Harm)
 	case zombie && moved:
 		step(actor, "checkpoint", action, M("res.zombie-moved", before, offset, s.maxEpoch), Harm)
 	case zombie:
@@ -346,10 +369,11 @@ func (s *Shardjob) Commit(shard string, epoch uint64, offset int) error {
 }
 
 // commit is one commit on the checkpoint, counted: whether it was a
-// zombie's, and what the checkpoint made of it. It returns the offset
-// before it and whether it changed the checkpoint.
-func (s *Shardjob) commit(shard string, epoch uint64, offset int) (before int, moved bool, err error) {
-	zombie := epoch < s.maxEpoch
+// zombie's (one of an epoch older than the newest, or one the scenario's
+// zombie makes under the current epoch), and what the checkpoint made of
+// it. It returns the offset before it and whether it changed the
+// checkpoint.
+func (s *Shardjob) commit(shard string, epoch uint64, offset int, zombie bool) (before int, moved bool, err error) {
 	before, beforeEpoch := s.cp.Load(shard), s.cp.Epoch(shard)
 	err = s.cp.Commit(shard, epoch, offset)
 	s.observe(shard)
@@ -444,7 +468,7 @@ var ShardjobSection = Section{
 		{Name: "run", Args: append([]Arg{{Name: "shard", Kind: Word}, {Name: "epoch", Kind: Number, Optional: true},
 			{Name: "every", Kind: Number, Optional: true}}, shardFaultArgs()...),
 			Binds: []string{"attempts", "applied", "suppressed", "checkpoint", "crashed", "stalled", "from", "reached", "epoch", "error",
-				"first_commit", "commits", "zombie_error", "zombie_moved"}},
+				"first_commit", "commits", "zombie_error", "zombie_moved", "failed"}},
 		{Name: "fence", Args: []Arg{{Name: "shard", Kind: Word}, {Name: "epoch", Kind: Number}}},
 		{Name: "commit", Args: []Arg{{Name: "shard", Kind: Word}, {Name: "epoch", Kind: Number}, {Name: "offset", Kind: Number}},
 			Binds: []string{"accepted", "error", "checkpoint", "moved"}},
@@ -485,19 +509,18 @@ func (s *Shardjob) Exec(c Call) (Fields, error) {
 		if epoch < 1 {
 			return nil, errArg(c.Verb, "epoch", "harness.err.at-least", 1, epoch)
 		}
-		stop, stopAt, zombie, zombieAt, err := armedShardFaults(c)
-		if err != nil {
+		r := Run{Shard: c.Word("shard"), Epoch: uint64(epoch), Every: c.Int("every", 0), Named: c.Has("epoch")}
+		if err := armedShardFaults(c, &r); err != nil {
 			return nil, err
 		}
-		r := Run{Shard: c.Word("shard"), Epoch: uint64(epoch), Every: c.Int("every", 0), Stop: stop, StopAt: stopAt,
-			Zombie: zombie, ZombieAt: zombieAt, Named: c.Has("epoch")}
 		ran, err := s.Run(r)
 		if err != nil {
 			return nil, err
 		}
 		return Fields{"attempts": ran.Attempts, "applied": ran.Applied, "suppressed": ran.Suppressed, "checkpoint": ran.Checkpoint,
 			"crashed": ran.Crashed, "stalled": ran.Stalled, "from": ran.From, "reached": ran.Reached, "epoch": epoch, "error": ran.Rejected,
-			"first_commit": ran.FirstCommit, "commits": ran.Commits, "zombie_error": ran.ZombieError, "zombie_moved": ran.ZombieMoved}, nil
+			"first_commit": ran.FirstCommit, "commits": ran.Commits, "zombie_error": ran.ZombieError, "zombie_moved": ran.ZombieMoved,
+			"failed": ran.Failed}, nil
 	case "fence":
 		epoch := c.Int("epoch", 1)
 		if epoch < 1 {

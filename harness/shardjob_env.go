@@ -2,6 +2,7 @@ package harness
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 
 	"archlab/internal/shardjob"
@@ -28,6 +29,10 @@ type workerEnv struct {
 	actor string
 
 	stopApply  int       // die after this many applies; 0: the loop stops itself (the book's)
+	failApply  int       // the sink fails this apply; 0: none
+	failed     int       // applies the sink failed
+	failedKey  string    // ...the first, until a commit covers it
+	gaveUp     bool      // the student's loop stopped at the sink's failure
 	stopAfter  ShardCall // the environment's stop after another call: "" none
 	applies    int
 	applied    int // ...that the sink applied, and that it suppressed
@@ -72,13 +77,23 @@ func (s *Shardjob) newWorker(r Run, actor string) *workerEnv {
 	if row := ShardFaults[r.Stop]; row.Stop != NoStop && row.After != CallApply {
 		e.stopAfter = row.After
 	}
+	if ShardFaults[r.Fail].Fails {
+		e.failApply = r.FailAt
+	}
 	if row := ShardFaults[r.Zombie]; row.Zombie != NoZombie && r.ZombieAt >= 0 {
 		e.zombie = func() {
 			e.open()
 			s.flush(actor, r.Shard, &e.commits)
-			// The zombie's answer is its own: the owner runs on.
+			// The zombie's answer is its own: the owner runs on. A zombie
+			// in the current epoch commits under the owner's epoch, as
+			// the worker that held the one before.
 			moved := s.zombieMoved
-			err := s.Commit(r.Shard, r.Epoch-1, s.zombieOffset(row.Zombie, r))
+			was := r.Epoch - 1
+			epoch := was
+			if row.Current {
+				epoch = r.Epoch
+			}
+			err := s.commitAs(r.Shard, epoch, s.zombieOffset(row.Zombie, r), true, "worker-e"+strconv.FormatUint(was, 10))
 			e.zombieErr, e.zombieMoved = rejectedName(err), s.zombieMoved > moved
 		}
 	}
@@ -125,22 +140,44 @@ func (e *workerEnv) called() {
 	}
 }
 
-// Apply is the sink's: the effect for one business key, once.
+// Apply is the sink's: the effect for one business key, once. The book's
+// Effects has no error: an item the sink fails is false, as a suppressed
+// one is.
 func (e *workerEnv) Apply(key string) bool {
+	applied, _ := e.apply(key)
+	return applied
+}
+
+// apply is Apply with the sink's failure said: ErrSinkFailed for the item
+// the scenario's sink fails, with nothing applied.
+func (e *workerEnv) apply(key string) (bool, error) {
 	if e.dead {
-		return false
+		return false, ErrCrashed
 	}
 	e.applies++
+	if e.applies == e.failApply {
+		e.failed++
+		e.failedKey = key
+		e.open()
+		e.s.flush(e.actor, e.r.Shard, &e.commits)
+		e.s.fault(e.actor, "sink", M(ShardFaults[e.r.Fail].StepKey(), e.applies, key), M("res.sink-failed"))
+		e.stopAfterApply()
+		return false, ErrSinkFailed
+	}
 	applied := e.s.sink.Apply(key)
 	if applied {
 		e.applied++
 	} else {
 		e.suppressed++
 	}
+	e.stopAfterApply()
+	return applied, nil
+}
+
+func (e *workerEnv) stopAfterApply() {
 	if e.stopApply > 0 && e.applies == e.stopApply {
 		e.dead = true // right after the Nth item, before its commit
 	}
-	return applied
 }
 
 // Load is the checkpoint's: the committed offset, 0 when none.
@@ -177,12 +214,19 @@ func (e *workerEnv) Commit(shard string, epoch uint64, offset int) error {
 		e.wrote()
 		return err
 	}
-	_, moved, err := e.s.commit(shard, epoch, offset)
+	_, moved, err := e.s.commit(shard, epoch, offset, false)
 	switch name := rejectedName(err); {
 	case name != "":
 		e.open()
 		e.s.flush(e.actor, shard, &e.commits)
 		e.s.step("worker-e"+strconv.FormatUint(epoch, 10), "checkpoint", M("step.commit", shard, offset), M("res.err", name), Bad)
+	case moved && e.covers(offset):
+		// The harm of a failed item: the commit that claims it.
+		e.moves++
+		e.open()
+		e.s.flush(e.actor, shard, &e.commits)
+		e.s.step(e.actor, "checkpoint", M("step.commit", shard, offset), M("res.covers-failed", e.failedKey), Harm)
+		e.failedKey = ""
 	case moved:
 		e.moves++
 		if e.s.rec != nil {
@@ -195,6 +239,17 @@ func (e *workerEnv) Commit(shard string, epoch uint64, offset int) error {
 	e.called()
 	e.wrote()
 	return err
+}
+
+// covers reports whether a commit of offset claims the item the sink
+// failed: its place in the shard is below the offset.
+func (e *workerEnv) covers(offset int) bool {
+	if e.failedKey == "" || e.s.rec == nil {
+		return false
+	}
+	items, _ := e.s.items(e.r.Shard)
+	i := slices.Index(items, e.failedKey)
+	return i >= 0 && i < offset
 }
 
 // wrote is the worker having returned from a write of the checkpoint.

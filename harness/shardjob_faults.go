@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"errors"
 	"slices"
 
 	"archlab/i18n"
@@ -9,8 +10,10 @@ import (
 // §11.2's fault table. Each row is one thing the environment may do to one
 // worker's run of a shard, armed by the run's argument of the row's name
 // with a count: where the worker dies or stalls (right after its Nth call
-// of one kind to its sink or its checkpoint), or what the previous epoch's
-// zombie commits while this worker runs, and when. The book's Runner.Run
+// of one kind to its sink or its checkpoint), what the previous epoch's
+// zombie commits while this worker runs, and when (under the epoch before
+// this worker's, or under this worker's own), or which item the sink
+// fails. The book's Runner.Run
 // never sees a row; the sink and the checkpoint it is handed (workerEnv)
 // do what the row says.
 //
@@ -64,9 +67,27 @@ type ShardFault struct {
 	// checkpoint (0), before it has written anything, or right after its
 	// Nth commit that moved the checkpoint.
 	Zombie ZombieOffset
+	// Current: the zombie commits under this worker's own epoch, not the
+	// one before: it lost the shard but holds the current epoch still, as
+	// every member of a Kafka consumer group holds the group's generation.
+	// No epoch fences it: the checkpoint cannot tell it from the owner.
+	Current bool
+	// Fails: the sink fails the worker's Nth item: its effect is not
+	// done. The book's Sink.Apply answers only applied or suppressed, so
+	// the book's Runner.Run hears false, counts a suppression and goes on,
+	// and its next commit covers the item (kafka-go issue #764: a failed
+	// write whose offset a later commit covers). The student's
+	// Worker.Apply returns ErrSinkFailed.
+	Fails bool
 	// Explored: the explorer's default scope walks the row, and a pass
 	// on the student's code counts it as a fault class. Stall is not:
-	// there the crashed worker lives on as the zombie already.
+	// there the crashed worker lives on as the zombie already. Nor is a
+	// zombie in the current epoch: it does its harm under both takeovers
+	// the scope compares, the book's fence included, and under any loop a
+	// student may write, since it commits behind the loop's back; a drill
+	// shows it (current-epoch-zombie). Nor is a failing sink: the book's
+	// loop cannot hear it, so it loses the item under both takeovers
+	// (sink-fails).
 	Explored bool
 	// Doc says what happens, in one line, for --verbs; Brief in a few
 	// words.
@@ -78,7 +99,8 @@ type ShardFault struct {
 }
 
 // ShardFaults is the table, in its canonical order: the explorer tries a
-// first worker's stop rows in this order, then the rerun's zombie rows.
+// first worker's stop rows in this order (and, in the student's shard-loop
+// scope, the failing sink's after them), then the rerun's zombie rows.
 // Row 0 is a run with no fault.
 var ShardFaults = [...]ShardFault{
 	{Name: ""},
@@ -108,7 +130,22 @@ var ShardFaults = [...]ShardFault{
 		Doc: Words{"the zombie commits the offset its run started from, read long ago (same moments)",
 			"僵尸提交它那次运行开始时读到的旧偏移量（时机同上）"},
 		Brief: Words{"a zombie commits a stale offset", "僵尸提交陈旧的偏移量"}},
+	{Name: "zombie-current-at", Zombie: ZombieAhead, Current: true,
+		Doc: Words{"the previous owner, which lost the shard but holds this worker's epoch too (a group's generation covers every member), commits one past what it reached (same moments)",
+			"上一任持有者失去了分片，却也持有本工作进程的纪元（消费组的代数覆盖每个成员），它提交比它走到的位置多一项（时机同上）"},
+		Brief: Words{"a zombie in the current epoch commits ahead", "持有当前纪元的僵尸超前提交"}},
+	{Name: "sink-fails-at", Fails: true,
+		Doc: Words{"the sink fails the worker's Nth item: nothing applied; the book's Sink.Apply can only answer false, as for a key it suppressed",
+			"下游让工作进程的第 N 项失败：什么都没有生效；书中的 Sink.Apply 只能回答 false，和拦下重复键时一样"},
+		Brief: Words{"the sink fails an item", "下游让一项失败"},
+		Step:  Words{"Apply %[2]s: the sink fails item #%[1]d, nothing applied", "Apply %[2]s：下游让第 %[1]d 项失败，什么都没有生效"}},
 }
+
+// ErrSinkFailed is what the student's Worker.Apply returns for an item
+// the scenario's sink fails (sink-fails-at): nothing was applied. A loop
+// that returns it stops there, before any commit could cover the item,
+// and a rerun resumes from the checkpoint.
+var ErrSinkFailed = errors.New("the sink failed this item, as the scenario asked: nothing was applied")
 
 // Fault reports whether the row is a fault: every row but row 0.
 func (f ShardFault) Fault() bool { return f.Name != "" }
@@ -126,6 +163,12 @@ func ShardStops(explored bool) []int {
 }
 func ShardZombies(explored bool) []int {
 	return shardRows(explored, func(f ShardFault) bool { return f.Zombie != NoZombie })
+}
+
+// ShardFails are the failing sink's rows: a first worker's choices in the
+// student's shard-loop scope, whose Apply can say the sink failed.
+func ShardFails() []int {
+	return shardRows(false, func(f ShardFault) bool { return f.Fails })
 }
 
 func shardRows(explored bool, of func(ShardFault) bool) []int {
@@ -146,7 +189,8 @@ func (f ShardFault) StepKey() string  { return "fault.11.2." + f.Name + ".step" 
 
 // shardFaultArgs are the run verb's fault arguments, one per row: a count
 // that arms it. A stop row's count is at least 1 (0 leaves it unarmed, as
-// a drill has always written crash-after=0); a zombie row's at least 0.
+// a drill has always written crash-after=0), and so is a failing sink's;
+// a zombie row's at least 0.
 func shardFaultArgs() []Arg {
 	var out []Arg
 	for _, f := range ShardFaults[1:] {
@@ -169,10 +213,11 @@ func init() {
 	i18n.Add(i18n.ZH, zh)
 }
 
-// armedShardFaults reads a run call's fault arguments: the stop row and
-// its count, the zombie row and its moment (-1: none).
-func armedShardFaults(c Call) (stop, stopAt, zombie, zombieAt int, err error) {
-	zombieAt = -1
+// armedShardFaults reads a run call's fault arguments into r: the stop
+// row and its count, the zombie row and its moment (-1: none), the
+// failing sink's row and its count. A run has at most one of each.
+func armedShardFaults(c Call, r *Run) error {
+	r.ZombieAt = -1
 	for i, f := range ShardFaults[1:] {
 		i++
 		if !c.Has(f.Name) {
@@ -180,18 +225,22 @@ func armedShardFaults(c Call) (stop, stopAt, zombie, zombieAt int, err error) {
 		}
 		n := c.Int(f.Name, 0)
 		switch {
-		case f.Stop != NoStop && n <= 0:
+		case f.Zombie == NoZombie && n <= 0:
 			// unarmed, as crash-after=0 has always been
-		case f.Stop != NoStop && stop != 0:
-			return 0, 0, 0, -1, errArg(c.Verb, f.Name, "harness.err.exclude", ShardFaults[stop].Name)
+		case f.Stop != NoStop && r.Stop != 0:
+			return errArg(c.Verb, f.Name, "harness.err.exclude", ShardFaults[r.Stop].Name)
 		case f.Stop != NoStop:
-			stop, stopAt = i, n
+			r.Stop, r.StopAt = i, n
+		case f.Fails && r.Fail != 0:
+			return errArg(c.Verb, f.Name, "harness.err.exclude", ShardFaults[r.Fail].Name)
+		case f.Fails:
+			r.Fail, r.FailAt = i, n
 		case n < 0:
-		case zombie != 0:
-			return 0, 0, 0, -1, errArg(c.Verb, f.Name, "harness.err.exclude", ShardFaults[zombie].Name)
+		case r.Zombie != 0:
+			return errArg(c.Verb, f.Name, "harness.err.exclude", ShardFaults[r.Zombie].Name)
 		default:
-			zombie, zombieAt = i, n
+			r.Zombie, r.ZombieAt = i, n
 		}
 	}
-	return stop, stopAt, zombie, zombieAt, nil
+	return nil
 }

@@ -202,9 +202,9 @@ func (d *Delivery) Ack() error { d.watch.Call("d.Ack"); return d.env.Ack(d.env.m
 // studentAllowed says whether this run can take the student's handler: it
 // runs in this process, on the model broker.
 func (h *Inbox) studentAllowed() error {
-	if h.students == durableStudents {
-		// The lab's own durable inbox: its deliveries run in this
-		// process, whatever the run's consumer and broker.
+	if h.students == durableStudents || h.students == outboxStudents {
+		// The lab's own durable inbox and outbox: their deliveries run
+		// in this process, whatever the run's consumer and broker.
 		return nil
 	}
 	if h.consumer != nil {
@@ -410,13 +410,11 @@ func (w *Worker) Fence() (int, error) {
 
 // Apply is Sink.Apply: the effect for one business key, once; a key the
 // sink has seen is suppressed and reports false. The scenario's crash or
-// stall strikes right after an Apply: every call after it fails.
+// stall strikes right after an Apply: every call after it fails. An item
+// the scenario's sink fails is ErrSinkFailed, nothing applied.
 func (w *Worker) Apply(key string) (bool, error) {
 	w.watch.Call("w.Apply")
-	if w.env.dead {
-		return false, ErrCrashed
-	}
-	return w.env.Apply(key), nil
+	return w.env.apply(key)
 }
 
 // Commit stores offset under epoch in the shard's checkpoint; a lower
@@ -437,6 +435,11 @@ func (s *Shardjob) runStudent(e *workerEnv, items []string) (shardjob.Result, er
 	res := shardjob.Result{Attempts: e.applies, Applied: a - a0, Suppressed: sup - s0, Checkpoint: s.cp.Load(e.r.Shard)}
 	switch {
 	case e.stopped(runErr):
+		return res, shardjob.ErrInjectedCrash
+	case errors.Is(runErr, ErrSinkFailed):
+		// The loop stopped at the failed item, before a commit covered
+		// it: the worker ends there, and a rerun resumes.
+		e.gaveUp = true
 		return res, shardjob.ErrInjectedCrash
 	case rejectedName(runErr) != "", runErr == nil:
 		return res, runErr

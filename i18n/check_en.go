@@ -137,9 +137,12 @@ no transaction covers it, so it is made on every delivery that gets there);
 d.Ack() (may be lost: the broker then delivers again). A durable inbox of
 your own: d.Store() (the message into your inbox table, committed at once),
 d.Pending() (the rows not processed yet), d.Process(m) (a row's effect and
-its done mark in one transaction); after a crash your process restarts with
-its store intact and runs ConsumerRecover, with r.Pending(),
-r.Process(m) and r.Notify(m). After the scenario's crash every verb returns
+its done mark in one transaction). An outbox of your own:
+d.ApplyOnceWithOutbox() (ApplyOnce, with a row for the message's call in the
+same transaction), d.Relay() (each row's call, then the row marked relayed).
+After a crash your process restarts with its store intact and runs
+ConsumerRecover, with r.Pending(), r.Process(m), r.Notify(m) and r.Relay().
+After the scenario's crash every verb returns
 harness.ErrCrashed. A crash strikes before your first call, at your first
 write (inside it when it is one transaction, right after it when it commits
 alone), before your ack or right after it. The store may also refuse the
@@ -221,7 +224,8 @@ The verbs:
 w.Shard(), w.Epoch(), w.Items(), w.CommitEvery(), w.Load() (the committed
 offset), w.Fence() (the takeover: the committed offset written back under
 your epoch in one step, and returned), w.Apply(key) (the idempotent sink:
-false for a key already applied), w.Commit(epoch, offset) (a lower epoch
+false for a key already applied, harness.ErrSinkFailed for an item the
+sink failed), w.Commit(epoch, offset) (a lower epoch
 than the last commit's is shardjob.ErrStaleEpoch). A crash or stall
 strikes right after an Apply, as the book's crashAfter does: from then on
 every verb returns harness.ErrCrashed.
@@ -230,9 +234,9 @@ What is checked:
 The drills crash-resume and stale-epoch with your loop (strategy student;
 stale-epoch's fence line is the takeover, the old epoch's loop must stop at
 its first refused commit), then every schedule of explore shardjob (30
-keys: every commit interval, crash point, and moment a zombie commits:
-right after your first call to the checkpoint, or after one of your
-commits): every key applied once, the rerun replays exactly the items
+keys: every commit interval, crash point, item the sink fails, and moment
+a zombie commits: right after your first call to the checkpoint, or after
+one of your commits): every key applied once, the rerun replays exactly the items
 between where it resumed and the crash, the checkpoint never moves back,
 no zombie moves the checkpoint. The book's Runner.Run, copied as it is,
 does not pass: that is the lesson of the zombie-window drill.
@@ -263,7 +267,8 @@ What is checked:
 The book's test TestRunCrashResume (shard0=250 crash_attempts=37
 checkpoint=30 replay=7 applied=1000 suppressed=7) on your Runner and
 Checkpoint; the drills crash-resume, rerun-commit, zombie-window,
-stale-epoch and commit-cadence with yours where the book's sit; then every
+stale-epoch, commit-cadence, current-epoch-zombie and sink-fails with yours
+where the book's sit; then every
 schedule of explore shardjob (30 keys) with the lab's takeover fence around
 your Runner (fence-at-takeover): every key applied once, the rerun replays
 exactly the items between where it resumed and the crash, the checkpoint
@@ -371,7 +376,7 @@ Try:
 	"check.hung.unknown":                  "(not known)",
 	"check.hung.no-call":                  "(none yet)",
 	"check.detail.faults":                 "    of the %s schedules run one by one, these many struck with each fault: %s",
-	"check.detail.wide-skipped":           "    the wide scope was left out: your handler keeps an inbox table of its own (a durable inbox), which the explorer's states cannot tell apart; each schedule above ran from the start, restarts included",
+	"check.detail.wide-skipped":           "    the wide scope was left out: your handler keeps a table of its own (a durable inbox or an outbox), which the explorer's states cannot tell apart; each schedule above ran from the start, restarts included",
 	"check.flag.watch":                    "check again each time a file in exercises/ is saved (Ctrl-C stops): the checker is rebuilt from the files on disk, and only the exercise saved is checked",
 	"check.err.watch-with":                "--watch prints a verdict after every save and cannot be combined with --json, --format exercism or --hint",
 	"check.watch.no-source":               "--watch rebuilds the exercises from the clone, and found none: %v",

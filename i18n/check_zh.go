@@ -125,8 +125,11 @@ d.Message()；d.ApplyOnce()（在同一个本地事务中写去重键和效果�
 没有键）；d.Notify(m)（m 要求的本地存储之外的调用：通知、发布；没有事务覆盖
 它，所以每次走到这里的投递都要调用）；d.Ack()（可能丢失：消息代理随后会重投）。你自己的持久收件箱：
 d.Store()（把消息存入你的收件箱表，立即提交）；d.Pending()（尚未处理的行）；
-d.Process(m)（一行的效果和“已处理”标记在同一个事务里）；崩溃之后你的进程带着
-完好的存储重启，运行 ConsumerRecover，其中可用 r.Pending()、r.Process(m) 和 r.Notify(m)。
+d.Process(m)（一行的效果和“已处理”标记在同一个事务里）。你自己的发件箱：
+d.ApplyOnceWithOutbox()（即 ApplyOnce，同时在同一个事务里写一行记下这条消息的
+调用）；d.Relay()（对每一行发出调用，再把它标记为已转发）。崩溃之后你的进程带
+着完好的存储重启，运行 ConsumerRecover，其中可用 r.Pending()、r.Process(m)、
+r.Notify(m) 和 r.Relay()。
 场景中的崩溃发生之后，每个动词都返回 harness.ErrCrashed。崩溃可能发生在你第一
 次调用之前、你的第一次写时（若它是一个事务则在其中，若它单独提交则紧随其后）、
 确认之前或刚确认之后。存储也可能拒绝写入效果（harness.ErrEffectFailed）：把
@@ -198,7 +201,8 @@ redelivered-event 以及重放的演练；再运行加入毒消息的 explore or
 动词：
 w.Shard()、w.Epoch()、w.Items()、w.CommitEvery()、w.Load()（已提交的偏移
 量）、w.Fence()（接管：把已提交的偏移量以你的纪元一步写回，并返回它）、
-w.Apply(key)（幂等的下游：已应用过的键返回 false）、w.Commit(epoch, offset)
+w.Apply(key)（幂等的下游：已应用过的键返回 false，下游失败的项返回
+harness.ErrSinkFailed）、w.Commit(epoch, offset)
 （纪元低于上一次提交的返回 shardjob.ErrStaleEpoch）。崩溃或停顿发生在某次
 Apply 之后，与书中的 crashAfter 相同：从那以后每个动词都返回
 harness.ErrCrashed。
@@ -207,7 +211,7 @@ harness.ErrCrashed。
 用你的循环（strategy student；stale-epoch 中设围栏的那一行就是接管，旧纪元的
 循环必须在第一次被拒绝的提交处停下）运行演练 crash-resume 和 stale-epoch，再
 运行 explore shardjob 的每一种故障序列（30 个键：每种提交间
-隔、崩溃点，以及僵尸提交的时机：你第一次调用检查点之后，或你的某次提交之
+隔、崩溃点、下游失败的项，以及僵尸提交的时机：你第一次调用检查点之后，或你的某次提交之
 后）：每个键只应用一次，重跑恰好重放恢复处与崩溃点之间的项，检查点从不回退，
 没有僵尸移动检查点。原样照抄书中的 Runner.Run 通不过：这正是 zombie-window
 演练的要点。
@@ -237,7 +241,8 @@ crashAfter 项之后、这一项的提交之前停下（shardjob.ErrInjectedCras
 先在你的 Runner 与 Checkpoint 上运行书中的测试 TestRunCrashResume
 （shard0=250 crash_attempts=37 checkpoint=30 replay=7 applied=1000
 suppressed=7）；再把你的代码放在书中代码的位置，运行演练 crash-resume、
-rerun-commit、zombie-window、stale-epoch 和 commit-cadence；然后在你的
+rerun-commit、zombie-window、stale-epoch、commit-cadence、current-epoch-zombie
+和 sink-fails；然后在你的
 Runner 外面加上本实验的接管围栏（fence-at-takeover），运行 explore shardjob
 的每一种故障序列（30 个键）：每个键只生效一次，重跑恰好重放恢复处与崩溃点之间
 的项，检查点从不回退，没有僵尸移动检查点。这些恰好是书中自己的 Runner 与
@@ -340,7 +345,7 @@ ledger）；最后逐一枚举 explore inbox 的每一种故障序列（3 条消
 	"check.hung.unknown":                  "（不详）",
 	"check.hung.no-call":                  "（还没有调用）",
 	"check.detail.faults":                 "    逐一运行的 %s 种故障序列中，触发每种故障的序列数：%s",
-	"check.detail.wide-skipped":           "    略过了大范围：你的处理函数有自己的收件箱表（持久收件箱），探索器的状态无法区分它们；以上每个故障序列都从头运行，包括重启",
+	"check.detail.wide-skipped":           "    略过了大范围：你的处理函数有自己的表（持久收件箱或发件箱），探索器的状态无法区分它们；以上每个故障序列都从头运行，包括重启",
 	"check.flag.watch":                    "每次保存 exercises/ 中的文件后重新检查（Ctrl-C 停止）：检查器按磁盘上的文件重新构建，只检查保存的那个练习",
 	"check.err.watch-with":                "--watch 在每次保存后打印结论，不能与 --json、--format exercism 或 --hint 同用",
 	"check.watch.no-source":               "--watch 要从克隆的仓库重新构建练习，但没有找到仓库：%v",

@@ -10,5 +10,7 @@ var durableEN = map[string]string{
 	"res.stored":                   "stored",
 	"durable.step.settle":          "before the books are read, the consumer's recovery runs once more",
 	"res.recovering":               "recovering",
-	"state.reach.not-local":        "no distance to a broken end here: this handler keeps an inbox table of its own, which the explorer's states have no bit for",
+	"outbox.step.row":              "writes %v's outbox row for its call, in the same transaction",
+	"outbox.res.row":               "committed with the effect",
+	"state.reach.not-local":        "no distance to a broken end here: this handler keeps a table of its own (an inbox or an outbox), which the explorer's states have no bit for",
 }

@@ -9,5 +9,7 @@ var durableZH = map[string]string{
 	"res.stored":                   "已存入",
 	"durable.step.settle":          "核对账目之前，消费端的恢复步骤再运行一次",
 	"res.recovering":               "恢复中",
-	"state.reach.not-local":        "这里无法给出到出错结局的距离：这个处理函数维护着自己的收件箱表，探索器的状态里没有表示它的位",
+	"outbox.step.row":              "在同一事务中写入 %v 的发件箱行，用于它的外部调用",
+	"outbox.res.row":               "与效果一起提交",
+	"state.reach.not-local":        "这里无法给出到出错结局的距离：这个处理函数维护着自己的表（收件箱或发件箱），探索器的状态里没有表示它的位",
 }
