@@ -88,3 +88,9 @@ func (s *shardSchedule) faults() uint32 {
 	}
 	return 1<<slices.Index(shardStops, int(s.stop)) | 1<<(len(shardStops)+slices.Index(shardZombies, int(s.zombie)))
 }
+
+// FaultClasses are every section's fault classes: the names a lesson
+// "unfired/CLASS" may carry (check.KnownLessonID).
+func FaultClasses() []string {
+	return slices.Concat(inboxFaultClasses, orderingFaultClasses, shardjobFaultClasses)
+}

@@ -1,0 +1,13 @@
+package i18n
+
+// untrustedEN holds the words of issue 43's defences: a result file's
+// counterexample checked against the model, names that look alike, the
+// class page's limits, --save and --output-dir.
+var untrustedEN = map[string]string{
+	"class.err.calls":          "its calls are not a run of exercise %s's model (edited by hand?)",
+	"class.err.lesson":         "exercise %s: no lesson %q in this archlab (edited by hand, or another archlab?)",
+	"class.lesson.unit":        "the book's test %s fails",
+	"class.lesson.counter":     "drill %s: the counter %s is not the book's",
+	"class.err.name-invisible": "its name has a character that does not show (a zero-width space, a direction mark or override): another student's name could hide in it",
+	"class.err.name-mixed":     "its name mixes alphabets (%s): a letter that only looks Latin?",
+}
