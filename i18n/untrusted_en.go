@@ -10,4 +10,7 @@ var untrustedEN = map[string]string{
 	"class.lesson.counter":     "drill %s: the counter %s is not the book's",
 	"class.err.name-invisible": "its name has a character that does not show (a zero-width space, a direction mark or override): another student's name could hide in it",
 	"class.err.name-mixed":     "its name mixes alphabets (%s): a letter that only looks Latin?",
+	"state.col.table":          "inbox table",
+	"state.table.waiting":      "waits: the recovery applies it",
+	"state.table.none":         "—",
 }

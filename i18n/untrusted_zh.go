@@ -8,4 +8,7 @@ var untrustedZH = map[string]string{
 	"class.lesson.counter":     "演练 %s：计数器 %s 与书中不同",
 	"class.err.name-invisible": "它的名字里有看不见的字符（零宽空格、方向标记或方向覆盖）：可能藏着另一个学生的名字",
 	"class.err.name-mixed":     "它的名字混用了几种字母（%s）：某个字母只是看起来像拉丁字母？",
+	"state.col.table":          "收件箱表",
+	"state.table.waiting":      "待处理：恢复时会应用",
+	"state.table.none":         "—",
 }
