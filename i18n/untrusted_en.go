@@ -13,4 +13,5 @@ var untrustedEN = map[string]string{
 	"state.col.table":          "inbox table",
 	"state.table.waiting":      "waits: the recovery applies it",
 	"state.table.none":         "—",
+	"web.class.refused-hidden": "Files not read: %d. They are named by the students' names: archlab class lists them, and so does this page with --names.",
 }

@@ -11,4 +11,5 @@ var untrustedZH = map[string]string{
 	"state.col.table":          "收件箱表",
 	"state.table.waiting":      "待处理：恢复时会应用",
 	"state.table.none":         "—",
+	"web.class.refused-hidden": "未读取的文件：%d 个。它们以学生姓名命名：archlab class 会列出它们，加 --names 时本页也会。",
 }

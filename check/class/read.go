@@ -2,6 +2,7 @@ package class
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"encoding/xml"
 	"errors"
@@ -88,6 +89,12 @@ type Class struct {
 // Read reads every result in dir. Its error is only for dir itself; a bad
 // result is one more Refused.
 func Read(lang i18n.Lang, dir string) (*Class, error) {
+	return ReadContext(context.Background(), lang, dir)
+}
+
+// ReadContext is Read, stopped with ctx's error when ctx ends (a page's
+// deadline).
+func ReadContext(ctx context.Context, lang i18n.Lang, dir string) (*Class, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
@@ -99,6 +106,9 @@ func Read(lang i18n.Lang, dir string) (*Class, error) {
 	c := &Class{Dir: dir}
 	seen := map[string]string{}
 	for _, e := range entries {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		name := e.Name()
 		if strings.HasPrefix(name, ".") { // .DS_Store, .git: not a student
 			continue
