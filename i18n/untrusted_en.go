@@ -14,4 +14,8 @@ var untrustedEN = map[string]string{
 	"state.table.waiting":      "waits: the recovery applies it",
 	"state.table.none":         "—",
 	"web.class.refused-hidden": "Files not read: %d. They are named by the students' names: archlab class lists them, and so does this page with --names.",
+	"err.os.dangling":          "%s is a link to %s, which does not exist",
+	"err.os.not-folder":        "%s is not a folder",
+	"err.os.too-long":          "the path is too long for this system",
+	"class.saved-drill":        "Row %[1]d's shortest run, saved by archlab class as %[2]s: in the student's repository,\n\"archlab drill --file %[2]s\" replays it. The lines below are the student's result's, as it gave them.",
 }

@@ -12,4 +12,8 @@ var untrustedZH = map[string]string{
 	"state.table.waiting":      "待处理：恢复时会应用",
 	"state.table.none":         "—",
 	"web.class.refused-hidden": "未读取的文件：%d 个。它们以学生姓名命名：archlab class 会列出它们，加 --names 时本页也会。",
+	"err.os.dangling":          "%s 是指向 %s 的链接，而它并不存在",
+	"err.os.not-folder":        "%s 不是文件夹",
+	"err.os.too-long":          "路径太长，这个系统不接受",
+	"class.saved-drill":        "第 %[1]d 行的最短运行，由 archlab class 保存为 %[2]s：在该学生的仓库里，\n\"archlab drill --file %[2]s\" 重放它。下面各行来自该学生的结果，原样保留。",
 }

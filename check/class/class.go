@@ -189,6 +189,7 @@ func rows(lang i18n.Lang, c *Class) []Row {
 			if e.GoTest {
 				e.File = fmt.Sprintf("row%d_%s_test.go", i+1, strings.ReplaceAll(r.Exercise, "-", "_"))
 			}
+			e.Body = savedAs(lang, i+1, e)
 		}
 		rs[i] = *r
 	}

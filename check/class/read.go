@@ -20,6 +20,7 @@ import (
 
 	"archlab/check"
 	"archlab/check/report"
+	"archlab/drills"
 	"archlab/i18n"
 )
 
@@ -304,6 +305,11 @@ func fromCheckJSON(data []byte) (*Student, error) {
 			}
 			e.Replay = r
 		case j.DrillFile != "":
+			// A drill file is data that archlab drill --file runs: it
+			// must parse as one.
+			if _, err := drills.Parse("drill_file.txtar", []byte(j.DrillFile)); err != nil {
+				return nil, refuse("class.err.field", "drill_file")
+			}
 			e.Replay = &Replay{DrillFile: j.DrillFile, Steps: drillSteps(j.DrillFile)}
 		}
 		s.Exercises = append(s.Exercises, e)
