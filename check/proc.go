@@ -35,6 +35,20 @@ import (
 //   - Its time is the time it ran or waited for something other than a
 //     CPU (clock): on a machine busy with other work a slow child is not
 //     a hung one.
+//   - Its stdin is /dev/null; "your time is up" comes on a pipe of its
+//     own (fd 4), so code that closes stdin (a correct handler may, in
+//     init) is not taken for code out of time.
+//   - It is a child subreaper (PR_SET_CHILD_SUBREAPER, LimitChild): a
+//     process the code starts stays its descendant even in a session of
+//     its own (setsid, which leaves the group); the child ends its
+//     descendants before it exits (EndDescendants), and the parent ends
+//     every descendant it saw at its last look (every 100 ms) when it
+//     kills the child.
+//
+// What remains out of reach: code that undoes the subreaper or closes
+// fd 4 (it runs in the child's process, with its rights), and a process
+// started in the last 100 ms before the parent had to kill the child
+// outright (Ctrl-C, or no answer within grace) that left its group.
 
 // MemoryBudget is the address space a child may map beyond what it has
 // when the student's code starts (RLIMIT_AS, which the child sets on
@@ -57,8 +71,12 @@ const MemoryBudget = 1 << 30
 // a flood would take.
 const MaxResult = 64 << 20
 
-// ResultFD is the child's end of its result pipe.
-const ResultFD = 3
+// ResultFD is the child's end of its result pipe; TimeUpFD, of the pipe
+// whose end says its time is up.
+const (
+	ResultFD = 3
+	TimeUpFD = 4
+)
 
 // graceTime is how long a check's child told its time is up has to say
 // where its code was, and how long a child's stdout and stderr are read
@@ -105,18 +123,19 @@ func Spawn(ctx context.Context, argv, env []string, limit, grace time.Duration) 
 		}
 		ours, theirs = append(ours, r), append(theirs, w)
 	}
-	resultR, outR, errR := ours[0], ours[1], ours[2]
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = append(env[:len(env):len(env)], "MALLOC_ARENA_MAX=2") // fewer C arenas to take MemoryBudget
-	cmd.ExtraFiles = []*os.File{theirs[0]}
-	cmd.Stdout, cmd.Stderr = theirs[1], theirs[2]
-	// Its own group, so one kill reaches what it started; and killed if
-	// this process dies first.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	stdin, err := cmd.StdinPipe()
+	timeUpR, timeUp, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
+	ours, theirs = append(ours, timeUp), append(theirs, timeUpR)
+	resultR, outR, errR := ours[0], ours[1], ours[2]
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = append(env[:len(env):len(env)], "MALLOC_ARENA_MAX=2") // fewer C arenas to take MemoryBudget
+	cmd.ExtraFiles = []*os.File{theirs[0], timeUpR}                 // fd 3, fd 4
+	cmd.Stdout, cmd.Stderr = theirs[1], theirs[2]                   // stdin: /dev/null
+	// Its own group, so one kill reaches what it started; and killed if
+	// this process dies first.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
@@ -125,7 +144,11 @@ func Spawn(ctx context.Context, argv, env []string, limit, grace time.Duration) 
 	}
 	theirs = nil
 	pid := cmd.Process.Pid
-	killGroup := func() { syscall.Kill(-pid, syscall.SIGKILL) }
+	seen := descendants{}
+	killGroup := func() {
+		syscall.Kill(-pid, syscall.SIGKILL)
+		seen.kill()
+	}
 
 	p := &Printed{}
 	var result []byte
@@ -151,11 +174,12 @@ wait:
 			<-exited
 			break wait
 		case <-tick.C:
+			seen.look(pid)
 			if clk.used() < limit {
 				continue
 			}
 			run.Ending = TimedOut
-			stdin.Close()
+			timeUp.Close()
 			select {
 			case <-exited:
 			case <-time.After(grace):
@@ -189,6 +213,89 @@ wait:
 	return run, nil
 }
 
+// TimeUpPipe is the child's side of the pipe that closes when its time
+// is up, which no process the student's code starts inherits.
+func TimeUpPipe() (*os.File, error) {
+	var st unix.Stat_t
+	if err := unix.Fstat(TimeUpFD, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFIFO {
+		return nil, ErrNoPipe
+	}
+	unix.CloseOnExec(TimeUpFD)
+	return os.NewFile(TimeUpFD, "check-time-up"), nil
+}
+
+// descendants are the processes a child started, as the parent saw them
+// (pid and start time, so that a pid used again is not killed).
+type descendants map[int]string
+
+// look adds the descendants of pid now.
+func (d descendants) look(pid int) {
+	for _, p := range descendantsOf(pid) {
+		if start, ok := startTime(p); ok {
+			d[p] = start
+		}
+	}
+}
+
+// kill ends every descendant seen that is still the same process.
+func (d descendants) kill() {
+	for p, start := range d {
+		if now, ok := startTime(p); ok && now == start {
+			syscall.Kill(p, syscall.SIGKILL)
+		}
+	}
+}
+
+// EndDescendants kills every process this one started, in any session:
+// as a child subreaper (LimitChild), the processes its code started and
+// left are its children still. The child calls it before it exits.
+func EndDescendants() {
+	for _, p := range descendantsOf(os.Getpid()) {
+		syscall.Kill(p, syscall.SIGKILL)
+	}
+}
+
+// descendantsOf are the processes under pid, from /proc.
+func descendantsOf(pid int) []int {
+	entries, _ := os.ReadDir("/proc")
+	children := map[int][]int{}
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if parent, ok := statField(p, 1); ok {
+			pp, _ := strconv.Atoi(parent)
+			children[pp] = append(children[pp], p)
+		}
+	}
+	var out []int
+	for next := []int{pid}; len(next) > 0; {
+		p := next[0]
+		next = append(next[1:], children[p]...)
+		out = append(out, children[p]...)
+	}
+	return out
+}
+
+// startTime is when process p started (its stat's 22nd field).
+func startTime(p int) (string, bool) { return statField(p, 19) }
+
+// statField is the field i (from 0) after the command name of p's
+// /proc/p/stat: 0 its state, 1 its parent, 19 its start time.
+func statField(p, i int) (string, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(p) + "/stat")
+	if err != nil {
+		return "", false
+	}
+	_, rest, ok := strings.Cut(string(b), ") ")
+	f := strings.Fields(rest)
+	if !ok || i >= len(f) {
+		return "", false
+	}
+	return f[i], true
+}
+
 // ResultPipe is the child's side of its result pipe, which no process the
 // student's code starts inherits. A process not started by Spawn has no
 // such pipe: the error says so.
@@ -201,12 +308,15 @@ func ResultPipe() (*os.File, error) {
 	return os.NewFile(ResultFD, "check-result"), nil
 }
 
-// LimitChild sets the child's limits before the student's code runs: its
-// address space (MemoryBudget past what it has now) and its stack, so
+// LimitChild sets the child's limits before the student's code runs: it
+// is a child subreaper; its address space (MemoryBudget past what it has now) and its stack, so
 // that a recursion that never ends says "stack overflow" at a quarter of
 // a GB, before its stack's copies take the budget (Go's own limit is 1 GB,
 // copied from the half it outgrew).
 func LimitChild() {
+	// The processes the code starts stay this process's descendants,
+	// in a session of their own too (EndDescendants).
+	unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 	debug.SetMaxStack(256 << 20)
 	if raceBuild() {
 		return
