@@ -2,6 +2,7 @@ package check
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -45,4 +46,26 @@ func TestRebuildRun(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestEveryLessonIDIsKnown: every lesson a check of a known-wrong variant
+// reports is one KnownLessonID takes, so a class refuses only IDs no
+// archlab wrote (a unit's, a counter's, an unfired fault class's too).
+func TestEveryLessonIDIsKnown(t *testing.T) {
+	t.Parallel()
+	kinds := map[string]bool{}
+	for _, v := range wrong {
+		if !inRaceSample(v) {
+			continue
+		}
+		e, _ := Lookup(v.exercise)
+		for _, l := range checked(e, v.name, v.students).Lessons {
+			kind, _, _ := strings.Cut(l.ID(), "/")
+			kinds[kind] = true
+			if !KnownLessonID(e.Name, l.ID()) {
+				t.Errorf("%s: %s's lesson %q is not known", e.Name, v.name, l.ID())
+			}
+		}
+	}
+	t.Logf("lesson kinds seen: %v", kinds)
 }
