@@ -23,8 +23,8 @@ func studentName(raw string) (string, error) {
 	if strings.ContainsFunc(name, invisible) {
 		return "", refuse("class.err.name-invisible")
 	}
-	if mixed := scripts(name); len(mixed) > 1 {
-		return "", refuse("class.err.name-mixed", strings.Join(mixed, ", "))
+	if len(scripts(name)) > 1 {
+		return "", refuse("class.err.name-mixed")
 	}
 	return name, nil
 }
@@ -62,6 +62,9 @@ var confusables = strings.NewReplacer(
 	"α", "a", "ο", "o", "ρ", "p", "ν", "v", "τ", "t", "ι", "i", "κ", "k", "χ", "x",
 	"Α", "A", "Β", "B", "Ε", "E", "Ζ", "Z", "Η", "H", "Ι", "I", "Κ", "K", "Μ", "M", "Ν", "N", "Ο", "O", "Ρ", "P", "Τ", "T", "Υ", "Y", "Χ", "X",
 )
+
+// stem is an entry's name without .json: the name as typed.
+func stem(entry string) string { return strings.TrimSuffix(entry, ".json") }
 
 // lookAlike is what a name reads as: its letters of another alphabet
 // that pass for Latin ones read as those.

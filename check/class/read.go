@@ -118,6 +118,9 @@ func ReadContext(ctx context.Context, lang i18n.Lang, dir string) (*Class, error
 		if err == nil {
 			if first, dup := seen[lookAlike(s.Name)]; dup {
 				err = &refusal{"class.err.same-student", []any{first}}
+				if stem(first) != stem(name) { // not NAME.json beside NAME/: only reads the same
+					err = &refusal{"class.err.look-alike", []any{first}}
+				}
 			}
 		}
 		if err != nil {

@@ -120,6 +120,9 @@ func TestClassLookAlikeNames(t *testing.T) {
 			t.Errorf("%q was read, want it refused (refused %v)", f, refused)
 		}
 	}
+	if why := refused["\u00e9lodie.json"]; !strings.Contains(why, "reads the same as e\u0301lodie.json") {
+		t.Errorf("é typed another way: %q, want it named a look-alike", why)
+	}
 	if len(refused) != 5 {
 		t.Errorf("refused %v, want 5: é twice, the invisible two, the mixed, the look-alike", refused)
 	}
