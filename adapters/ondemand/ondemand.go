@@ -137,8 +137,13 @@ func variantIn(ctx context.Context, w Want, goTool, root, cache, pkg string) (st
 	if intact && oldStamp == stamp {
 		return bin, nil
 	}
-	if statErr == nil && !intact && sum != "" { // a stamp from before the sum was kept says nothing
-		fmt.Fprintln(w.Err, t("ondemand.damaged", bin))
+	if statErr == nil && !intact {
+		if sum != "" { // a stamp from before the sum was kept says nothing
+			fmt.Fprintln(w.Err, t("ondemand.damaged", bin))
+		}
+		// Not handed to go build (Build links the old binary in): a
+		// new one is linked, and renamed over where it was.
+		os.Remove(bin)
 	}
 	// The first build says what it builds and where, at once; a rebuild
 	// after an edit says so only if it takes long enough to be noticed
@@ -150,7 +155,7 @@ func variantIn(ctx context.Context, w Want, goTool, root, cache, pkg string) (st
 		defer timer.Stop()
 	}
 	done := Tick(w.Tick, w.Lang, t("ondemand.tick", name))
-	err = build(ctx, goTool, root, bin, pkg, w.Parts, race, intact)
+	err = Build(ctx, goTool, root, bin, pkg, w.Parts, race)
 	done(err == nil)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -329,21 +334,13 @@ func CloneCache(root string) (string, error) {
 // binary is linked in first, so that go build sees it is up to date when
 // it is and does not link it again.
 func Build(ctx context.Context, goTool, root, bin, pkg string, tags []string, race bool) error {
-	return build(ctx, goTool, root, bin, pkg, tags, race, true)
-}
-
-// build is Build; with reuse false, the old binary is not linked in (it
-// is damaged), so go build links a new one whatever its build ID says.
-func build(ctx context.Context, goTool, root, bin, pkg string, tags []string, race, reuse bool) error {
 	tmp, err := os.MkdirTemp(filepath.Dir(bin), ".build-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
 	out := filepath.Join(tmp, filepath.Base(bin))
-	if reuse {
-		_ = os.Link(bin, out) // absent the first time
-	}
+	_ = os.Link(bin, out) // absent the first time
 	args := []string{"build", "-tags", strings.Join(tags, ","), "-o", out}
 	if race {
 		args = append(args, "-race")
