@@ -123,19 +123,18 @@ func Spawn(ctx context.Context, argv, env []string, limit, grace time.Duration) 
 		}
 		ours, theirs = append(ours, r), append(theirs, w)
 	}
-	timeUpR, timeUp, err := os.Pipe()
-	if err != nil {
-		return nil, err
-	}
-	ours, theirs = append(ours, timeUp), append(theirs, timeUpR)
 	resultR, outR, errR := ours[0], ours[1], ours[2]
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(env[:len(env):len(env)], "MALLOC_ARENA_MAX=2") // fewer C arenas to take MemoryBudget
-	cmd.ExtraFiles = []*os.File{theirs[0], timeUpR}                 // fd 3, fd 4
-	cmd.Stdout, cmd.Stderr = theirs[1], theirs[2]                   // stdin: /dev/null
+	cmd.ExtraFiles = []*os.File{theirs[0]}
+	cmd.Stdout, cmd.Stderr = theirs[1], theirs[2]
 	// Its own group, so one kill reaches what it started; and killed if
 	// this process dies first.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	timeUp, err := timeUpPipe(cmd, &ours, &theirs) // fd 4; stdin is /dev/null
+	if err != nil {
+		return nil, err
+	}
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
@@ -211,6 +210,19 @@ wait:
 		run.Result, run.TooLarge = nil, true
 	}
 	return run, nil
+}
+
+// timeUpPipe gives cmd a pipe's end as fd 4 (after fd 3, the result's):
+// the other end, returned, is closed when the child's time is up. The
+// ends join ours and theirs, closed as those are.
+func timeUpPipe(cmd *exec.Cmd, ours, theirs *[]*os.File) (*os.File, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	*ours, *theirs = append(*ours, w), append(*theirs, r)
+	cmd.ExtraFiles = append(cmd.ExtraFiles, r)
+	return w, nil
 }
 
 // TimeUpPipe is the child's side of the pipe that closes when its time
