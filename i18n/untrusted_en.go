@@ -12,7 +12,7 @@ var untrustedEN = map[string]string{
 	"class.err.name-mixed":     "its name mixes Latin letters with Cyrillic or Greek ones: a letter that only looks Latin?",
 	"class.err.look-alike":     "its name reads the same as %s (the same letters in another Unicode form, or look-alike letters of another alphabet): one student",
 	"state.col.table":          "inbox table",
-	"state.table.waiting":      "waits: the recovery applies it",
+	"state.table.waiting":      "stored, waiting for the recovery",
 	"state.table.none":         "—",
 	"web.class.refused-hidden": "Files not read: %d. They are named by the students' names: archlab class lists them, and so does this page with --names.",
 	"err.os.dangling":          "%s is a link to %s, which does not exist",

@@ -10,7 +10,7 @@ var untrustedZH = map[string]string{
 	"class.err.name-mixed":     "它的名字把拉丁字母与西里尔或希腊字母混用：某个字母只是看起来像拉丁字母？",
 	"class.err.look-alike":     "它的名字读起来与 %s 相同（同样的字母换了一种 Unicode 形式，或另一种字母里形近的字母）：是同一个学生",
 	"state.col.table":          "收件箱表",
-	"state.table.waiting":      "待处理：恢复时会应用",
+	"state.table.waiting":      "已存入，等待恢复处理",
 	"state.table.none":         "—",
 	"web.class.refused-hidden": "未读取的文件：%d 个。它们以学生姓名命名：archlab class 会列出它们，加 --names 时本页也会。",
 	"err.os.dangling":          "%s 是指向 %s 的链接，而它并不存在",
