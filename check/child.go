@@ -24,7 +24,8 @@ import (
 // --child`, or in the small checker --watch builds) and ends it when its
 // time runs out (RunChild). The child hands its Result back whole, its
 // texts already in the user's language, as a gob on stdout; when told its
-// time is up (its stdin closes) it hands back where the code hung instead.
+// time is up (a pipe of its own closes, Spawn) it hands back where the
+// code hung instead.
 // The result travels on a pipe of its own (Spawn, ServeChild): stdout and
 // stderr are the student's code's, to print on as it likes.
 
@@ -139,6 +140,13 @@ func ServeChild(ctx context.Context, name string, lang i18n.Lang, s *harness.Stu
 	}
 	defer out.Close()
 	LimitChild()
+	defer EndDescendants()
+	// "Your time is up" comes on its own pipe when archlab started this
+	// process (stdin is /dev/null: the code may close it).
+	if tu, err := TimeUpPipe(); err == nil {
+		defer tu.Close()
+		in = tu
+	}
 	err = Serve(ctx, name, lang, s, in, out)
 	if err != nil && !errors.Is(err, ErrHung) {
 		gob.NewEncoder(out).Encode(&wire{Exercise: name, Trouble: err.Error()})

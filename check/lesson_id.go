@@ -2,8 +2,12 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
+	"archlab/drills"
+	"archlab/explore"
+	"archlab/harness"
 	"archlab/i18n"
 )
 
@@ -64,4 +68,33 @@ func LessonTextByID(lang i18n.Lang, exercise, id string) (text string, ok bool) 
 		return "", false // a drill's own words fall back to the check's name: none for it
 	}
 	return text, text != "" && !strings.HasPrefix(text, "[")
+}
+
+// KnownLessonID reports whether id is a lesson exercise can break, as
+// this archlab names them: a unit the exercise has, a counter of one of
+// its drills, a check or clause the catalogue has words for, a fault
+// class or a clause of its own. A class (check/class) counts only those:
+// an ID a result made up would bring its own words to the projector
+// (issue 43).
+func KnownLessonID(exercise, id string) bool {
+	ex, err := Lookup(exercise)
+	if err != nil {
+		return false
+	}
+	kind, rest, _ := strings.Cut(id, "/")
+	switch kind {
+	case "unit":
+		return slices.ContainsFunc(ex.Units, func(u Unit) bool { return u.Name == rest })
+	case "counter":
+		drill, name, _ := strings.Cut(rest, "/")
+		d, err := drills.Lookup(drill)
+		return err == nil && slices.Contains(ex.Drills, drill) &&
+			slices.ContainsFunc(d.Book, func(c harness.Counter) bool { return c.Name == name })
+	case "unfired":
+		return slices.Contains(explore.FaultClasses(), rest)
+	case "unreached", "too-busy":
+		return ex.model != nil && slices.Contains(ex.model.clauses, rest)
+	}
+	_, ok := LessonTextByID(i18n.EN, exercise, id)
+	return ok
 }

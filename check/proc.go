@@ -35,6 +35,20 @@ import (
 //   - Its time is the time it ran or waited for something other than a
 //     CPU (clock): on a machine busy with other work a slow child is not
 //     a hung one.
+//   - Its stdin is /dev/null; "your time is up" comes on a pipe of its
+//     own (fd 4), so code that closes stdin (a correct handler may, in
+//     init) is not taken for code out of time.
+//   - It is a child subreaper (PR_SET_CHILD_SUBREAPER, LimitChild): a
+//     process the code starts stays its descendant even in a session of
+//     its own (setsid, which leaves the group); the child ends its
+//     descendants before it exits (EndDescendants), and the parent ends
+//     every descendant it saw at its last look (every 100 ms) when it
+//     kills the child.
+//
+// What remains out of reach: code that undoes the subreaper or closes
+// fd 4 (it runs in the child's process, with its rights), and a process
+// started in the last 100 ms before the parent had to kill the child
+// outright (Ctrl-C, or no answer within grace) that left its group.
 
 // MemoryBudget is the address space a child may map beyond what it has
 // when the student's code starts (RLIMIT_AS, which the child sets on
@@ -57,8 +71,12 @@ const MemoryBudget = 1 << 30
 // a flood would take.
 const MaxResult = 64 << 20
 
-// ResultFD is the child's end of its result pipe.
-const ResultFD = 3
+// ResultFD is the child's end of its result pipe; TimeUpFD, of the pipe
+// whose end says its time is up.
+const (
+	ResultFD = 3
+	TimeUpFD = 4
+)
 
 // graceTime is how long a check's child told its time is up has to say
 // where its code was, and how long a child's stdout and stderr are read
@@ -113,7 +131,7 @@ func Spawn(ctx context.Context, argv, env []string, limit, grace time.Duration) 
 	// Its own group, so one kill reaches what it started; and killed if
 	// this process dies first.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	stdin, err := cmd.StdinPipe()
+	timeUp, err := timeUpPipe(cmd, &ours, &theirs) // fd 4; stdin is /dev/null
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +144,11 @@ func Spawn(ctx context.Context, argv, env []string, limit, grace time.Duration) 
 	}
 	theirs = nil
 	pid := cmd.Process.Pid
-	killGroup := func() { syscall.Kill(-pid, syscall.SIGKILL) }
+	seen := descendants{}
+	killGroup := func() {
+		syscall.Kill(-pid, syscall.SIGKILL)
+		seen.kill()
+	}
 
 	p := &Printed{}
 	var result []byte
@@ -152,11 +174,12 @@ wait:
 			<-exited
 			break wait
 		case <-tick.C:
+			seen.look(pid)
 			if clk.used() < limit {
 				continue
 			}
 			run.Ending = TimedOut
-			stdin.Close()
+			timeUp.Close()
 			select {
 			case <-exited:
 			case <-time.After(grace):
@@ -190,6 +213,129 @@ wait:
 	return run, nil
 }
 
+// timeUpPipe gives cmd a pipe's end as fd 4 (after fd 3, the result's):
+// the other end, returned, is closed when the child's time is up. The
+// ends join ours and theirs, closed as those are.
+func timeUpPipe(cmd *exec.Cmd, ours, theirs *[]*os.File) (*os.File, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	*ours, *theirs = append(*ours, w), append(*theirs, r)
+	cmd.ExtraFiles = append(cmd.ExtraFiles, r)
+	return w, nil
+}
+
+// TimeUpPipe is the child's side of the pipe that closes when its time
+// is up, which no process the student's code starts inherits.
+func TimeUpPipe() (*os.File, error) {
+	var st unix.Stat_t
+	if err := unix.Fstat(TimeUpFD, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFIFO {
+		return nil, ErrNoPipe
+	}
+	unix.CloseOnExec(TimeUpFD)
+	return os.NewFile(TimeUpFD, "check-time-up"), nil
+}
+
+// descendants are the processes a child started, as the parent saw them
+// (pid and start time, so that a pid used again is not killed).
+type descendants map[int]string
+
+// look adds the descendants of pid now.
+func (d descendants) look(pid int) {
+	for _, p := range descendantsOf(pid) {
+		if start, ok := startTime(p); ok {
+			d[p] = start
+		}
+	}
+}
+
+// kill ends every descendant seen that is still the same process.
+func (d descendants) kill() {
+	for p, start := range d {
+		if now, ok := startTime(p); ok && now == start {
+			syscall.Kill(p, syscall.SIGKILL)
+		}
+	}
+}
+
+// EndDescendants kills every process this one started, in any session:
+// as a child subreaper (LimitChild), the processes its code started and
+// left are its children still. The child calls it before it exits.
+func EndDescendants() {
+	for _, p := range descendantsOf(os.Getpid()) {
+		syscall.Kill(p, syscall.SIGKILL)
+	}
+}
+
+// descendantsOf are the processes under pid: from each one's children,
+// as /proc/P/task/T/children lists them (a few reads for a child's few
+// threads, every 100 ms), or, on a kernel without those files, from
+// every process's parent (milliseconds a look).
+func descendantsOf(pid int) []int {
+	if !procChildren() {
+		return scanDescendants(pid)
+	}
+	var out []int
+	for next := []int{pid}; len(next) > 0; next = next[1:] {
+		tasks, _ := os.ReadDir("/proc/" + strconv.Itoa(next[0]) + "/task")
+		for _, t := range tasks {
+			b, _ := os.ReadFile("/proc/" + strconv.Itoa(next[0]) + "/task/" + t.Name() + "/children")
+			for _, f := range strings.Fields(string(b)) {
+				if c, err := strconv.Atoi(f); err == nil {
+					out, next = append(out, c), append(next, c)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// procChildren says whether the kernel lists each thread's children.
+var procChildren = sync.OnceValue(func() bool {
+	_, err := os.Stat("/proc/thread-self/children")
+	return err == nil
+})
+
+// scanDescendants is descendantsOf from every process's parent.
+func scanDescendants(pid int) []int {
+	entries, _ := os.ReadDir("/proc")
+	children := map[int][]int{}
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if parent, ok := statField(p, 1); ok {
+			pp, _ := strconv.Atoi(parent)
+			children[pp] = append(children[pp], p)
+		}
+	}
+	var out []int
+	for next := []int{pid}; len(next) > 0; next = next[1:] {
+		out, next = append(out, children[next[0]]...), append(next, children[next[0]]...)
+	}
+	return out
+}
+
+// startTime is when process p started (its stat's 22nd field).
+func startTime(p int) (string, bool) { return statField(p, 19) }
+
+// statField is the field i (from 0) after the command name of p's
+// /proc/p/stat: 0 its state, 1 its parent, 19 its start time.
+func statField(p, i int) (string, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(p) + "/stat")
+	if err != nil {
+		return "", false
+	}
+	_, rest, ok := strings.Cut(string(b), ") ")
+	f := strings.Fields(rest)
+	if !ok || i >= len(f) {
+		return "", false
+	}
+	return f[i], true
+}
+
 // ResultPipe is the child's side of its result pipe, which no process the
 // student's code starts inherits. A process not started by Spawn has no
 // such pipe: the error says so.
@@ -202,12 +348,15 @@ func ResultPipe() (*os.File, error) {
 	return os.NewFile(ResultFD, "check-result"), nil
 }
 
-// LimitChild sets the child's limits before the student's code runs: its
-// address space (MemoryBudget past what it has now) and its stack, so
+// LimitChild sets the child's limits before the student's code runs: it
+// is a child subreaper; its address space (MemoryBudget past what it has now) and its stack, so
 // that a recursion that never ends says "stack overflow" at a quarter of
 // a GB, before its stack's copies take the budget (Go's own limit is 1 GB,
 // copied from the half it outgrew).
 func LimitChild() {
+	// The processes the code starts stay this process's descendants,
+	// in a session of their own too (EndDescendants).
+	unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 	debug.SetMaxStack(256 << 20)
 	if raceBuild() {
 		return

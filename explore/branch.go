@@ -365,6 +365,19 @@ func OpenContext(ctx context.Context, st Start, path []string) (*State, error) {
 	}
 	s.Steps = rec.Steps
 	s.Legend, s.Parts, s.Props = w.legend(), w.parts(), w.props()
+	if sw, ok := w.(settler); ok && sw.settles() && s.Err == "" {
+		// The verdict is the books' as a reader finds them: after the
+		// consumer's last recovery, on a copy, so the page still shows
+		// the state the path left (issue 43: "lost" on a page whose
+		// saved file passed).
+		x, err := replay(m, st, path)
+		if err != nil {
+			return nil, err
+		}
+		if err := x.(settler).settle(); err == nil {
+			s.Props = x.props()
+		}
+	}
 	if s.Actions, err = actions(m, st, path, w); err != nil {
 		return nil, err
 	}
@@ -399,6 +412,13 @@ func actions(m *model, st Start, path []string, w walker) ([]Action, error) {
 		a.Effect = x.snapshot() != here
 	}
 	return acts, nil
+}
+
+// settler is a walker whose run ends with one more step before the books
+// are read (a durable inbox's last recovery).
+type settler interface {
+	settles() bool
+	settle() error
 }
 
 // replay runs path from st with no recorder.

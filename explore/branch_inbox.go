@@ -240,7 +240,10 @@ func (w *inboxWalk) actions() []Action {
 func (w *inboxWalk) snapshot() string {
 	b := make([]byte, 0, 4*len(w.refs))
 	for i := range w.refs {
-		b = fmt.Appendf(b, "%v/%d/%v ", w.h.Acked(i), w.h.Applied(i), w.h.KeyHeld(i))
+		// A row waiting in a durable inbox's table is state too: the
+		// recovery applies it (issue 43: a crash-mid that stored it read
+		// as "no effect").
+		b = fmt.Appendf(b, "%v/%d/%v/%v ", w.h.Acked(i), w.h.Applied(i), w.h.KeyHeld(i), w.h.Waiting(i))
 	}
 	return string(b)
 }
@@ -272,13 +275,21 @@ func yesNo(b bool, yes, no string) harness.Msg {
 func (w *inboxWalk) parts() []Part {
 	p := Part{Title: harness.M("state.part.messages"),
 		Head: []harness.Msg{harness.M("state.col.message"), harness.M("state.col.broker"), harness.M("state.col.effects"), harness.M("state.col.key")}}
+	table := w.h.Recovers() // a durable inbox: its table's rows are state too
+	if table {
+		p.Head = append(p.Head, harness.M("state.col.table"))
+	}
 	for i, m := range w.h.Messages() {
-		p.Rows = append(p.Rows, []harness.Msg{
+		row := []harness.Msg{
 			text(fmt.Sprintf("m%d %s", i+1, m)),
 			yesNo(w.h.Acked(i), "state.acked", "state.unacked"),
 			text(w.h.Applied(i)),
 			yesNo(w.h.KeyHeld(i), "state.key.held", "state.key.none"),
-		})
+		}
+		if table {
+			row = append(row, yesNo(w.h.Waiting(i), "state.table.waiting", "state.table.none"))
+		}
+		p.Rows = append(p.Rows, row)
 	}
 	window := harness.M("state.window.none")
 	if w.anyPrune {
@@ -295,6 +306,13 @@ func (w *inboxWalk) parts() []Part {
 	orders.Rows = append(orders.Rows, []harness.Msg{harness.M("state.window"), window})
 	return []Part{p, orders}
 }
+
+// settles: a consumer with a recovery step runs it once more before the
+// books are read, so the page judges a settled copy of the run, as the
+// drill file it saves does.
+func (w *inboxWalk) settles() bool { return w.h.Recovers() }
+
+func (w *inboxWalk) settle() error { return w.h.Settle() }
 
 func (w *inboxWalk) props() []Property {
 	lost := Property{Name: "lost", Value: harness.M("state.prop.none")}

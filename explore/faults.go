@@ -89,3 +89,9 @@ func (sp *shardSpace) faults(s *shardSchedule) uint32 {
 	}
 	return 1<<slices.Index(sp.stops, int(s.stop)) | 1<<(len(sp.stops)+slices.Index(shardZombies, int(s.zombie)))
 }
+
+// FaultClasses are every section's fault classes: the names a lesson
+// "unfired/CLASS" may carry (check.KnownLessonID).
+func FaultClasses() []string {
+	return slices.Concat(inboxFaultClasses, orderingFaultClasses, shardjobFaultClasses)
+}

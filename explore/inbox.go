@@ -439,18 +439,10 @@ func Inbox(ctx context.Context, sc InboxScope, o Options) (*Report, error) {
 	var tallies [4]strategyTally[inboxSchedule] // one per harness.InboxStrategies entry
 	var calls [4]OutsideCalls
 	var n, states uint64
-	if sc.Notify {
-		// The states have no bit for the outside call: say so to an
-		// explicit --engine states rather than walk another way.
-		if o.Engine == EngineStates {
-			return nil, ErrNotifyStates
-		}
-		o.Engine = EngineEnumerate
-	}
 	engine := o.engine()
 	if engine == EngineStates {
 		var err error
-		if n, states, err = sp.byStates(ctx, o, &tallies); err != nil {
+		if n, states, err = sp.byStates(ctx, o, &tallies, &calls); err != nil {
 			return nil, err
 		}
 	} else {

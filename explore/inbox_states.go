@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/bits"
 	"sync"
 
 	"archlab/harness"
@@ -60,6 +61,23 @@ func inboxKey(h inboxState, faults, oks int) uint64 {
 	return uint64(h) | uint64(faults)<<32 | uint64(oks)<<40
 }
 
+// With --notify, a key also counts m1's calls to the outside service,
+// up to 2 (the report asks "never" or "more than once"): bits 48 and 49.
+// A schedule's end is tagged with what its count says, so the state
+// engine sums the calls over schedules as the enumerator does (issue 43:
+// --notify walked every schedule one by one, 60 s for a scope the states
+// count in a second).
+const inboxCallsShift = 48
+
+func inboxCalls(key uint64) int { return int(key >> inboxCallsShift & 3) }
+
+// The tags of an end (counted, breaking nothing): m1's call never made,
+// or made more than once.
+const (
+	tagCallNever    = brokeOutside << 1 // past the student's invariants: never met in one walk, kept apart all the same
+	tagCallRepeated = brokeOutside << 2
+)
+
 // Steps are coded msg<<inboxRowBits | delivery: a row of the fault table
 // fits in inboxRowBits bits.
 const inboxRowBits = 4
@@ -83,6 +101,7 @@ type inboxMove struct {
 	known bool
 	to    uint8      // message i's bits after the delivery
 	clear inboxState // other messages' key bits the delivery forgot
+	calls uint8      // m1's outside calls the delivery made (notify)
 }
 
 // inboxStates is one strategy's §8.2 scope as a space of states: a book's
@@ -94,6 +113,8 @@ type inboxStates struct {
 	// prefix, when set, replays the steps that led to the walk's root (a
 	// state page's path) on every run that learns a move.
 	prefix func(harness.Harness) error
+	// notify: m1's handler calls the outside service, counted in the key.
+	notify bool
 	moves  [MaxInboxMessages][len(harness.InboxFaults)][1 << inboxBits]inboxMove
 }
 
@@ -101,13 +122,19 @@ type inboxStates struct {
 // end here (inboxBounds.ends), then the broker's choices
 // (inboxBounds.choices), each step the move learnt for its message's bits.
 func (x *inboxStates) expand(key uint64, path func() []uint16, to func(uint16, uint64, uint64), end func(uint8, uint64)) error {
-	h, faults, oks := inboxState(key), int(key>>32&0xff), int(key>>40)
+	h, faults, oks, calls := inboxState(key), int(key>>32&0xff), int(key>>40&0xff), inboxCalls(key)
 	n := x.sp.n
 	acked := h.ackedMask(n)
 	if full := acked == 1<<n-1; x.sp.ends(full, oks, faults) {
 		broken := h.broken(n)
 		if !full {
 			broken |= brokeUnacked
+		}
+		if x.notify && calls == 0 {
+			broken |= tagCallNever
+		}
+		if x.notify && calls == 2 {
+			broken |= tagCallRepeated
 		}
 		end(broken, 0)
 	}
@@ -122,7 +149,7 @@ func (x *inboxStates) expand(key uint64, path func() []uint16, to func(uint16, u
 		shift := inboxBits * msg
 		own := inboxState(1<<inboxBits-1) << shift
 		next := h&^mv.clear&^own | inboxState(mv.to)<<shift
-		to(inboxStep(msg, d), inboxKey(next, faults, oks), 0)
+		to(inboxStep(msg, d), inboxKey(next, faults, oks)|uint64(min(calls+int(mv.calls), 2))<<inboxCallsShift, 0)
 		return true
 	})
 	return err
@@ -145,9 +172,7 @@ func (x *inboxStates) learn(h inboxState, msg int, d delivery, path []uint16) er
 	if err != nil {
 		return err
 	}
-	for _, m := range sp.msgs {
-		hn.Declare(m)
-	}
+	declare(hn, sp.msgs, nil, x.notify)
 	if x.prefix != nil {
 		if err := x.prefix(hn); err != nil {
 			return err
@@ -163,9 +188,11 @@ func (x *inboxStates) learn(h inboxState, msg int, d delivery, path []uint16) er
 		return drift(string(x.strategy), fmt.Errorf("%s reached state %08x, not %08x: %v", &s, before, h, ks.err))
 	}
 	ks.watch = msg
+	calls := hn.Calls(0)
 	if err := deliver(hn, msg, d); err != nil {
 		return err
 	}
+	calls = min(hn.Calls(0)-calls, 2)
 	s.steps[s.n].msg, s.steps[s.n].what = uint8(msg), d
 	s.n++
 	if ks.err != nil {
@@ -184,7 +211,7 @@ func (x *inboxStates) learn(h inboxState, msg int, d delivery, path []uint16) er
 		return drift(string(x.strategy), fmt.Errorf("%s: delivering m%d changed other messages' state (%08x to %08x): %w",
 			&s, msg+1, h, after, ErrNotLocal))
 	}
-	x.moves[msg][d][h.local(msg)] = inboxMove{known: true, to: after.local(msg), clear: ks.forgot &^ own}
+	x.moves[msg][d][h.local(msg)] = inboxMove{known: true, to: after.local(msg), clear: ks.forgot &^ own, calls: uint8(calls)}
 	return nil
 }
 
@@ -338,7 +365,7 @@ func (s *keyStore) Prune(maxSeq int64) int {
 
 // byStates counts every strategy's schedules through its states, the
 // strategies side by side on o's workers.
-func (sp *inboxSpace) byStates(ctx context.Context, o Options, tallies *[4]strategyTally[inboxSchedule]) (n, states uint64, err error) {
+func (sp *inboxSpace) byStates(ctx context.Context, o Options, tallies *[4]strategyTally[inboxSchedule], calls *[4]OutsideCalls) (n, states uint64, err error) {
 	var progress func(int)
 	if o.Progress != nil {
 		progress = func(k int) { o.Progress(k, 0) }
@@ -346,10 +373,12 @@ func (sp *inboxSpace) byStates(ctx context.Context, o Options, tallies *[4]strat
 	counted := make([]int, len(harness.InboxStrategies))
 	errs := make([]error, len(counted))
 	each(o.workers(), len(counted), func(k int) {
-		x := &inboxStates{sp: sp, strategy: harness.InboxStrategies[k]}
+		x := &inboxStates{sp: sp, strategy: harness.InboxStrategies[k], notify: sp.notify}
 		lv, err := walkStates(ctx, x, inboxKey(0, 0, 0), brokeLost|brokeDoubled, 0, StateLimit, progress)
 		if err == nil {
 			tallies[k], err = tallyOf(lv, x, 0, sp.schedule, func(s *inboxSchedule) int { return int(s.n) })
+			root := lv.root()
+			calls[k] = OutsideCalls{Never: root.viol[bits.TrailingZeros8(tagCallNever)], Repeated: root.viol[bits.TrailingZeros8(tagCallRepeated)]}
 		}
 		if err == nil && lv.root().total != sp.size() {
 			err = drift(string(x.strategy), fmt.Errorf("its states count %d schedules, the scope has %d", lv.root().total, sp.size()))

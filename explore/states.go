@@ -33,10 +33,6 @@ var ErrOverflow = errors.New("more than 2^64 schedules")
 // per worker, so no two schedules share a state past their first run.
 var ErrNoStateGraph = errors.New("no state graph for this mechanism")
 
-// ErrNotifyStates is --engine states asked of an inbox scope with the call
-// outside the store (InboxScope.Notify): a state has no bit for the call.
-var ErrNotifyStates = errors.New("no bit in a state for the call outside the store")
-
 // enumerateOnly is the engine of a mechanism with no state graph: it
 // refuses an explicit --engine states.
 func enumerateOnly(o Options) error {

@@ -252,3 +252,31 @@ func TestOrderingKeyRoundTrips(t *testing.T) {
 		}
 	}
 }
+
+// TestEnginesAgreeNotify: with m1's outside call (--notify), the states
+// count the calls never made and made more than once as the enumerator
+// does (issue 43: --notify always enumerated, 60 s for a scope the states
+// walk in a second).
+func TestEnginesAgreeNotify(t *testing.T) {
+	t.Parallel()
+	grid := []InboxScope{{Messages: 1, Faults: 1}, {Messages: 2, Faults: 2}, {Messages: 3, Faults: 2}}
+	if testing.Short() || raceOn {
+		grid = grid[:2]
+	}
+	for _, sc := range grid {
+		sc.Notify = true
+		t.Run(fmt.Sprintf("inbox/messages=%d/faults=%d/notify", sc.Messages, sc.Faults), func(t *testing.T) {
+			bothEngines(t, func(o Options) (*Report, error) { return Inbox(ctx, sc, o) })
+			states, err1 := Inbox(ctx, sc, Options{Engine: EngineStates})
+			enum, err2 := Inbox(ctx, sc, Options{Engine: EngineEnumerate})
+			if err1 != nil || err2 != nil {
+				t.Fatal(err1, err2)
+			}
+			for i, s := range states.Strategies {
+				if s.Outside == nil || *s.Outside != *enum.Strategies[i].Outside {
+					t.Errorf("%s: outside calls %+v by states, %+v enumerated", s.Name, s.Outside, enum.Strategies[i].Outside)
+				}
+			}
+		})
+	}
+}

@@ -255,6 +255,15 @@ func (h *Inbox) recover() error {
 	return nil
 }
 
+// Waiting says whether message i waits in the inbox table: stored, not
+// processed yet. The recovery processes it before the books are read.
+func (h *Inbox) Waiting(i int) bool { return h.stored[i] && !h.done[i] }
+
+// Recovers says whether the run's consumer has a recovery step, which
+// runs once more before the books are read (Settle): what the page reads
+// of the books must then be read after it, as a drill file's are.
+func (h *Inbox) Recovers() bool { return h.students != nil && h.students.Recover != nil }
+
 // Durable says whether the run's code used the inbox table (Store,
 // Pending, Process): its state is then more than what the explorer's state
 // engine keys a state on.

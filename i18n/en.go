@@ -509,7 +509,6 @@ invariants fail, every other check passes.`,
 	"explore.err.overflow":                     "explore %s: the scope has more than 2^64 schedules: its counts do not fit",
 	"explore.rate.states":                      "explore %s: %s schedules × %d strategies through %s states in %s, workers=%d",
 	"explore.err.no-states":                    "explore %s has no state graph: each schedule is one pass of the book's Runner.Run, so no two share a state to count once; it runs with --engine enumerate",
-	"explore.err.notify-states":                "--notify counts a call outside the store, which the states have no bit for: it runs with --engine enumerate, not states",
 	// Issue 11: decimal numbers, exit status 3, the database checks and lock.
 	"err.flag.decimal":         "%s takes a whole number in decimal digits, such as 10 (no leading zero, no 0x), got %q",
 	"err.flag.decimal-range":   "%s takes a whole number from %d to %d, got %q",

@@ -34,7 +34,7 @@ var Langs = []Lang{ZH, EN}
 // reading a file changes nothing here. The words of the harness's fault
 // tables live in the tables' rows; the harness adds them once, when the
 // program starts (Add).
-var catalogues = map[Lang][]map[string]string{EN: {en, realdbEN, labEN, checkEN, lessonsEN, brokerEN, webEN, fileEN, ondemandEN, stateEN, hostileEN, modelEN, classEN, durableEN}, ZH: {zh, realdbZH, labZH, checkZH, lessonsZH, brokerZH, webZH, fileZH, ondemandZH, stateZH, hostileZH, modelZH, classZH, durableZH}}
+var catalogues = map[Lang][]map[string]string{EN: {en, realdbEN, labEN, checkEN, lessonsEN, brokerEN, webEN, fileEN, ondemandEN, stateEN, hostileEN, modelEN, classEN, durableEN, untrustedEN}, ZH: {zh, realdbZH, labZH, checkZH, lessonsZH, brokerZH, webZH, fileZH, ondemandZH, stateZH, hostileZH, modelZH, classZH, durableZH, untrustedZH}}
 
 // Add makes words part of lang's catalogue: the words a package keeps
 // beside what they describe, such as the rows of the harness's fault

@@ -503,7 +503,6 @@ STRATEGY 时，--emit 依次打印每个不安全策略的文件；要保存恰�
 	"explore.err.overflow":                     "explore %s：该范围的故障序列超过 2^64 个：计数放不下",
 	"explore.rate.states":                      "explore %s：%s 个故障序列 × %d 个策略，经过 %s 个状态，用时 %s，并行 %d 路",
 	"explore.err.no-states":                    "explore %s 没有状态图：每个故障序列都是书中 Runner.Run 的一次完整运行，没有两个故障序列共享可以只算一次的状态；它用 --engine enumerate 运行",
-	"explore.err.notify-states":                "--notify 统计本地存储之外的调用，状态里没有记录它的位：它用 --engine enumerate 运行，而不是 states",
 	// Issue 11: decimal numbers, exit status 3, the database checks and lock.
 	"err.flag.decimal":         "%s 需要一个十进制整数，例如 10（不能以 0 开头，不能用 0x），收到 %q",
 	"err.flag.decimal-range":   "%s 需要 %d 到 %d 之间的整数，收到 %q",

@@ -106,6 +106,14 @@ func Variant(ctx context.Context, w Want) (string, error) {
 	if err != nil {
 		return "", &Error{Msg: t("err.ondemand.no-cache", what, err)}
 	}
+	return variantIn(ctx, w, goTool, root, cache, "./cmd/archlab")
+}
+
+// variantIn is Variant once the clone, go and the cache are found: pkg
+// built with w's parts into cache, unless its stamp holds.
+func variantIn(ctx context.Context, w Want, goTool, root, cache, pkg string) (string, error) {
+	t := func(key string, args ...any) string { return i18n.T(w.Lang, key, args...) }
+	what := partsWords(w.Lang, w.Parts)
 	sweep(cache)
 	race := RaceBuilt()
 	name := "archlab-" + strings.Join(w.Parts, "+")
@@ -118,17 +126,24 @@ func Variant(ctx context.Context, w Want) (string, error) {
 		return "", &Error{Msg: t("err.ondemand.no-source", w.Asker, what, err)}
 	}
 	old, _ := os.ReadFile(bin + ".stamp")
+	oldStamp, sum, _ := strings.Cut(string(old), "\n")
+	oldStamp += "\n"
 	_, statErr := os.Stat(bin)
-	if statErr == nil && strings.HasPrefix(string(old), stamp) {
-		// The source is the same: the binary must still be the one built,
-		// whole, executable, or it is built again.
-		sum := strings.TrimPrefix(string(old), stamp)
-		if binaryMatches(bin, sum) {
-			return bin, nil
-		}
+	// The binary must still be the one built, whole and executable, for
+	// go build to start from it: a file cut short keeps the build ID at
+	// its start, and go build would call it up to date and leave it as
+	// it is (issue 43). A damaged one is never reused, and never run.
+	intact := statErr == nil && binaryMatches(bin, sum)
+	if intact && oldStamp == stamp {
+		return bin, nil
+	}
+	if statErr == nil && !intact {
 		if sum != "" { // a stamp from before the sum was kept says nothing
 			fmt.Fprintln(w.Err, t("ondemand.damaged", bin))
 		}
+		// Not handed to go build (Build links the old binary in): a
+		// new one is linked, and renamed over where it was.
+		os.Remove(bin)
 	}
 	// The first build says what it builds and where, at once; a rebuild
 	// after an edit says so only if it takes long enough to be noticed
@@ -140,7 +155,7 @@ func Variant(ctx context.Context, w Want) (string, error) {
 		defer timer.Stop()
 	}
 	done := Tick(w.Tick, w.Lang, t("ondemand.tick", name))
-	err = Build(ctx, goTool, root, bin, "./cmd/archlab", w.Parts, race)
+	err = Build(ctx, goTool, root, bin, pkg, w.Parts, race)
 	done(err == nil)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -148,7 +163,7 @@ func Variant(ctx context.Context, w Want) (string, error) {
 		}
 		return "", &Error{Msg: t("err.ondemand.build", bin, err)}
 	}
-	sum, err := binarySum(bin)
+	sum, err = binarySum(bin)
 	if err == nil {
 		err = writeStamp(bin+".stamp", stamp+sum)
 	}

@@ -1,7 +1,12 @@
 package ondemand
 
 import (
+	"context"
 	"errors"
+	"os/exec"
+	"strings"
+
+	"archlab/i18n"
 	"os"
 	"path/filepath"
 	"testing"
@@ -129,5 +134,51 @@ func TestSweepOldBuilds(t *testing.T) {
 	}
 	if _, err := os.Stat(fresh); err != nil {
 		t.Error("a fresh build folder was swept")
+	}
+}
+
+// TestDamagedVariantIsBuiltAgain: a variant cut short is built again into
+// a new file, never run as it was (issue 43: go build, handed the old
+// file, found its build ID up to date and left it cut short, and it died
+// of a segmentation fault on every run); when that build fails, the run
+// gets an error, not the damaged file.
+func TestDamagedVariantIsBuiltAgain(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	root, cache := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(root, "go.mod"), []byte("module tiny\n\ngo 1.21\n"), 0o644)
+	main := filepath.Join(root, "main.go")
+	os.WriteFile(main, []byte("package main\n\nfunc main() { println(\"whole\") }\n"), 0o644)
+	var said strings.Builder
+	w := Want{Parts: []string{"sqlite"}, Asker: "a test", Lang: i18n.EN, Err: &said}
+	ctx := context.Background()
+	bin, err := variantIn(ctx, w, goTool, root, cache, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, _ := os.Stat(bin)
+	os.Truncate(bin, info.Size()/2)
+	said.Reset()
+	again, err := variantIn(ctx, w, goTool, root, cache, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(said.String(), "building it again") {
+		t.Errorf("said %q, want the damage named", said.String())
+	}
+	if out, err := exec.Command(again).CombinedOutput(); err != nil || !strings.Contains(string(out), "whole") {
+		t.Fatalf("the variant built again: %v %q, want it to run", err, out)
+	}
+
+	// Damaged again, and the source no longer compiles: an error, and the
+	// damaged file is not handed back.
+	os.Truncate(bin, info.Size()/2)
+	os.WriteFile(main, []byte("package main\n\nfunc main() { not go }\n"), 0o644)
+	if got, err := variantIn(ctx, w, goTool, root, cache, "."); err == nil {
+		t.Errorf("a failed rebuild handed back %s", got)
+	} else if e, ok := err.(*Error); !ok || e.Interrupted {
+		t.Errorf("err %#v, want an *Error (exit 3)", err)
 	}
 }

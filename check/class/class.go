@@ -145,7 +145,10 @@ func rows(lang i18n.Lang, c *Class) []Row {
 		if r.Text == "" {
 			r.Text = text
 		}
-		if !slices.Contains(r.Students, student) {
+		// The students come one after another: a student already on the
+		// row is its last (a search of the row made a class of 20,000
+		// take 18 s, issue 43).
+		if n := len(r.Students); n == 0 || r.Students[n-1] != student {
 			r.Students = append(r.Students, student)
 		}
 		if replay != nil && replay.Steps > 0 && (r.Example == nil || replay.Steps < r.Example.Steps) {
@@ -158,10 +161,7 @@ func rows(lang i18n.Lang, c *Class) []Row {
 				if strings.HasPrefix(l.ID, "counter/") && i > 0 {
 					continue // a drill's counter: a symptom of the checks beside it
 				}
-				text, ok := check.LessonTextByID(lang, e.Name, l.ID)
-				if !ok {
-					text = l.Text
-				}
+				text := lessonText(lang, e.Name, l.ID)
 				var replay *Replay
 				if i == 0 { // the run shows the headline lesson
 					replay = e.Replay
@@ -189,10 +189,27 @@ func rows(lang i18n.Lang, c *Class) []Row {
 			if e.GoTest {
 				e.File = fmt.Sprintf("row%d_%s_test.go", i+1, strings.ReplaceAll(r.Exercise, "-", "_"))
 			}
+			e.Body = savedAs(lang, i+1, e)
 		}
 		rs[i] = *r
 	}
 	return rs
+}
+
+// lessonText is a lesson's words, archlab's own: the catalogue's, or for
+// a unit or a counter (whose words carry the student's values) a line
+// that names it. A result's own text is never shown: it could say
+// anything in archlab's voice (issue 43).
+func lessonText(lang i18n.Lang, exercise, id string) string {
+	if text, ok := check.LessonTextByID(lang, exercise, id); ok {
+		return text
+	}
+	kind, rest, _ := strings.Cut(id, "/")
+	if kind == "counter" {
+		drill, name, _ := strings.Cut(rest, "/")
+		return i18n.T(lang, "class.lesson.counter", drill, name)
+	}
+	return i18n.T(lang, "class.lesson.unit", rest)
 }
 
 // mistakeName is a known mistake's name: its text up to the colon.

@@ -2,6 +2,7 @@ package class
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"encoding/xml"
 	"errors"
@@ -13,11 +14,13 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 	"unicode"
 	"unicode/utf8"
 
 	"archlab/check"
 	"archlab/check/report"
+	"archlab/drills"
 	"archlab/i18n"
 )
 
@@ -87,6 +90,12 @@ type Class struct {
 // Read reads every result in dir. Its error is only for dir itself; a bad
 // result is one more Refused.
 func Read(lang i18n.Lang, dir string) (*Class, error) {
+	return ReadContext(context.Background(), lang, dir)
+}
+
+// ReadContext is Read, stopped with ctx's error when ctx ends (a page's
+// deadline).
+func ReadContext(ctx context.Context, lang i18n.Lang, dir string) (*Class, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
@@ -98,21 +107,27 @@ func Read(lang i18n.Lang, dir string) (*Class, error) {
 	c := &Class{Dir: dir}
 	seen := map[string]string{}
 	for _, e := range entries {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		name := e.Name()
 		if strings.HasPrefix(name, ".") { // .DS_Store, .git: not a student
 			continue
 		}
 		s, err := readEntry(root, name)
 		if err == nil {
-			if first, dup := seen[s.Name]; dup {
+			if first, dup := seen[lookAlike(s.Name)]; dup {
 				err = &refusal{"class.err.same-student", []any{first}}
+				if stem(first) != stem(name) { // not NAME.json beside NAME/: only reads the same
+					err = &refusal{"class.err.look-alike", []any{first}}
+				}
 			}
 		}
 		if err != nil {
 			c.Refused = append(c.Refused, Refused{File: printable(name), Why: why(lang, err)})
 			continue
 		}
-		seen[s.Name] = name
+		seen[lookAlike(s.Name)] = name
 		c.Students = append(c.Students, *s)
 	}
 	slices.SortFunc(c.Students, func(a, b Student) int { return strings.Compare(a.Name, b.Name) })
@@ -169,8 +184,9 @@ func readEntry(root, name string) (*Student, error) {
 			if err != nil {
 				return nil, err
 			}
-			s.Name, s.Source = name, filepath.ToSlash(filepath.Join(name, f))
-			return s, nil
+			s.Source = filepath.ToSlash(filepath.Join(name, f))
+			s.Name, err = studentName(name)
+			return s, err
 		}
 		return nil, refuse("class.err.empty-folder", strings.Join(folderFiles, ", "))
 	case !info.Mode().IsRegular():
@@ -182,8 +198,9 @@ func readEntry(root, name string) (*Student, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.Name, s.Source = strings.TrimSuffix(name, ".json"), name
-	return s, nil
+	s.Source = name
+	s.Name, err = studentName(strings.TrimSuffix(name, ".json"))
+	return s, err
 }
 
 // inside is rel under root, followed if it is a link, and refused if it
@@ -203,7 +220,7 @@ func inside(root, rel string) (string, fs.FileInfo, error) {
 
 // readFile reads one result file: kind is which of folderFiles it is.
 func readFile(path, kind string) (*Student, error) {
-	f, err := os.Open(path)
+	f, err := openRegular(path)
 	if err != nil {
 		return nil, err
 	}
@@ -228,6 +245,27 @@ func readFile(path, kind string) (*Student, error) {
 		return nil, err
 	}
 	return s, s.valid()
+}
+
+// openRegular opens path for reading only if it is a regular file, as it
+// is when opened: a link or a FIFO swapped in after the folder was listed
+// is refused, not followed or waited on (issue 43: a FIFO put in place
+// between stat and open hung archlab class). O_NONBLOCK makes the open of
+// a FIFO return at once; fstat then says what was opened.
+func openRegular(path string) (*os.File, error) {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, refuse("class.err.special")
+	}
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		syscall.Close(fd)
+		return nil, refuse("class.err.special")
+	}
+	return os.NewFile(uintptr(fd), path), nil
 }
 
 // strict decodes one JSON value, and nothing after it.
@@ -263,14 +301,39 @@ func fromCheckJSON(data []byte) (*Student, error) {
 			e.Lessons = append(e.Lessons, Lesson{ID: id, Text: j.Lessons[i]})
 		}
 		switch {
-		case j.GoTest != "":
-			e.Replay = &Replay{GoTest: j.GoTest, Steps: len(j.Calls)}
+		case len(j.Calls) > 0 || j.GoTest != "":
+			r, err := rebuilt(j)
+			if err != nil {
+				return nil, err
+			}
+			e.Replay = r
 		case j.DrillFile != "":
+			// A drill file is data that archlab drill --file runs: it
+			// must parse as one.
+			if _, err := drills.Parse("drill_file.txtar", []byte(j.DrillFile)); err != nil {
+				return nil, refuse("class.err.field", "drill_file")
+			}
 			e.Replay = &Replay{DrillFile: j.DrillFile, Steps: drillSteps(j.DrillFile)}
 		}
 		s.Exercises = append(s.Exercises, e)
 	}
 	return s, nil
+}
+
+// rebuilt is an exercise's counterexample of calls as archlab writes it:
+// the calls checked against the exercise's model, the Go test written
+// again from them. The result's own go_test is never kept: it is the
+// student's machine's text, and the teacher would run it.
+func rebuilt(j report.JSONExercise) (*Replay, error) {
+	calls := make([]check.ResultCall, len(j.Calls))
+	for i, c := range j.Calls {
+		calls[i] = check.ResultCall{Text: c.Call, Book: c.Book, Yours: c.Yours}
+	}
+	test, n, err := check.RebuildRun(j.Name, calls)
+	if err != nil {
+		return nil, refuse("class.err.calls", printable(j.Name))
+	}
+	return &Replay{GoTest: test, Steps: n}, nil
 }
 
 func fromGradescope(data []byte) (*Student, error) {
@@ -340,8 +403,8 @@ func drillSteps(file string) int {
 }
 
 var (
-	idPattern      = regexp.MustCompile(`^[a-z0-9][a-z0-9._:/-]{0,99}$`)
-	versionPattern = regexp.MustCompile(`^[\x21-\x7e][\x20-\x7e]{0,99}$`) // "(devel) go1.26.8", "v1.2.0 0123456789ab+dirty go1.26.8"
+	idPattern      = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9._:/-]{0,99}$`) // "unit/TestDedupKeyIncludesProducer"
+	versionPattern = regexp.MustCompile(`^[\x21-\x7e][\x20-\x7e]{0,99}$`)      // "(devel) go1.26.8", "v1.2.0 0123456789ab+dirty go1.26.8"
 	shaPattern     = regexp.MustCompile(`^[0-9a-f]{64}$`)
 	statuses       = []check.Status{check.Done, check.NotDone, check.NotStarted, check.Failed, check.Hung}
 )
@@ -375,6 +438,9 @@ func (s *Student) valid() error {
 			if !idPattern.MatchString(l.ID) {
 				return refuse("class.err.field", "lesson_ids")
 			}
+			if !check.KnownLessonID(e.Name, l.ID) {
+				return refuse("class.err.lesson", e.Name, l.ID)
+			}
 			if !plainText(l.Text, false) || utf8.RuneCountInString(l.Text) > 500 {
 				return refuse("class.err.field", "lessons")
 			}
@@ -390,7 +456,7 @@ func (s *Student) valid() error {
 // tabs where lines are allowed).
 func plainText(s string, lines bool) bool {
 	return utf8.ValidString(s) && !strings.ContainsFunc(s, func(r rune) bool {
-		return unicode.IsControl(r) && !(lines && (r == '\n' || r == '\t'))
+		return unicode.IsControl(r) && !(lines && (r == '\n' || r == '\t')) || invisible(r)
 	})
 }
 
@@ -402,7 +468,7 @@ func printable(s string) string {
 		switch {
 		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
 			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case unicode.IsControl(r):
+		case unicode.IsControl(r) || invisible(r):
 			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
 			b.WriteRune(r)

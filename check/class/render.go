@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -113,35 +115,72 @@ func Refusals(r *term.Renderer, s *Summary) {
 }
 
 // Save writes each row's shortest run into dir, one file each, named as
-// the summary names them; a file of the same name is replaced whole.
-func Save(s *Summary, dir string) (int, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+// the summary names them, 0644 as any file the teacher saves; a file of
+// the same name is replaced whole. What an earlier save wrote (listed in
+// dir's saveList) and this one does not is removed, so the folder holds
+// this class's runs only; a save that fails takes back what it made.
+func Save(s *Summary, dir string) (n int, err error) {
+	var made term.Made
+	defer func() {
+		if err != nil {
+			made.Undo()
+		}
+	}()
+	if err := made.Dir(dir); err != nil {
 		return 0, err
 	}
-	n := 0
-	done := map[string]bool{}
+	var wrote []string
 	for _, row := range s.Rows {
 		e := row.Example
-		if e == nil || done[e.File] {
+		if e == nil || slices.Contains(wrote, e.File) {
 			continue
 		}
-		done[e.File] = true
-		tmp, err := os.CreateTemp(dir, ".class-*")
-		if err != nil {
+		path := filepath.Join(dir, e.File)
+		fresh := term.Fresh(path)
+		if err := writeWhole(path, e.Body); err != nil {
 			return n, err
 		}
-		_, err = tmp.WriteString(e.Body)
-		if cerr := tmp.Close(); err == nil {
-			err = cerr
+		if fresh {
+			made.File(path)
 		}
-		if err == nil {
-			err = os.Rename(tmp.Name(), filepath.Join(dir, e.File))
-		}
-		if err != nil {
-			os.Remove(tmp.Name())
-			return n, err
-		}
+		wrote = append(wrote, e.File)
 		n++
 	}
-	return n, nil
+	old, _ := os.ReadFile(filepath.Join(dir, saveList))
+	for _, name := range strings.Split(string(old), "\n") {
+		if savedName.MatchString(name) && !slices.Contains(wrote, name) {
+			os.Remove(filepath.Join(dir, name))
+		}
+	}
+	return n, writeWhole(filepath.Join(dir, saveList), strings.Join(wrote, "\n")+"\n")
+}
+
+// saveList is the file in a --save folder that lists what the save wrote.
+const saveList = ".archlab-class-save"
+
+// savedName is a name Save writes; an earlier save's list is trusted for
+// nothing else (a file of the teacher's beside them stays).
+var savedName = regexp.MustCompile(`^(\d+-[a-z0-9-]+\.txtar|row\d+_[a-z0-9_]+_test\.go)$`)
+
+// writeWhole writes body to path through a temporary file beside it,
+// 0644: a reader sees the old file or the new one.
+func writeWhole(path, body string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".class-*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.WriteString(body)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
 }

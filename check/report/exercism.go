@@ -223,8 +223,15 @@ func (r *Report) drillCode(e *check.Exercise, name string) (string, error) {
 
 // Exercism writes DIR/EXERCISE/results.json for every result, each
 // whole or not at all, and says on stdout which it wrote and its status.
-// A file that cannot be written is exit 3: the environment, not a verdict.
-func (r *Report) Exercism(results []*check.Result, dir string) error {
+// A file that cannot be written is exit 3: the environment, not a verdict;
+// what this run made before it is taken back.
+func (r *Report) Exercism(results []*check.Result, dir string) (err error) {
+	var made term.Made
+	defer func() {
+		if err != nil {
+			made.Undo()
+		}
+	}()
 	for _, res := range results {
 		ex, err := r.exercism(res)
 		if err != nil {
@@ -236,11 +243,15 @@ func (r *Report) Exercism(results []*check.Result, dir string) error {
 		}
 		sub := filepath.Join(dir, res.Exercise.Name)
 		path := filepath.Join(sub, "results.json")
-		if err := os.MkdirAll(sub, 0o755); err != nil {
+		if err := made.Dir(sub); err != nil {
 			return &status.CouldNotRun{Msg: r.t("check.exercism.err.write", path, term.OSReason(r.Lang, err))}
 		}
+		fresh := term.Fresh(path)
 		if err := writeWhole(path, b.Bytes(), 0o644); err != nil {
 			return &status.CouldNotRun{Msg: r.t("check.exercism.err.write", path, term.OSReason(r.Lang, err))}
+		}
+		if fresh {
+			made.File(path)
 		}
 		if _, err := fmt.Fprintln(r.Out, r.t("check.exercism.wrote", path, ex.Status)); err != nil {
 			return err

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/xml"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -236,10 +235,12 @@ func (r *Report) Grader(format string, results []*check.Result, done int, dir st
 		return fmt.Errorf("no grader format %q", format)
 	}
 	path := filepath.Join(dir, name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	var made term.Made
+	if err := made.Dir(dir); err != nil {
 		return &status.CouldNotRun{Msg: r.t("check.exercism.err.write", path, term.OSReason(r.Lang, err))}
 	}
 	if err := writeWhole(path, b.Bytes(), 0o644); err != nil {
+		made.Undo() // the folders this run made, and nothing else
 		return &status.CouldNotRun{Msg: r.t("check.exercism.err.write", path, term.OSReason(r.Lang, err))}
 	}
 	state := ExPass

@@ -255,3 +255,33 @@ func TestDrillStudentSignals(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckChildStdinAndSession: a correct handler that closes stdin in
+// init is checked as any other (issue 43: "did not finish within 10.0s"
+// after 0.17 s, stdin's end read as "your time is up"); and a helper the
+// code starts in a session of its own ends with the check.
+func TestCheckChildStdinAndSession(t *testing.T) {
+	t.Parallel() // child processes: they wait more than they compute
+	if raceOn {
+		t.Skip("process plumbing; the child under -race takes seconds to start")
+	}
+	out, err := hostileCheck(t, "closes-stdin").CombinedOutput()
+	if got := exitStatus(t, err); got != 0 || bytes.Contains(out, []byte("did not finish")) {
+		t.Errorf("a handler that closes stdin: exit %d, want 0:\n%s", got, out)
+	}
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	cmd := hostileCheck(t, "session-helper")
+	cmd.Env = append(cmd.Env, pidFileEnv+"="+pidFile)
+	out, err = cmd.CombinedOutput()
+	pid, ok := readPid(pidFile)
+	if !ok {
+		t.Fatalf("the helper never started (exit %v):\n%s", err, out)
+	}
+	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) }) // on the old code, it outlives the test
+	if got := exitStatus(t, err); got != 0 {
+		t.Errorf("exit %d, want 0:\n%s", got, out)
+	}
+	if outlives(pid) {
+		t.Errorf("the helper in a session of its own (pid %d) outlived the check", pid)
+	}
+}

@@ -29,6 +29,32 @@ var hostileStudents = map[string]func(*harness.Delivery) error{
 	"slow":       slowHandler,
 	"loops":      loopingHandler,
 	"panics":     panickingHandler,
+	// issue 43's
+	"closes-stdin":   bookDelivery, // closes stdin in init (below)
+	"session-helper": sessionHelperHandler,
+}
+
+// In a child checking the closes-stdin student, package init closes
+// stdin, as a correct handler may.
+func init() {
+	if os.Getenv(testStudentsEnv) == "closes-stdin" && os.Getenv(check.ChildEnv) == "1" {
+		os.Stdin.Close()
+	}
+}
+
+var helperOnce sync.Once
+
+// sessionHelperHandler starts, once, a helper in a session of its own
+// (out of the child's process group) that writes its pid where
+// pidFileEnv says and sleeps a minute, and does not wait for it; then it
+// is the book's.
+func sessionHelperHandler(d *harness.Delivery) error {
+	helperOnce.Do(func() {
+		cmd := exec.Command("sh", "-c", `echo $$ > "$`+pidFileEnv+`.tmp" && mv "$`+pidFileEnv+`.tmp" "$`+pidFileEnv+`" && exec sleep 60`)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		cmd.Start()
+	})
+	return bookDelivery(d)
 }
 
 // bookDelivery is the book's §8.2 handler.

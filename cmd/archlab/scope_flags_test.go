@@ -12,7 +12,8 @@ import (
 // TestScopeFlagsRoundTrip: the scope the page and the terminal print as
 // flags (view.ScopeFlags) is one a reader can type back: explore takes it
 // and reports the same scope and count. The page printed "--poison 0",
-// which explore refuses with exit 2 (issue 34, point 4).
+// which explore refuses with exit 2 (issue 34, point 4); the terminal's
+// rerun line "--notify 1" (issue 43, point 11).
 func TestScopeFlagsRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	reports := map[string]func() (*explore.Report, error){
@@ -25,6 +26,11 @@ func TestScopeFlagsRoundTrip(t *testing.T) {
 			sc.Poison = true
 			return explore.Ordering(ctx, sc, explore.Options{})
 		},
+		"inbox-notify": func() (*explore.Report, error) {
+			sc := explore.DefaultInbox
+			sc.Notify = true
+			return explore.Inbox(ctx, sc, explore.Options{})
+		},
 		"shardjob": func() (*explore.Report, error) {
 			return explore.Shardjob(ctx, explore.DefaultShardjob, explore.Options{})
 		},
@@ -35,8 +41,8 @@ func TestScopeFlagsRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		flags := view.ScopeFlags(rep.Scope)
-		if strings.Contains(flags, "--poison 0") || strings.Contains(flags, "--poison 1") {
-			t.Errorf("%s: %q: --poison is a switch", name, flags)
+		if strings.Contains(flags, "--poison 0") || strings.Contains(flags, "--poison 1") || strings.Contains(flags, "--notify 1") {
+			t.Errorf("%s: %q: --poison and --notify are switches", name, flags)
 		}
 		out, errOut, code := runCLI(t, nil, append([]string{"explore", rep.Mechanism, "--json"}, strings.Fields(flags)...)...)
 		if code != 0 {

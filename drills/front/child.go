@@ -140,6 +140,7 @@ func ServeChild(io *cli.IO, args []string, run func(*cli.IO, []string) int) int 
 	}
 	defer out.Close()
 	check.LimitChild()
+	defer check.EndDescendants()
 	var stdout, stderr bytes.Buffer
 	cio := *io
 	cio.Out, cio.Err, cio.ErrWidth = &stdout, &stderr, 0

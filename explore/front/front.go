@@ -197,9 +197,6 @@ func (o *Options) scopeError(name string, err error) error {
 	if errors.As(err, &se) && errors.Is(err, explore.ErrTooManyStates) {
 		return &status.Usage{Msg: g.T("explore.err.too-many-states", name, term.GroupDigits(se.Limit)), Hint: g.T("explore.err.hint.random")}
 	}
-	if errors.Is(err, explore.ErrNotifyStates) {
-		return &status.Usage{Msg: g.T("explore.err.notify-states")}
-	}
 	if errors.Is(err, explore.ErrNoStateGraph) {
 		return &status.Usage{Msg: g.T("explore.err.no-states", name)}
 	}

@@ -15,7 +15,14 @@ import (
 // OSReason is why the system refused a file, in the reader's language
 // for the common reasons, else as the system said it.
 func OSReason(lang i18n.Lang, err error) string {
+	var de *DirError
 	switch {
+	case errors.As(err, &de) && de.Kind == "dangling":
+		return i18n.T(lang, "err.os.dangling", de.Path, de.Target)
+	case errors.As(err, &de):
+		return i18n.T(lang, "err.os.not-folder", de.Path)
+	case errors.Is(err, syscall.ENAMETOOLONG):
+		return i18n.T(lang, "err.os.too-long")
 	case errors.Is(err, fs.ErrNotExist):
 		return i18n.T(lang, "err.os.not-exist")
 	case errors.Is(err, fs.ErrPermission):

@@ -62,9 +62,9 @@ func Strategies(lang i18n.Lang, rep *explore.Report) []StrategyRow {
 func ScopeFlags(scope []explore.Param) string {
 	var parts []string
 	for _, p := range scope {
-		if p.Name == "poison" {
+		if p.Name == "poison" || p.Name == "notify" { // switches: "--notify 1" is exit 2 (issue 43)
 			if p.Value == 1 {
-				parts = append(parts, "--poison")
+				parts = append(parts, "--"+p.Name)
 			}
 			continue
 		}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 
@@ -30,6 +31,9 @@ type classView struct {
 	*class.Summary
 	Names bool
 	Rows  []classRow
+	// RefusedHidden is how many files were refused, when names are
+	// hidden: the files are named by the students' names.
+	RefusedHidden int
 }
 
 type classRow struct {
@@ -42,12 +46,22 @@ type classRow struct {
 func (s *Server) classPage(w http.ResponseWriter, r *http.Request) {
 	p := s.newPage(r)
 	p.Title = p.T("web.class.title")
-	sum, err := s.readClass(p)
+	sum, err := s.readClass(r, p)
+	if code, msg, busy := s.runError(p, err); busy {
+		s.fail(w, p, code, msg)
+		return
+	}
 	if err != nil {
 		s.fail(w, p, http.StatusInternalServerError, p.T("class.err.dir", s.class, err))
 		return
 	}
 	v := &classView{Summary: sum, Names: s.classNames}
+	if !s.classNames {
+		// The files refused are named by the students' names: on the
+		// projector, only how many (issue 43); the terminal's archlab
+		// class names them for the teacher.
+		v.RefusedHidden, v.Refused = len(sum.Refused), nil
+	}
 	for i, row := range sum.Rows {
 		cr := classRow{N: i + 1, Row: row, Mistake: row.Kind == "mistake"}
 		if pg, ok := mistakePages[row.ID]; ok && cr.Mistake {
@@ -62,7 +76,11 @@ func (s *Server) classPage(w http.ResponseWriter, r *http.Request) {
 // classRun serves row N's shortest run as the file that replays it.
 func (s *Server) classRun(w http.ResponseWriter, r *http.Request) {
 	p := s.newPage(r)
-	sum, err := s.readClass(p)
+	sum, err := s.readClass(r, p)
+	if code, msg, busy := s.runError(p, err); busy {
+		http.Error(w, msg, code)
+		return
+	}
 	if err != nil {
 		http.Error(w, p.T("class.err.dir", s.class, err), http.StatusInternalServerError)
 		return
@@ -79,9 +97,19 @@ func (s *Server) classRun(w http.ResponseWriter, r *http.Request) {
 }
 
 // readClass reads and counts the class folder, names hidden unless the
-// server shows them.
-func (s *Server) readClass(p *page) (*class.Summary, error) {
-	c, err := class.Read(p.Lang, s.class)
+// server shows them. A class of thousands of files is a run like any
+// other a request asks for: it waits for a run slot, within the request's
+// deadline, and stops when that passes (issue 43: 16 requests from
+// another site each read the whole folder at once, up to 49 s each).
+func (s *Server) readClass(r *http.Request, p *page) (*class.Summary, error) {
+	ctx, cancel := context.WithTimeout(r.Context(), s.deadline)
+	defer cancel()
+	ctx, release, err := s.slot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	c, err := class.ReadContext(ctx, p.Lang, s.class)
 	if err != nil {
 		return nil, err
 	}

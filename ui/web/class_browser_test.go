@@ -28,8 +28,13 @@ func classResult(status, lessonID, lesson, mistake, drillFile string) string {
 // (one with a shorter run), one is done. One student's name is markup.
 func classDir(t *testing.T) string {
 	dir := t.TempDir()
-	long := "-- drill --\nname: x\n-- steps --\ndeliver m1\ndeliver m1 crash-mid\ndeliver m1\n"
-	short := "-- drill --\nname: x\n-- steps --\ndeliver m1 crash-mid\ndeliver m1\n"
+	// A drill file as check writes one: class takes only one that parses.
+	drill := func(steps string) string {
+		return "drill x\nsection 8.2\nharness inbox\nstrategy student\n-- steps --\nmessage checkout:evt-1 seq=1 order=o-1 amount=100\n" + steps +
+			"-- counters --\ndeliveries\n-- checks --\nsome: deliveries > 0\n-- en --\ntitle: x\ncheck some: delivered\n-- zh --\ntitle: x\ncheck some: 投递了\n"
+	}
+	long := drill("deliver checkout:evt-1\ndeliver checkout:evt-1 crash-mid\ndeliver checkout:evt-1\n")
+	short := drill("deliver checkout:evt-1 crash-mid\ndeliver checkout:evt-1\n")
 	files := map[string]string{
 		"alice.json": classResult("not-done", "explore/not-lost", "no message is lost", "mark-before-effect", long),
 		`<img src=x onerror="document.title='pwned'">.json`: classResult("not-done", "explore/not-lost", "no message is lost", "mark-before-effect", short),

@@ -173,7 +173,7 @@ func embeddedElsewhere(r *http.Request) (dest string, ok bool) {
 	if site == "" || site == "same-origin" || site == "none" || mode == "navigate" {
 		return "", false
 	}
-	if !strings.HasPrefix(r.URL.Path, "/drill/") && !strings.HasPrefix(r.URL.Path, "/explore/") {
+	if !strings.HasPrefix(r.URL.Path, "/drill/") && !strings.HasPrefix(r.URL.Path, "/explore/") && !strings.HasPrefix(r.URL.Path, "/class") {
 		return "", false
 	}
 	dest = r.Header.Get("Sec-Fetch-Dest")
