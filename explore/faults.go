@@ -93,5 +93,6 @@ func (sp *shardSpace) faults(s *shardSchedule) uint32 {
 // FaultClasses are every section's fault classes: the names a lesson
 // "unfired/CLASS" may carry (check.KnownLessonID).
 func FaultClasses() []string {
-	return slices.Concat(inboxFaultClasses, orderingFaultClasses, shardjobFaultClasses)
+	widest := &shardSpace{stops: append(slices.Clone(shardStops), harness.ShardFails()...)}
+	return slices.Concat(inboxFaultClasses, orderingFaultClasses, widest.classes())
 }
