@@ -45,19 +45,22 @@ type Hang struct {
 
 // wire is a Result as the child sends it.
 type wire struct {
-	Exercise  string
-	Status    Status
-	Err       string
-	Lessons   []Lesson
-	Texts     []string // each lesson's text, in the child's language
-	Drills    int
-	Passed    int
-	Schedules uint64
-	Faults    []explore.Count
-	Walked    uint64
-	Shortest  *wireRun
-	Diagnosis *Diagnosis
-	Hang      *Hang
+	Exercise string
+	Status   Status
+	Err      string
+	Lessons  []Lesson
+	Texts    []string // each lesson's text, in the child's language
+	// Differences and Safer, with their texts likewise.
+	Differences, Safer          []Lesson
+	DifferenceTexts, SaferTexts []string
+	Drills                      int
+	Passed                      int
+	Schedules                   uint64
+	Faults                      []explore.Count
+	Walked                      uint64
+	Shortest                    *wireRun
+	Diagnosis                   *Diagnosis
+	Hang                        *Hang
 	// The model's: each clause's count, its calls, its counterexample,
 	// the calls at once no order explains, and the mistake named.
 	Clauses    []ClauseCount
@@ -174,11 +177,9 @@ func toWire(r *Result, lang i18n.Lang) *wire {
 	if r.Err != nil {
 		w.Err = r.Err.Error()
 	}
-	for _, l := range r.Lessons {
-		w.Texts = append(w.Texts, LessonText(lang, l))
-		l.Args = plain(l.Args)
-		w.Lessons = append(w.Lessons, l)
-	}
+	w.Lessons, w.Texts = sendLessons(lang, r.Lessons)
+	w.Differences, w.DifferenceTexts = sendLessons(lang, r.Differences)
+	w.Safer, w.SaferTexts = sendLessons(lang, r.Safer)
 	if c := r.Shortest; c != nil {
 		sent := &wireRun{Drill: c.Drill, Explored: c.Explored(), Legend: c.Legend}
 		if len(r.Lessons) > 0 {
@@ -193,6 +194,29 @@ func toWire(r *Result, lang i18n.Lang) *wire {
 		w.Shortest = sent
 	}
 	return w
+}
+
+// sendLessons are ls as a child sends them: each with its text in lang,
+// its arguments plain values.
+func sendLessons(lang i18n.Lang, ls []Lesson) (out []Lesson, texts []string) {
+	for _, l := range ls {
+		texts = append(texts, LessonText(lang, l))
+		l.Args = plain(l.Args)
+		out = append(out, l)
+	}
+	return out, texts
+}
+
+// sentLessons are the lessons a child sent, with their texts.
+func sentLessons(ls []Lesson, texts []string) []Lesson {
+	var out []Lesson
+	for i, l := range ls {
+		if i < len(texts) {
+			l.text = texts[i]
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // plain is args with every value a basic Go value a gob carries: a named
@@ -237,10 +261,9 @@ func fromWire(e *Exercise, w *wire) *Result {
 	case w.Err != "":
 		r.Err = errors.New(w.Err)
 	}
-	for i, l := range w.Lessons {
-		l.text = w.Texts[i]
-		r.Lessons = append(r.Lessons, l)
-	}
+	r.Lessons = sentLessons(w.Lessons, w.Texts)
+	r.Differences = sentLessons(w.Differences, w.DifferenceTexts)
+	r.Safer = sentLessons(w.Safer, w.SaferTexts)
 	if c := w.Shortest; c != nil {
 		r.Shortest = &Counterexample{Drill: c.Drill, Steps: c.Steps, Legend: c.Legend, sent: c}
 	}

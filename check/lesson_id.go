@@ -16,7 +16,8 @@ import (
 //
 //	unit/NAME             a unit of the book's that failed
 //	counter/DRILL/NAME    a drill's counter that differs from the book's
-//	drill/DRILL/CHECK     a drill's check
+//	drill/DRILL/CHECK     a drill's check, or a harm its run did (its
+//	                      section's, by the check it breaks: not-lost)
 //	clause/CLAUSE         a clause of a mechanism exercise's doc comment
 //	explore/INVARIANT     an invariant of the explorer's scope
 //	unfired/FAULT         a fault class no schedule struck
@@ -52,6 +53,9 @@ func LessonTextByID(lang i18n.Lang, exercise, id string) (text string, ok bool) 
 			return "", false
 		}
 		l = Lesson{Drill: drill, Check: c, Key: "check." + drill + "." + c}
+		if d, err := drills.Lookup(drill); err == nil && slices.Contains(d.Harms(), c) {
+			l = harmLesson(drill, c) // a harm the drill's run did
+		}
 	case "clause":
 		l = Lesson{Check: rest, Key: "check.clause." + exercise + "." + rest}
 	case "explore":

@@ -163,6 +163,9 @@ type Result struct {
 	Counters []CounterResult
 	Checks   []Check
 	Steps    []Step
+	// Harms are the harms the run did (harness.Section.Harms), the worst
+	// first: what decides whether a design unlike the book's is wrong.
+	Harms []string
 	// Calls are the harness verbs the run called, in order: what a state
 	// page of archlab serve walks, and the steps each one recorded.
 	Calls []Executed
@@ -176,6 +179,16 @@ type Result struct {
 // declared) or more than its budget; any other failure is reported in
 // Result.Err and makes the drill fail.
 func (d *Drill) Run(v Values) (*Result, error) { return d.RunIn(v, harness.Env{}) }
+
+// Harms are the names of the checks the harms a run of d can do break
+// (its section's harness.Section.Harms), the worst first.
+func (d *Drill) Harms() []string {
+	var out []string
+	for _, h := range d.file.section.Harms {
+		out = append(out, h.Check)
+	}
+	return out
+}
 
 // HasEnv reports whether the drill's consumer can run in an Env other than
 // the book's (the §8.2 drills: --store, --crash).
@@ -211,7 +224,7 @@ func (d *Drill) RunContext(ctx context.Context, v Values, o RunOptions) (*Result
 	if errors.As(err, &fe) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return nil, err
 	}
-	res := &Result{Drill: d, Values: v, Checks: rec.Checks, Steps: rec.Steps, Calls: calls, Err: err}
+	res := &Result{Drill: d, Values: v, Checks: rec.Checks, Steps: rec.Steps, Harms: rec.Harms, Calls: calls, Err: err}
 	for _, p := range d.Params {
 		res.Params = append(res.Params, ParamValue{Name: p.Name, Value: v[p.Name], Default: p.Default})
 	}

@@ -44,7 +44,12 @@ func (f *file) run(ctx context.Context, v Values, hEnv harness.Env, rec *harness
 	if err != nil {
 		return err
 	}
-	defer func() { err = errors.Join(err, h.Finish()) }()
+	defer func() {
+		if err == nil {
+			rec.RecordHarms(f.section, h)
+		}
+		err = errors.Join(err, h.Finish())
+	}()
 	e.h = h
 	// Every label exists from the start, with zero fields, so a step
 	// guarded by "when" can be read whether it ran or not.

@@ -18,6 +18,13 @@ import (
 //	ordering.OutcomeRetry      try again later (the broker requeues it)
 //	ordering.OutcomeDead       put it in the dead-letter queue, for reconciliation
 //
+// as the book does: a poison event (ErrPoison) to the dead-letter queue on
+// its first delivery, since no retry can help it; a conflict (ErrConflict,
+// a version missing before it) retried while the budget lasts, and
+// dead-lettered on its last attempt. Any other decision that loses no
+// update, applies none twice and ends equal to the source of truth is a
+// sound design; these two clauses are the task's as well.
+//
 // The verbs you may call, all on d:
 //
 //	d.Event()        the event (ID, order, version, type)
@@ -42,7 +49,10 @@ import (
 // 件（包括重复），并把你要求重试的事件重新排到队尾。返回以下之一：
 // OutcomeApplied（投影前进到事件的版本）、OutcomeDuplicate（版本已达到，无事可
 // 做）、OutcomeRetry（稍后再试，消息代理重新入队）、OutcomeDead（转入死信队
-// 列，留待对账）。
+// 列，留待对账）。和书中一样：毒消息（ErrPoison）在第一次投递时就转入死信队
+// 列，因为重试帮不了它；冲突（ErrConflict，之前缺了一个版本）在预算之内重试，
+// 在最后一次尝试时转入死信队列。其他不丢失更新、不重复应用、最终与事实来源一
+// 致的决策都是可靠的设计；这两条也是任务的要求。
 //
 // 可以调用的动词（都在 d 上）：Event() 事件；Attempt() 这是该事件的第几次投
 // 递，从 1 开始；MaxAttempts() 重试预算，按投递次数计；Apply() 即

@@ -17,6 +17,19 @@ type outside struct {
 	total  int
 }
 
+// Uncalled counts the messages whose handler was to call the outside
+// service, and which were applied, but whose call was never made: a
+// harm, as a lost payment is.
+func (h *Inbox) Uncalled() int {
+	n := 0
+	for i := range h.outside.notify {
+		if h.applied[i] > 0 && h.outside.calls[i] == 0 {
+			n++
+		}
+	}
+	return n
+}
+
 // Notify makes message i's handler call the outside service.
 func (h *Inbox) Notify(i int) {
 	if h.outside.notify == nil {

@@ -765,7 +765,8 @@ func splitRef(ref string) (producer, id string, ok bool) {
 
 // InboxSection is §8.2 as a drill file speaks it.
 var InboxSection = Section{
-	ID: "8.2", Harness: "inbox",
+	Harms: []RunHarm{{"lost", "not-lost"}, {"doubled", "not-doubled"}, {"uncalled", "outside-called"}, {"unacked", "all-acked"}},
+	ID:    "8.2", Harness: "inbox",
 	Strategies: []string{string(EffectThenAck), string(Naive), string(MarkBeforeEffect), string(EarlyPrune), string(AckBeforeEffect), string(DurableInbox), string(Outbox)},
 	Verbs: []Verb{
 		{Name: "message", Args: []Arg{{Name: "msg", Kind: Word}, {Name: "seq", Kind: Number, Optional: true},
@@ -783,6 +784,7 @@ var InboxSection = Section{
 	Observables: []Observable{
 		{"deliveries", 0}, {"effects", 0}, {"balance", 1}, {"acks", 0}, {"acked", 1}, {"amount", 1}, {"seq", 1},
 		{"messages", 0}, {"shared_id", 0}, {"amounts", 0}, {"pruned", 0}, {"applied", 1}, {"lost", 0}, {"doubled", 0},
+		{"uncalled", 0}, {"unacked", 0},
 		{"calls", 0}, {"called", 1}, {"key", 1}, {"dropped", 1},
 	},
 	Exercises: []string{LedgerExercise},
@@ -921,6 +923,16 @@ func (h *Inbox) Observe(name string, args []any) (any, error) {
 			return h.KeyHeld(i), nil
 		}
 		return h.Dropped(i), nil
+	case "uncalled":
+		return h.Uncalled(), nil
+	case "unacked":
+		n := 0
+		for i := range h.msgs {
+			if h.attempts[i] > 0 && !h.Acked(i) {
+				n++
+			}
+		}
+		return n, nil
 	case "calls":
 		return h.outside.total, nil
 	case "called":

@@ -578,7 +578,8 @@ func (o *Ordering) DLQ() []ordering.DLQEntry {
 
 // OrderingSection is §8.3 as a drill file speaks it.
 var OrderingSection = Section{
-	ID: "8.3", Harness: "ordering",
+	Harms: []RunHarm{{"diverged", "not-diverged"}, {"applied_twice", "not-applied-twice"}, {"moved_back", "not-moved-back"}, {"duplicate_refused", "duplicate-not-refused"}, {"skipped", "no-skipped-version"}},
+	ID:    "8.3", Harness: "ordering",
 	Exercises: []string{ProjectionExercise},
 	Verbs: []Verb{
 		{Name: "event", Args: []Arg{{Name: "id", Kind: Word}, {Name: "order", Kind: Word}, {Name: "version", Kind: Word},

@@ -99,12 +99,30 @@ type Recorder struct {
 	Steps    []Step
 	Counters []Counter
 	Checks   []Check
+	// Harms are the harms the run did at its end, the worst first, by
+	// the names of the checks they break: its section's Harms whose
+	// value counts one (RecordHarms).
+	Harms []string
 	// MaxSteps, when above 0, is how many steps the recording keeps; the
 	// steps past it are counted in Dropped, not kept, so a run that
 	// records without end (a route of a million orders) cannot fill the
 	// memory before its driver sees Dropped and stops it.
 	MaxSteps int
 	Dropped  int
+}
+
+// RecordHarms reads sec's Harms off h at the end of a run.
+func (r *Recorder) RecordHarms(sec *Section, h Harness) {
+	r.Harms = nil
+	for _, harm := range sec.Harms {
+		v, err := h.Observe(harm.Observable, nil)
+		if err != nil {
+			continue
+		}
+		if n, ok := v.(int); ok && n > 0 || v == true {
+			r.Harms = append(r.Harms, harm.Check)
+		}
+	}
 }
 
 // Phase starts phase p: later steps belong to it, as a drill file's

@@ -461,7 +461,8 @@ func (s *Shardjob) ZombieMove() (from, to int, moved bool) {
 
 // ShardjobSection is §11.2 as a drill file speaks it.
 var ShardjobSection = Section{
-	ID: "11.2", Harness: "shardjob",
+	Harms: []RunHarm{{"unapplied", "exactly-once"}, {"moved_back", "never-back"}, {"zombie_moved", "zombie-never-moves"}},
+	ID:    "11.2", Harness: "shardjob",
 	Exercises: []string{RunnerExercise},
 	Verbs: []Verb{
 		{Name: "split", Args: []Arg{{Name: "keys", Kind: Number, Size: true}, {Name: "shards", Kind: Number, Size: true}}, Binds: []string{"error"}},
@@ -478,7 +479,7 @@ var ShardjobSection = Section{
 	Observables: []Observable{
 		{"keys", 0}, {"shards", 0}, {"shard_keys", 1}, {"split_size", 3}, {"checkpoint", 1}, {"epoch", 1},
 		{"applied", 0}, {"suppressed", 0}, {"zombie_commits", 0}, {"rejected", 0}, {"zombie_accepted", 0}, {"zombie_moved", 0}, {"moved_back", 0},
-		{"split_in_order", 0},
+		{"split_in_order", 0}, {"unapplied", 0},
 	},
 	New: func(strategy string, env Env, rec *Recorder) (Harness, error) {
 		if strategy == Student {
@@ -597,6 +598,9 @@ func (s *Shardjob) Observe(name string, args []any) (any, error) {
 		return s.zombieAccepted, nil
 	case "zombie_moved":
 		return s.zombieMoved, nil
+	case "unapplied":
+		a, _ := s.sink.Counts()
+		return max(s.keys-a, 0), nil
 	case "moved_back":
 		return s.movedBack, nil
 	case "split_in_order":

@@ -149,6 +149,11 @@ type Section struct {
 	// the student's mechanism under the book's own functions. With no
 	// exercise line it runs the section's protocol exercise.
 	Exercises []string
+	// Harms are the harms a run can do, the worst first: the explorer's
+	// invariants, read off a drill's run. They decide whether a design
+	// unlike the book's is wrong, where a check or a counter that differs
+	// from the book's only describes the difference (check's verdict).
+	Harms []RunHarm
 	// Staged are the faults of the section's table that no verb's
 	// argument arms: the scenario stages them by what it delivers and
 	// when. --verbs lists them after the verbs.
@@ -156,6 +161,11 @@ type Section struct {
 	// New starts a run of strategy ("" for the section's default).
 	New func(strategy string, env Env, rec *Recorder) (Harness, error)
 }
+
+// RunHarm is one harm a run can do: the observable (of no argument) that
+// counts it, a count above 0 or true, and the name of the check that
+// holds when it is not done (the explorer's: "not-lost").
+type RunHarm struct{ Observable, Check string }
 
 // StagedFault is one such fault: its name and the catalogue key of its
 // one-line explanation.

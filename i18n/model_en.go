@@ -25,6 +25,7 @@ var modelEN = map[string]string{
 	"check.exercism.clause":  "clause %s",
 	"check.lesson.unreached": "no call reached the clause %s: it was never checked",
 	"check.lesson.book-type": "the code hands over the book's own %s: the exercise is to write it, with the standard library",
+	"check.lesson.task":      "%s (a clause of the task: no harm was seen, but the task asks for it)",
 
 	// §8.2, exercise ledger: the clauses of exercises/ledger.go.
 	"check.clause.ledger.new-key":              "ApplyOnce of a new key returns true, nil, and its payment lands",

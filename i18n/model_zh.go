@@ -21,6 +21,7 @@ var modelZH = map[string]string{
 	"check.exercism.clause":  "条款 %s",
 	"check.lesson.unreached": "没有一次调用到达条款 %s：它从未被检验过",
 	"check.lesson.book-type": "代码直接交出了书中自己的 %s：这个练习要你用标准库把它写出来",
+	"check.lesson.task":      "%s（任务里的一条要求：没有看到损害，但任务要求这样做）",
 
 	// §8.2，练习 ledger：exercises/ledger.go 的各条款。
 	"check.clause.ledger.new-key":              "对新键，ApplyOnce 返回 (true, nil)，它的付款生效",
