@@ -21,8 +21,8 @@ that never ends is reported with where it was and its last call, and the other
 exercises are still checked. --watch checks again each time a file in
 exercises/ is saved, rebuilding a small checker from the files on disk. Stuck?
 --hint gives the first of a few graduated hints for the exercise in progress
-(the first started and not done, or the one named; the hint for the known
-mistake the check named comes first), and each --hint after it the next; the count is kept per
+(the first started and not done, or the one named; the hint for a known
+mistake is in the report already), and each --hint after it the next; the count is kept per
 exercise in the user's cache directory. --format exercism writes
 DIR/EXERCISE/results.json for each exercise in Exercism's test-runner format,
 version 3, and prints only the files' names; DIR is --output-dir,
@@ -58,7 +58,7 @@ check").`,
 	"check.detail.hint":                 "    hint: %s",
 	"check.detail.show":                 "    the whole run and its drill file: %s check %s --show",
 	"check.detail.trace":                "The shortest run that breaks %s:",
-	"check.detail.file":                 "The drill file that replays it (save it, then: archlab drill --file FILE):",
+	"check.detail.file":                 "The drill file that replays it (save it, then: %s drill --file FILE):",
 	"check.progress":                    "%d/%d exercises done",
 	"check.lesson.counter":              "%s is %s, the book says %s",
 	"check.lesson.unit":                 "the book's test %s fails: %s",

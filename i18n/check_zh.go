@@ -16,7 +16,7 @@ var checkZH = map[string]string{
 告出当时所在的位置和最后一次调用，其余练习照常检查。--watch 在 exercises/ 中
 的文件每次保存后重新检查，按磁盘上的文件重新构建一个小检查器。卡住了？--hint
 为正在做的练习（第一个已开始但未完成的练习，或指定的练习；检查点名了已知错误时，
-先给出为这个错误写的提示）给出几条分级提示中的第一条，之后每次 --hint
+为这个错误写的提示已在报告中）给出几条分级提示中的第一条，之后每次 --hint
 给出下一条；每个练习的计数保存在用户的缓存目录中。--format exercism 为每个练习
 按 Exercism 测试运行器格式第 3 版写出 DIR/EXERCISE/results.json，只打印文件名；
 DIR 由 --output-dir 指定，默认 archlab-results。在 exercises/ 改动之前构建的
@@ -50,7 +50,7 @@ archlab（比如先安装、后修改）什么也不检查：它用一行说明�
 	"check.detail.hint":                 "    提示：%s",
 	"check.detail.show":                 "    完整运行及其演练文件：%s check %s --show",
 	"check.detail.trace":                "破坏 %s 的最短运行：",
-	"check.detail.file":                 "重放它的演练文件（保存后运行：archlab drill --file FILE）：",
+	"check.detail.file":                 "重放它的演练文件（保存后运行：%s drill --file FILE）：",
 	"check.progress":                    "已完成 %d/%d 个练习",
 	"check.lesson.counter":              "%s 为 %s，书中为 %s",
 	"check.lesson.unit":                 "书中的测试 %s 未通过：%s",

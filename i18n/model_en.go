@@ -111,8 +111,8 @@ var modelEN = map[string]string{
 	"check.mistake.error-not-wrapped":     "an error that does not wrap the book's sentinel: errors.Is cannot find it, so the caller cannot tell one refusal from another",
 	"check.mistake.epoch-not-kept":        "the epoch not kept: Commit stores the epoch with the offset, and Epoch returns it",
 
-	// The hint written for each known mistake, both tiers: the first hint
-	// once a check has named the mistake.
+	// The hint written for each known mistake, both tiers: the report's
+	// hint once a check has named the mistake.
 	"check.hint.mistake.mark-before-effect":    "Your handler writes the key and then the effect as two commits. §8.2: a crash between them leaves a key that says \"done\" for a payment never made. Commit the key and the effect together, in one local transaction.",
 	"check.hint.mistake.two-transactions":      "Your handler writes the effect and then the key as two commits. §8.2: a crash between them applies the payment with no key, and the redelivery applies it again. Commit both in one local transaction.",
 	"check.hint.mistake.ack-first":             "Your handler acks before the effect is committed. §8.2: the broker may forget a message the moment it is acked; ack only once the effect and its key are safe.",

@@ -108,7 +108,7 @@ func (r *Report) renderOne(res *check.Result) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(out, "\n"+r.t("check.detail.file"))
+	fmt.Fprintln(out, "\n"+r.t("check.detail.file", r.cmd()))
 	fmt.Fprint(out, file)
 	fmt.Fprintln(out)
 	return nil
