@@ -138,6 +138,7 @@ var en = map[string]string{
 	"cli.summary":              "%d drills, %d pass, %d fail",
 	"cli.step.press-enter":     "press Enter for %s, q to stop ",
 	"cli.step.next-drill":      "press Enter for the next drill, %s; q for the summary ",
+	"cli.step.stopped":         "stopped: the counters, the checks and the verdict come at the end; run it again to see them",
 	"cli.step.no-terminal":     "--step pauses only with a terminal on stdin and stdout: the timeline follows without pauses",
 	"cli.step.interrupted":     "interrupted (Ctrl-C)",
 

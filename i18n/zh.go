@@ -145,6 +145,7 @@ var zh = map[string]string{
 	"cli.summary":              "%d 个演练，%d 个通过，%d 个失败",
 	"cli.step.press-enter":     "按 Enter 进入%s阶段，按 q 结束 ",
 	"cli.step.next-drill":      "按 Enter 进入下一个演练 %s，按 q 直接看汇总 ",
+	"cli.step.stopped":         "已停止：计数器、要点与结果在最后才揭晓；再运行一次即可看到",
 	"cli.step.no-terminal":     "--step 只在标准输入和标准输出都是终端时暂停：下面不暂停，直接打印时间线",
 	"cli.step.interrupted":     "已中断（Ctrl-C）",
 

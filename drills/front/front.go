@@ -102,8 +102,8 @@ func (o *Options) RunOne(d *drills.Drill, v drills.Values) (err error) {
 	default:
 		err = r.Drill(res, o.Trace || o.Step)
 	}
-	if err != nil {
-		return err
+	if err != nil || r.Stopped {
+		return err // q at a pause: the reader saw no verdict, and judges nothing
 	}
 	return Mismatch(o.G, []*drills.Result{res})
 }
@@ -142,8 +142,9 @@ func (o *Options) RunMany(list []*drills.Drill) (err error) {
 	default:
 		if o.Trace || o.Step {
 			for i, res := range results {
-				// --step pauses before each drill too; q skips to
-				// the summary.
+				// --step pauses before each drill too; q there skips
+				// to the summary, q inside a drill stops the run
+				// before its verdict.
 				if i > 0 && r.Step && !r.Stopped {
 					if err := r.Pause(o.G.T("cli.step.next-drill", res.Drill.Name)); err != nil {
 						return err
@@ -152,7 +153,7 @@ func (o *Options) RunMany(list []*drills.Drill) (err error) {
 				if r.Stopped {
 					break
 				}
-				if err := r.Drill(res, true); err != nil {
+				if err := r.Drill(res, true); err != nil || r.Stopped {
 					return err
 				}
 				fmt.Fprintln(o.G.IO.Out)
