@@ -212,20 +212,22 @@ func (o *Options) paramError(err error) error {
 // disagree with the book, or the first lesson that failed.
 func Mismatch(g *cli.Env, results []*drills.Result) error {
 	var failed []string
-	first := ""
+	first, against := "", ""
 	for _, res := range results {
 		if res.Pass {
 			continue
 		}
 		failed = append(failed, res.Drill.Name)
 		if first == "" {
-			first = view.FailureReason(g.Lang, res)
+			first, against = view.FailureReason(g.Lang, res), view.Against(res.Drill)
+		} else if view.Against(res.Drill) != against {
+			against = "" // drills of both kinds: the book's word for all
 		}
 	}
 	if len(failed) == 0 {
 		return nil
 	}
-	return &status.Mismatch{Msg: g.T("err.mismatch", len(failed), strings.Join(failed, ", "), first)}
+	return &status.Mismatch{Msg: g.T("err.mismatch"+against, len(failed), strings.Join(failed, ", "), first)}
 }
 
 // UnknownDrill names the bad drill and the nearest real ones.
