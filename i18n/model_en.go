@@ -21,7 +21,7 @@ var modelEN = map[string]string{
 	"check.race.calls":       "      %s",
 	"check.detail.clauses":   "    of the %s calls made on your type and the book's, these many reached each clause of the doc comment: %s",
 	"check.detail.show-test": "    the Go test that replays it: %s check %s --show",
-	"check.detail.test":      "The Go test that replays it (save it as %s, then: go test ./exercises -run %s):",
+	"check.detail.test":      "Save this Go test, the replay, as %s; then run\n    go test ./exercises -run %s",
 	"check.exercism.clause":  "clause %s",
 	"check.lesson.too-busy":  "the clause %s was not judged: the calls made at once hardly ever overlapped, as this machine was too busy to run two goroutines at the same time; check again when it is quieter",
 	"check.lesson.unreached": "no call reached the clause %s: it was never checked",

@@ -17,7 +17,7 @@ var modelZH = map[string]string{
 	"check.race.calls":       "      %s",
 	"check.detail.clauses":   "    在你的类型和书中的类型上所做的 %s 次调用中，到达文档注释各条款的次数：%s",
 	"check.detail.show-test": "    重放它的 Go 测试：%s check %s --show",
-	"check.detail.test":      "重放它的 Go 测试（保存为 %s，然后运行：go test ./exercises -run %s）：",
+	"check.detail.test":      "把下面重放它的 Go 测试保存为 %s，然后运行\n    go test ./exercises -run %s",
 	"check.exercism.clause":  "条款 %s",
 	"check.lesson.too-busy":  "条款 %s 没有被判定：同时做的调用几乎从未在时间上重叠，这台机器太忙，无法同时运行两个 goroutine；等它空闲一些再检查",
 	"check.lesson.unreached": "没有一次调用到达条款 %s：它从未被检验过",

@@ -400,7 +400,7 @@ var zh = map[string]string{
 	"explore.err.drift":               "explore %s：%s 的行为与书中代码不符（internal/ 是否被改动？）：%v",
 	"explore.err.mismatch":            "explore %[2]s 有 %[1]d 个判定与书不一致：%[3]s",
 
-	"explore.rate":                    "explore %s：%s 个故障序列 × %d 个策略，用时 %s，并行 %d 路：每秒 %s 个故障序列",
+	"explore.rate":                    "%s：%s 个故障序列 × %d 个策略，%s，并行 %d 路，每秒 %s 个",
 	"explore.progress":                "explore %s",
 	"explore.progress.unit.schedules": "个故障序列",
 	"explore.progress.unit.states":    "个状态",
@@ -502,7 +502,7 @@ STRATEGY 时，--emit 依次打印每个不安全策略的文件；要保存恰�
 	"explore.err.engine-random":                "--random 逐个抽取故障序列：它用 --engine enumerate 运行，而不是 states",
 	"explore.err.too-many-states":              "explore %s：该范围的状态超过 %s 个，超过状态引擎的上限",
 	"explore.err.overflow":                     "explore %s：该范围的故障序列超过 2^64 个：计数放不下",
-	"explore.rate.states":                      "explore %s：%s 个故障序列 × %d 个策略，经过 %s 个状态，用时 %s，并行 %d 路",
+	"explore.rate.states":                      "%s：%s 个故障序列 × %d 个策略，%s 个状态，%s，并行 %d 路",
 	"explore.err.no-states":                    "explore %s 没有状态图：每个故障序列都是书中 Runner.Run 的一次完整运行，没有两个故障序列共享可以只算一次的状态；它用 --engine enumerate 运行",
 	"explore.err.notify-states":                "--notify 统计本地存储之外的调用，状态里没有记录它的位：它用 --engine enumerate 运行，而不是 states",
 	// Issue 11: decimal numbers, exit status 3, the database checks and lock.

@@ -119,6 +119,12 @@ func TestCheckWrongVariant(t *testing.T) {
 	if i < 0 || j < 0 {
 		t.Fatalf("--show prints no drill file:\n%s", out)
 	}
+	// What --show says above the file fits the screen, and the command it
+	// gives is on a line of its own, whole (issue 42: it was 122 columns).
+	tooWide(t, 80, out[:i])
+	if !strings.HasSuffix(out[:i], "\n    archlab drill --file FILE") {
+		t.Errorf("the command to replay the file is not a line of its own:\n%s", out[:i])
+	}
 	file := filepath.Join(t.TempDir(), "counterexample.txtar")
 	if err := os.WriteFile(file, []byte(out[i+1:j]), 0o644); err != nil {
 		t.Fatal(err)
