@@ -171,8 +171,8 @@ duplicate as false, or an error wrapping ordering.ErrConflict or
 ordering.ErrPoison).
 
 What is checked:
-The drills out-of-order, poison, retry-budget and reconcile with your
-decision (strategy student), then every schedule of explore ordering with
+The drills out-of-order, poison, retry-budget, reconcile and
+redelivered-event with your decision (strategy student), then every schedule of explore ordering with
 the poison event added (every delivery order, up to 2 duplicates, budgets 1
 to 3) followed by reconciliation: the version never moves back, no event is
 applied twice, the projection ends equal to the source of truth, no event
@@ -194,7 +194,13 @@ into applied, duplicate, retry (within MaxAttempts deliveries) or dead (into
 the DLQ, with the attempt and the reason).
 
 What is checked:
-The book's unit cases (TestOutOfOrderRejectedThenConverges,
+First your Projection and Consumer beside the book's, call by call: random
+sequences of Apply, Handle, Repair and NewConsumer (every type and version,
+duplicates, gaps, poison of both kinds, an event after a repair, budgets
+from -1 to 4), every answer, row, count and dead letter compared with the
+book's; then Apply and Handle from two goroutines at once, each history
+checked against the book's types. Then the book's unit cases
+(TestOutOfOrderRejectedThenConverges,
 TestPoisonGoesStraightToDLQ, TestConflictExhaustsRetryBudget,
 TestReconcileRepairsDeadLettered, TestReplayRebuildsProjection); then the
 drills out-of-order, poison, retry-budget, reconcile, reconcile-gaps,
@@ -260,7 +266,13 @@ right after its crashAfter-th item, before that item's commit
 (shardjob.ErrInjectedCrash), and returns a refused commit's error.
 
 What is checked:
-The book's test TestRunCrashResume (shard0=250 crash_attempts=37
+First your Runner and Checkpoint beside the book's, call by call: random
+sequences of Run and Commit on two shards (resumed runs, every CommitEvery
+from 0 to 4, crashes, lower, equal and higher epochs and offsets, a zombie
+that commits ahead), every Result, error, call to the sink and the
+checkpoint, Load and Epoch compared with the book's; then Commit, Load and
+Epoch from two goroutines at once, each history checked against the book's
+Checkpoint. Then the book's test TestRunCrashResume (shard0=250 crash_attempts=37
 checkpoint=30 replay=7 applied=1000 suppressed=7) on your Runner and
 Checkpoint; the drills crash-resume, rerun-commit, zombie-window,
 stale-epoch and commit-cadence with yours where the book's sit; then every
@@ -325,13 +337,20 @@ the crashes, the lost acks, the duplicates and the replays are the lab's,
 as in every §8.2 drill.
 
 What is checked:
-The book's own tests on your Ledger (TestSideEffectThenAckLost,
-TestDedupKeyIncludesProducer, TestPruneOpensReplayWindow); the drills
-ack-lost, dedup-scope, prune-window, prune-keeps-newer,
-exactly-once-boundary and duplicate-delivery with your Ledger in the book's
-place (strategy student, exercise ledger); then every schedule of explore
-inbox (3 messages, 2 faults), enumerated one by one on a fresh ledger: no
-message lost, none applied twice, every message acked.
+First your Ledger beside the book's inbox.Ledger, call by call: random
+sequences of ApplyOnce and Prune (redeliveries, another producer's event
+with the same ID, producers and IDs whose plain concatenations collide,
+Seqs out of order and shared, Prune at every edge), every answer and every
+Balance and Applies after it compared with the book's; then two deliveries
+at once, from two goroutines, each history checked against the book's
+Ledger (the key and the effect under one lock). Then the book's own tests
+on your Ledger (TestSideEffectThenAckLost, TestDedupKeyIncludesProducer,
+TestPruneOpensReplayWindow); the drills ack-lost, dedup-scope,
+prune-window, prune-keeps-newer, prune-out-of-order, exactly-once-boundary
+and duplicate-delivery with your Ledger in the book's place (strategy
+student, exercise ledger); then every schedule of explore inbox (3
+messages, 2 faults), enumerated one by one on a fresh ledger: no message
+lost, none applied twice, every message acked.
 
 Where to read:
 §8.2 and internal/inbox: Ledger, DedupKey, Consume; window.go for a Prune

@@ -155,8 +155,8 @@ d.Event()；d.Attempt()（这是第几次投递，从 1 开始）；d.MaxAttempt
 者返回包装了 ordering.ErrConflict 或 ordering.ErrPoison 的错误）。
 
 检查什么：
-用你的决策（strategy student）运行演练 out-of-order、poison、retry-budget 和
-reconcile，再运行加入毒消息的 explore ordering 的每一种故障序列（每种投递顺
+用你的决策（strategy student）运行演练 out-of-order、poison、retry-budget、
+reconcile 和 redelivered-event，再运行加入毒消息的 explore ordering 的每一种故障序列（每种投递顺
 序、最多 2 个重复、预算 1 到 3），然后对账：版本从不回退，没有事件被应用两
 次，投影最终与事实来源一致，没有事件在预算用完后还在重试。
 
@@ -175,12 +175,16 @@ applied、duplicate、retry（在 MaxAttempts 次投递之内）或 dead（连�
 原因进入死信队列）。
 
 检查什么：
+先把你的投影和消费端与书中的逐次调用对照：随机的 Apply、Handle、Repair 与
+NewConsumer 调用序列（每种类型与版本、重复、缺口、两种毒消息、对账修复之后的事
+件、从 -1 到 4 的预算），每个返回值、每一行、计数和死信都与书中的比较；再从两个
+goroutine 同时调用 Apply 和 Handle，每一段调用历史都对照书中的类型检查。然后运行
 书中的单元用例（TestOutOfOrderRejectedThenConverges、
 TestPoisonGoesStraightToDLQ、TestConflictExhaustsRetryBudget、
 TestReconcileRepairsDeadLettered、TestReplayRebuildsProjection）；然后用你的
 投影和消费端代替书中的（strategy student，exercise projection），运行演练
-out-of-order、poison、retry-budget、reconcile、reconcile-gaps、
-redelivered-event 以及重放的演练；再运行加入毒消息的 explore ordering 的每一种故障序列，以及
+out-of-order、poison、retry-budget、reconcile、reconcile-gaps、replay 和
+redelivered-event；再运行加入毒消息的 explore ordering 的每一种故障序列，以及
 一个更大的范围，每种之后都在你的行上执行书中的 Reconcile：版本从不回退，没有
 事件被应用两次，重复既不重试也不进死信队列，没有事件在预算用完后还在重试，投
 影最终与事实来源一致。
@@ -234,7 +238,12 @@ crashAfter 项之后、这一项的提交之前停下（shardjob.ErrInjectedCras
 拒绝时返回检查点的错误。
 
 检查什么：
-先在你的 Runner 与 Checkpoint 上运行书中的测试 TestRunCrashResume
+先把你的 Runner 与 Checkpoint 与书中的逐次调用对照：两个分片上随机的 Run 与
+Commit 调用序列（恢复后的运行、从 0 到 4 的每种 CommitEvery、崩溃、更低、相等
+和更高的纪元与偏移量、提交超前的僵尸），每个 Result、错误、对下游和检查点的每次
+调用、Load 和 Epoch 都与书中的比较；再从两个 goroutine 同时调用 Commit、Load 和
+Epoch，每一段调用历史都对照书中的 Checkpoint 检查。然后在你的 Runner 与
+Checkpoint 上运行书中的测试 TestRunCrashResume
 （shard0=250 crash_attempts=37 checkpoint=30 replay=7 applied=1000
 suppressed=7）；再把你的代码放在书中代码的位置，运行演练 crash-resume、
 rerun-commit、zombie-window、stale-epoch 和 commit-cadence；然后在你的
@@ -294,9 +303,14 @@ false 且没有错误，什么都不改。Prune(maxSeq) 是保留窗口：遗忘
 失、重复投递和重放都由实验注入，与每个 §8.2 演练相同。
 
 检查什么：
-先在你的 Ledger 上运行书中自己的测试（TestSideEffectThenAckLost、
-TestDedupKeyIncludesProducer、TestPruneOpensReplayWindow）；再用你的 Ledger
-代替书中的，运行演练 ack-lost、dedup-scope、prune-window、prune-keeps-newer、
+先把你的 Ledger 与书中的 inbox.Ledger 逐次调用对照：随机的 ApplyOnce 与 Prune
+调用序列（重投、另一个生产者的同一事件 ID、直接拼接后相同的生产者与 ID、乱序和
+相同的发件箱序号、在每个边界上的 Prune），每个返回值以及之后的每次 Balance 和
+Applies 都与书中的比较；再从两个 goroutine 同时投递，每一段调用历史都对照书中
+的 Ledger 检查（去重键与效果在同一把锁下）。然后在你的 Ledger 上运行书中自己的
+测试（TestSideEffectThenAckLost、TestDedupKeyIncludesProducer、
+TestPruneOpensReplayWindow）；再用你的 Ledger 代替书中的，运行演练 ack-lost、
+dedup-scope、prune-window、prune-keeps-newer、prune-out-of-order、
 exactly-once-boundary 和 duplicate-delivery（strategy student，exercise
 ledger）；最后逐一枚举 explore inbox 的每一种故障序列（3 条消息、2 次故障），
 每一种都在新的账本上运行：没有消息丢失，没有消息生效两次，每条消息最终都被确
