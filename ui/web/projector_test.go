@@ -27,6 +27,7 @@ type layout struct {
 	RevealAt  int       `json:"revealAt"`  // the first step of the verdict phase
 	StepCount int       `json:"stepCount"` // the run's steps
 	Offscreen []string  `json:"offscreen"` // the what-if form's Run button and reset link, where they are outside the screen
+	Unseen    []string  `json:"unseen"`    // the verdict and the checks, where they are shown but not inside the screen
 }
 
 const measure = `(() => {
@@ -62,9 +63,16 @@ const measure = `(() => {
     const r = el.getBoundingClientRect();
     if (r.top < 0 || r.bottom > window.innerHeight + 1) offscreen.push(el.textContent.trim() + ' at ' + Math.round(r.top) + '..' + Math.round(r.bottom));
   }
+  const unseen = [];
+  for (const id of ['verdict', 'checks']) {
+    const el = document.getElementById(id);
+    if (!shown(el)) continue;
+    const r = el.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > window.innerHeight + 1 || r.left < 0 || r.right > window.innerWidth + 1) unseen.push(id + ' at ' + Math.round(r.top) + '..' + Math.round(r.bottom));
+  }
   const rows = Array.from(document.querySelectorAll('#rows li'));
   const at = rows.findIndex(li => li.hasAttribute('data-verdict'));
-  return {lines, cut, wide, ellipsis, lost, revealed, offscreen, revealAt: at < 0 ? rows.length : at + 1, stepCount: rows.length};
+  return {lines, cut, wide, ellipsis, lost, revealed, offscreen, unseen, revealAt: at < 0 ? rows.length : at + 1, stepCount: rows.length};
 })()`
 
 // measureState is measure for a state page (issue 26): every diagram on
@@ -120,7 +128,8 @@ func median(xs []float64) float64 {
 //     and grows with the viewport at 1920×1080;
 //   - nothing scrolls sideways, no label is cut at an edge or shortened;
 //   - the counters' values, the marks and the lessons appear only from the
-//     step that reads them (the verdict phase), the verdict only at the end.
+//     step that reads them (the verdict phase), the verdict only at the end;
+//   - at the end the verdict and the checks are inside the screen.
 func TestProjector(t *testing.T) {
 	t.Parallel() // beside the other browser tests
 	srv := httptest.NewServer(web.New(i18n.EN))
@@ -202,6 +211,11 @@ func projectorPages(t *testing.T, base, dir, lang string, sizes [][2]int64) {
 				end := at(start.StepCount)
 				if !slices.Contains(end.Revealed, "verdict") || !slices.Contains(end.Revealed, "checks") {
 					t.Errorf("at the end the page shows only %v", end.Revealed)
+				}
+				// The payoff is on the screen at the last step, with no
+				// scrolling (issue 42: below the what-if panel on 11 pages).
+				if len(end.Unseen) > 0 {
+					t.Errorf("at the end, outside the %dx%d screen: %v", size[0], size[1], end.Unseen)
 				}
 				// The what-if form's buttons stay on the screen before the
 				// run and after it (issue 34: Run was cut off at 1280×720).
