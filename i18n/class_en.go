@@ -61,4 +61,10 @@ var classEN = map[string]string{
 	"help.flag.serve-class":  "add a class page (/class) with archlab class's table of the results in this folder, read again at each reload",
 	"class.err.not-folder":   "not a folder",
 	"web.class.calls.one":    "1 call",
+	// archlab class --clones (check/class/clones.go).
+	"help.flag.class-clones":    "DIR holds the students' repositories (clones), not their results: check each one's exercises/ with this archlab, then count them",
+	"class.clones.checking":     "archlab class: checking %s",
+	"class.err.not-clone":       "not a student's repository: no .go file in exercises/",
+	"class.err.clone-subfolder": "exercises/%s is a folder: the exercises are one package, in exercises/ itself",
+	"class.err.clones-source":   "--clones builds a checker from archlab's sources, and they were not found (%v): run it in the clone of archlab you teach with",
 }

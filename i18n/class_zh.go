@@ -60,4 +60,10 @@ var classZH = map[string]string{
 	"help.flag.serve-class":  "加一个班级页面（/class），用 archlab class 的表格展示这个文件夹里的结果，每次刷新重新读取",
 	"class.err.not-folder":   "不是文件夹",
 	"web.class.calls.one":    "1 次调用",
+	// archlab class --clones（check/class/clones.go）。
+	"help.flag.class-clones":    "DIR 里是学生的仓库（克隆），不是结果：用这个 archlab 检查每个仓库的 exercises/，再汇总",
+	"class.clones.checking":     "archlab class: 正在检查 %s",
+	"class.err.not-clone":       "不是学生的仓库：exercises/ 中没有 .go 文件",
+	"class.err.clone-subfolder": "exercises/%s 是文件夹：练习是一个包，就在 exercises/ 中",
+	"class.err.clones-source":   "--clones 要用 archlab 的源代码构建检查器，但没有找到（%v）：请在你教学用的 archlab 克隆中运行",
 }
