@@ -183,8 +183,8 @@ goroutine 同时调用 Apply 和 Handle，每一段调用历史都对照书中�
 TestPoisonGoesStraightToDLQ、TestConflictExhaustsRetryBudget、
 TestReconcileRepairsDeadLettered、TestReplayRebuildsProjection）；然后用你的
 投影和消费端代替书中的（strategy student，exercise projection），运行演练
-out-of-order、poison、retry-budget、reconcile、reconcile-gaps、replay 和
-redelivered-event；再运行加入毒消息的 explore ordering 的每一种故障序列，以及
+out-of-order、poison、retry-budget、reconcile、reconcile-gaps、
+redelivered-event 和 replay；再运行加入毒消息的 explore ordering 的每一种故障序列，以及
 一个更大的范围，每种之后都在你的行上执行书中的 Reconcile：版本从不回退，没有
 事件被应用两次，重复既不重试也不进死信队列，没有事件在预算用完后还在重试，投
 影最终与事实来源一致。
