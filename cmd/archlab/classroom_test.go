@@ -128,6 +128,9 @@ func classroom50(t *testing.T, root, cache string) {
 		t.Log("no python3: Classroom 50's autograder not run")
 		return
 	}
+	if _, err := os.Lstat(filepath.Join(root, ".git")); err == nil {
+		t.Fatalf("%s has a .git: the copy would commit to the clone it came from", root)
+	}
 	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.name=ada", "-c", "user.email=ada@example.com", "commit", "-qm", "start"}} {
 		cmd := exec.Command("git", args...)
 		cmd.Dir = root
