@@ -65,9 +65,10 @@ var classEN = map[string]string{
 	"web.class.steps.one":    "%d step",
 	"web.class.see-drill":    "the same mistake in the drill %s, step by step",
 	// archlab class --clones (check/class/clones.go).
-	"help.flag.class-clones":    "DIR holds the students' repositories (clones), not their results: check each one's exercises/ with this archlab, then count them",
-	"class.clones.checking":     "archlab class: checking %s",
-	"class.err.not-clone":       "not a student's repository: no .go file in exercises/",
-	"class.err.clone-subfolder": "exercises/%s is a folder: the exercises are one package, in exercises/ itself",
-	"class.err.clones-source":   "--clones builds a checker from archlab's sources, and they were not found (%v): run it in the clone of archlab you teach with",
+	"help.flag.class-clones":  "DIR holds the students' repositories (clones), not their results: check each one's exercises/ with this archlab, then count them",
+	"class.clones.checking":   "archlab class: checking %s",
+	"class.err.not-clone":     "not a student's repository: no .go file in exercises/",
+	"class.err.clone-deep":    "%s: folders nested more than 4 deep in exercises/",
+	"class.err.clone-files":   "more than %d Go files in exercises/",
+	"class.err.clones-source": "--clones builds a checker from archlab's sources, and they were not found (%v): run it in the clone of archlab you teach with",
 }

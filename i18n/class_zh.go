@@ -64,9 +64,10 @@ var classZH = map[string]string{
 	"web.class.steps.one":    "%d 步",
 	"web.class.see-drill":    "在演练 %s 里逐步查看同一个错误",
 	// archlab class --clones（check/class/clones.go）。
-	"help.flag.class-clones":    "DIR 里是学生的仓库（克隆），不是结果：用这个 archlab 检查每个仓库的 exercises/，再汇总",
-	"class.clones.checking":     "archlab class: 正在检查 %s",
-	"class.err.not-clone":       "不是学生的仓库：exercises/ 中没有 .go 文件",
-	"class.err.clone-subfolder": "exercises/%s 是文件夹：练习是一个包，就在 exercises/ 中",
-	"class.err.clones-source":   "--clones 要用 archlab 的源代码构建检查器，但没有找到（%v）：请在你教学用的 archlab 克隆中运行",
+	"help.flag.class-clones":  "DIR 里是学生的仓库（克隆），不是结果：用这个 archlab 检查每个仓库的 exercises/，再汇总",
+	"class.clones.checking":   "archlab class: 正在检查 %s",
+	"class.err.not-clone":     "不是学生的仓库：exercises/ 中没有 .go 文件",
+	"class.err.clone-deep":    "%s：exercises/ 中的文件夹嵌套超过 4 层",
+	"class.err.clone-files":   "exercises/ 中的 Go 文件超过 %d 个",
+	"class.err.clones-source": "--clones 要用 archlab 的源代码构建检查器，但没有找到（%v）：请在你教学用的 archlab 克隆中运行",
 }

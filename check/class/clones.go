@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,9 +33,10 @@ import (
 //
 // A clone comes from a student's hands like a result file, and the same
 // rules hold: a name with a control character, a link out of the folder,
-// a FIFO or a device, a file over MaxFile, a subfolder in exercises/ (the
-// exercises are one package), or nothing to check: one line naming it,
-// and the rest of the class is still graded. The student's code runs on
+// a FIFO or a device, a file over MaxFile, too many files or folders too
+// deep, or nothing to check: one line naming it, and the rest of the
+// class is still graded. A helper package in a subfolder of exercises/ is
+// the student's, and compiled in with the rest. The student's code runs on
 // this machine as it would under check, each exercise in a child process
 // under its time limit: grade in a container or a virtual machine you
 // can throw away (docs/teachers.md).
@@ -158,49 +160,76 @@ func gradeClone(ctx context.Context, lang i18n.Lang, goTool, root, version, dir,
 	return json.Marshal(rep.JSON(out, done))
 }
 
-// copyExercises copies the .go files of the student's exercises/ (src,
-// inside dir) into own, refusing what a result file would be refused
-// for: a link out of the class folder, a file that is not a regular one
-// or is over MaxFile, a subfolder, a name with a control character.
+// maxCloneFiles is the most Go files a student's exercises/ may hold:
+// the exercises are six files and a helper or two.
+const maxCloneFiles = 200
+
+// copyExercises copies the Go files of the student's exercises/ (src,
+// inside dir), its subfolders' too (a helper package), into own,
+// refusing what a result file would be refused for: a link out of the
+// class folder, a file that is not a regular one or is over MaxFile, a
+// name with a control character; and more files than maxCloneFiles. As
+// check's fingerprint does, names starting with . or _ and testdata are
+// left out, and so are the student's own tests.
 func copyExercises(dir, src, own string) error {
-	entries, err := os.ReadDir(src)
-	if err != nil {
-		return err
-	}
 	n := 0
-	for _, e := range entries {
-		name := e.Name()
-		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") || strings.HasPrefix(name, ".") {
-			if e.IsDir() && !strings.HasPrefix(name, ".") && name != "testdata" {
-				return refuse("class.err.clone-subfolder", name)
+	var walk func(rel string, depth int) error
+	walk = func(rel string, depth int) error {
+		entries, err := os.ReadDir(filepath.Join(src, rel))
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			name := e.Name()
+			if strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata" {
+				continue
 			}
-			continue
+			if !utf8.ValidString(name) || strings.ContainsFunc(name, unicode.IsControl) || utf8.RuneCountInString(name) > 100 {
+				return refuse("class.err.name")
+			}
+			r, err := filepath.Rel(dir, filepath.Join(src, rel, name))
+			if err != nil {
+				return err
+			}
+			path, info, err := inside(dir, r)
+			if err != nil {
+				return err
+			}
+			shown := filepath.ToSlash(filepath.Join("exercises", rel, name))
+			switch {
+			case info.IsDir():
+				if depth >= 4 {
+					return refuse("class.err.clone-deep", shown)
+				}
+				if err := os.MkdirAll(filepath.Join(own, rel, name), 0o700); err != nil {
+					return err
+				}
+				if err := walk(filepath.Join(rel, name), depth+1); err != nil {
+					return err
+				}
+				continue
+			case !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go"):
+				continue
+			case !info.Mode().IsRegular():
+				return refuse("class.err.not-regular", shown)
+			case info.Size() > MaxFile:
+				return refuse("class.err.huge", MaxFile>>20)
+			}
+			if n++; n > maxCloneFiles {
+				return refuse("class.err.clone-files", maxCloneFiles)
+			}
+			data, err := readLimited(path)
+			if err != nil {
+				return err
+			}
+			if err := os.WriteFile(filepath.Join(own, rel, name), data, 0o600); err != nil {
+				return err
+			}
 		}
-		if !utf8.ValidString(name) || strings.ContainsFunc(name, unicode.IsControl) || utf8.RuneCountInString(name) > 100 {
-			return refuse("class.err.name")
-		}
-		rel, err := filepath.Rel(dir, filepath.Join(src, name))
-		if err != nil {
-			return err
-		}
-		path, info, err := inside(dir, rel)
-		if err != nil {
-			return err
-		}
-		if !info.Mode().IsRegular() {
-			return refuse("class.err.not-regular", "exercises/"+name)
-		}
-		if info.Size() > MaxFile {
-			return refuse("class.err.huge", MaxFile>>20)
-		}
-		data, err := readLimited(path)
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(own, name), data, 0o600); err != nil {
-			return err
-		}
-		n++
+		return nil
+	}
+	if err := walk(".", 0); err != nil {
+		return err
 	}
 	if n == 0 {
 		return refuse("class.err.not-clone")
@@ -223,27 +252,29 @@ func readLimited(path string) ([]byte, error) {
 	return data, err
 }
 
-// overlayFor writes go build's -overlay file: each .go file of the
-// teacher's exercises/ replaced by the student's of the same name, or
-// taken away where the student has none, and the student's other files
-// added.
+// overlayFor writes go build's -overlay file: each Go file of the
+// teacher's exercises/ (its subfolders' too) taken away, and the
+// student's, copied into own, put in their places.
 func overlayFor(root, own string) (string, error) {
 	replace := map[string]string{}
-	teacher, err := filepath.Glob(filepath.Join(root, "exercises", "*.go"))
-	if err != nil {
+	ex := filepath.Join(root, "exercises")
+	goFiles := func(top string, each func(rel, path string)) error {
+		return filepath.WalkDir(top, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+				return err
+			}
+			rel, err := filepath.Rel(top, path)
+			if err == nil {
+				each(rel, path)
+			}
+			return err
+		})
+	}
+	if err := goFiles(ex, func(rel, _ string) { replace[filepath.Join(ex, rel)] = "" }); err != nil {
 		return "", err
 	}
-	for _, f := range teacher {
-		if !strings.HasSuffix(f, "_test.go") {
-			replace[f] = ""
-		}
-	}
-	students, err := filepath.Glob(filepath.Join(own, "*.go"))
-	if err != nil {
+	if err := goFiles(own, func(rel, path string) { replace[filepath.Join(ex, rel)] = path }); err != nil {
 		return "", err
-	}
-	for _, f := range students {
-		replace[filepath.Join(root, "exercises", filepath.Base(f))] = f
 	}
 	b, err := json.Marshal(struct{ Replace map[string]string }{replace})
 	if err != nil {
