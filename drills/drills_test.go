@@ -2,6 +2,7 @@ package drills
 
 import (
 	"fmt"
+	"path"
 	"strings"
 	"testing"
 
@@ -295,5 +296,22 @@ func TestLookup(t *testing.T) {
 	}
 	if got != len(All()) {
 		t.Fatalf("sections hold %d drills, registry %d", got, len(All()))
+	}
+}
+
+// TestBookOrder: the drills come in the book's order, each section's
+// files by their number as a number (1, 2, … 9, 10, 11), not as text,
+// which put 10-effect-fails second (issue 42).
+func TestBookOrder(t *testing.T) {
+	last := map[string]int{}
+	for _, f := range index() {
+		n := fileNumber(path.Base(f.path))
+		if n <= last[f.section] {
+			t.Errorf("%s comes after number %d of §%s", f.path, last[f.section], f.section)
+		}
+		last[f.section] = n
+	}
+	if got := Names(); len(got) < 10 || got[1] != "naive-redelivery" || got[9] != "effect-fails" {
+		t.Errorf("the drills in the order %v, want ack-lost, naive-redelivery, … effect-fails tenth", got)
 	}
 }

@@ -35,8 +35,8 @@ import "archlab/internal/inbox"
 // goroutines; then the book's own tests on your Ledger
 // (TestSideEffectThenAckLost, TestDedupKeyIncludesProducer,
 // TestPruneOpensReplayWindow); then the drills ack-lost, dedup-scope,
-// prune-window, prune-keeps-newer, exactly-once-boundary and
-// duplicate-delivery, whose handler is the book's Consume, with your
+// prune-window, prune-keeps-newer, prune-out-of-order,
+// exactly-once-boundary and duplicate-delivery, whose handler is the book's Consume, with your
 // Ledger in the book's place; then every schedule of `archlab explore
 // inbox` (3 messages, 2 faults: crashes, lost acks, duplicates, replays)
 // with the book's Consume over your Ledger: no message lost, none applied
@@ -64,7 +64,8 @@ import "archlab/internal/inbox"
 // Ledger 上运行书中自己的测试（TestSideEffectThenAckLost、
 // TestDedupKeyIncludesProducer、TestPruneOpensReplayWindow）；再运行处理函数
 // 是书中 Consume 的演练 ack-lost、dedup-scope、prune-window、
-// prune-keeps-newer、exactly-once-boundary 和 duplicate-delivery，用你的
+// prune-keeps-newer、prune-out-of-order、exactly-once-boundary 和
+// duplicate-delivery，用你的
 // Ledger 代替书中的；最后运行 archlab explore inbox 的每一种故障序列（3 条消
 // 息、2 次故障：崩溃、确认丢失、重复投递、重放），书中的 Consume 运行在你的
 // Ledger 上：没有消息丢失，没有消息生效两次，每条消息最终都被确认。

@@ -35,9 +35,9 @@ import (
 //	                 version is missing before this one) or ordering.ErrPoison
 //	                 (this event can never apply); test with errors.Is
 //
-// What is checked: the drills out-of-order, poison, retry-budget and
-// reconcile run with your decision (the §8.3 drills whose broker asks the
-// consumer), then every schedule of `archlab explore ordering` with the
+// What is checked: the drills out-of-order, poison, retry-budget,
+// reconcile and redelivered-event run with your decision (the §8.3 drills
+// whose broker asks the consumer), then every schedule of `archlab explore ordering` with the
 // poison event added (every delivery order, up to 2 duplicates, budgets 1
 // to 3), followed by reconciliation: the version never moves back, no event
 // is applied twice, the projection ends equal to the source of truth, and
@@ -60,8 +60,8 @@ import (
 // 装了 ordering.ErrConflict（之前缺了一个版本）或 ordering.ErrPoison（这个事件
 // 永远无法应用）的错误，用 errors.Is 判断。
 //
-// 检查什么：先用你的决策运行演练 out-of-order、poison、retry-budget 和
-// reconcile（§8.3 中由消息代理询问消费端的那些演练），再运行加入毒消息的
+// 检查什么：先用你的决策运行演练 out-of-order、poison、retry-budget、
+// reconcile 和 redelivered-event（§8.3 中由消息代理询问消费端的那些演练），再运行加入毒消息的
 // archlab explore ordering 的每一种故障序列（每种投递顺序、最多 2 个重复、预算
 // 1 到 3），最后对账：版本从不回退，没有事件被应用两次，投影最终与事实来源一
 // 致，没有事件在预算用完之后还在重试。

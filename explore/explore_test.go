@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -536,6 +537,32 @@ func TestOutsideCallsAsTheScheduleSays(t *testing.T) {
 		}
 		if p := plain.Strategies[k]; p.Outside != nil || fmt.Sprint(p.Violations) != fmt.Sprint(st.Violations) || p.Verdict != st.Verdict {
 			t.Errorf("%s: --notify changed the verdict: %v %v, without it %v %v (outside %v)", st.Name, st.Violations, st.Verdict, p.Violations, p.Verdict, p.Outside)
+		}
+	}
+}
+
+// TestDocsListTheInvariants: docs/explore.md's table of the scopes names
+// every invariant each explorer checks, in its order (duplicate-refused
+// was missing from ordering's row, issue 42).
+func TestDocsListTheInvariants(t *testing.T) {
+	doc, err := os.ReadFile("../docs/explore.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, invariants := range map[string][]string{"inbox": inboxInvariants, "ordering": orderingInvariants, "shardjob": shardjobInvariants} {
+		found := false
+		for _, line := range strings.Split(string(doc), "\n") {
+			if !strings.HasPrefix(line, "| `explore "+name+"`") {
+				continue
+			}
+			cells := strings.Split(strings.Trim(line, "| "), " | ")
+			last, _, _ := strings.Cut(cells[len(cells)-1], " (")
+			if found = true; last != strings.Join(invariants, ", ") {
+				t.Errorf("docs/explore.md lists %s's invariants as %q, want %q", name, last, strings.Join(invariants, ", "))
+			}
+		}
+		if !found {
+			t.Errorf("docs/explore.md has no row for explore %s", name)
 		}
 	}
 }

@@ -21,8 +21,8 @@ that never ends is reported with where it was and its last call, and the other
 exercises are still checked. --watch checks again each time a file in
 exercises/ is saved, rebuilding a small checker from the files on disk. Stuck?
 --hint gives the first of a few graduated hints for the exercise in progress
-(the first started and not done, or the one named; the hint for the known
-mistake the check named comes first), and each --hint after it the next; the count is kept per
+(the first started and not done, or the one named; the hint for a known
+mistake is in the report already), and each --hint after it the next; the count is kept per
 exercise in the user's cache directory. --format exercism writes
 DIR/EXERCISE/results.json for each exercise in Exercism's test-runner format,
 version 3, and prints only the files' names; DIR is --output-dir,
@@ -58,7 +58,7 @@ check").`,
 	"check.detail.hint":                 "    hint: %s",
 	"check.detail.show":                 "    the whole run and its drill file: %s check %s --show",
 	"check.detail.trace":                "The shortest run that breaks %s:",
-	"check.detail.file":                 "The drill file that replays it (save it, then: archlab drill --file FILE):",
+	"check.detail.file":                 "Save this drill file, the replay, as FILE; then run\n    %s drill --file FILE",
 	"check.progress":                    "%d/%d exercises done",
 	"check.lesson.counter":              "%s is %s, the book says %s",
 	"check.lesson.unit":                 "the book's test %s fails: %s",
@@ -174,8 +174,8 @@ duplicate as false, or an error wrapping ordering.ErrConflict or
 ordering.ErrPoison).
 
 What is checked:
-The drills out-of-order, poison, retry-budget and reconcile with your
-decision (strategy student), then every schedule of explore ordering with
+The drills out-of-order, poison, retry-budget, reconcile and
+redelivered-event with your decision (strategy student), then every schedule of explore ordering with
 the poison event added (every delivery order, up to 2 duplicates, budgets 1
 to 3) followed by reconciliation: the version never moves back, no event is
 applied twice, the projection ends equal to the source of truth, no event
@@ -197,7 +197,13 @@ into applied, duplicate, retry (within MaxAttempts deliveries) or dead (into
 the DLQ, with the attempt and the reason).
 
 What is checked:
-The book's unit cases (TestOutOfOrderRejectedThenConverges,
+First your Projection and Consumer beside the book's, call by call: random
+sequences of Apply, Handle, Repair and NewConsumer (every type and version,
+duplicates, gaps, poison of both kinds, an event after a repair, budgets
+from -1 to 4), every answer, row, count and dead letter compared with the
+book's; then Apply and Handle from two goroutines at once, each history
+checked against the book's types. Then the book's unit cases
+(TestOutOfOrderRejectedThenConverges,
 TestPoisonGoesStraightToDLQ, TestConflictExhaustsRetryBudget,
 TestReconcileRepairsDeadLettered, TestReplayRebuildsProjection); then the
 drills out-of-order, poison, retry-budget, reconcile, reconcile-gaps,
@@ -264,7 +270,13 @@ right after its crashAfter-th item, before that item's commit
 (shardjob.ErrInjectedCrash), and returns a refused commit's error.
 
 What is checked:
-The book's test TestRunCrashResume (shard0=250 crash_attempts=37
+First your Runner and Checkpoint beside the book's, call by call: random
+sequences of Run and Commit on two shards (resumed runs, every CommitEvery
+from 0 to 4, crashes, lower, equal and higher epochs and offsets, a zombie
+that commits ahead), every Result, error, call to the sink and the
+checkpoint, Load and Epoch compared with the book's; then Commit, Load and
+Epoch from two goroutines at once, each history checked against the book's
+Checkpoint. Then the book's test TestRunCrashResume (shard0=250 crash_attempts=37
 checkpoint=30 replay=7 applied=1000 suppressed=7) on your Runner and
 Checkpoint; the drills crash-resume, rerun-commit, zombie-window,
 stale-epoch, commit-cadence, current-epoch-zombie and sink-fails with yours
@@ -330,13 +342,20 @@ the crashes, the lost acks, the duplicates and the replays are the lab's,
 as in every §8.2 drill.
 
 What is checked:
-The book's own tests on your Ledger (TestSideEffectThenAckLost,
-TestDedupKeyIncludesProducer, TestPruneOpensReplayWindow); the drills
-ack-lost, dedup-scope, prune-window, prune-keeps-newer,
-exactly-once-boundary and duplicate-delivery with your Ledger in the book's
-place (strategy student, exercise ledger); then every schedule of explore
-inbox (3 messages, 2 faults), enumerated one by one on a fresh ledger: no
-message lost, none applied twice, every message acked.
+First your Ledger beside the book's inbox.Ledger, call by call: random
+sequences of ApplyOnce and Prune (redeliveries, another producer's event
+with the same ID, producers and IDs whose plain concatenations collide,
+Seqs out of order and shared, Prune at every edge), every answer and every
+Balance and Applies after it compared with the book's; then two deliveries
+at once, from two goroutines, each history checked against the book's
+Ledger (the key and the effect under one lock). Then the book's own tests
+on your Ledger (TestSideEffectThenAckLost, TestDedupKeyIncludesProducer,
+TestPruneOpensReplayWindow); the drills ack-lost, dedup-scope,
+prune-window, prune-keeps-newer, prune-out-of-order, exactly-once-boundary
+and duplicate-delivery with your Ledger in the book's place (strategy
+student, exercise ledger); then every schedule of explore inbox (3
+messages, 2 faults), enumerated one by one on a fresh ledger: no message
+lost, none applied twice, every message acked.
 
 Where to read:
 §8.2 and internal/inbox: Ledger, DedupKey, Consume; window.go for a Prune
@@ -359,9 +378,12 @@ Try:
 	"check.hints.shard-loop.2": "Count the commit cadence from where you resumed, not from the first item, and commit once more at the end. An offset may be committed only once every item before it has been applied: a crash can strike right after any Apply.",
 	"check.hints.shard-loop.3": "A zombie of the previous epoch may still commit, and the checkpoint learns your epoch only when something is written under it. Take the shard over before any work: one verb writes the committed offset back under your epoch in one step. A commit refused with ErrStaleEpoch means the shard is no longer yours: stop there.",
 
-	"check.flag.format":                   "how to report: text; exercism (one results.json per exercise, Exercism's test-runner format, version 3); gradescope (DIR/results.json, Gradescope's autograder format); junit (DIR/junit.xml, JUnit XML)",
+	"check.flag.format":                   "how to report: text; exercism (one results.json per exercise, Exercism's test-runner format, version 3); gradescope (DIR/results.json, Gradescope's autograder format); junit (DIR/junit.xml, JUnit XML); classroom50 (DIR/result.json, Classroom 50's autograder result)",
 	"check.flag.output-dir":               "where --format exercism writes DIR/EXERCISE/results.json (default %s)",
-	"check.err.format":                    "--format must be text, exercism, gradescope or junit, got %q",
+	"check.err.format":                    "--format must be text, exercism, gradescope, junit or classroom50, got %q",
+	"check.err.classroom50-env":           "--format classroom50 writes the result of a submission that Classroom 50's autograder grades; not set here: %s",
+	"check.err.classroom50-env.hint":      "run it in the autograder (docs/teachers.md), where the runner sets %s",
+	"check.err.classroom50-git":           "--format classroom50 needs the date of the commit graded, from git log: %v",
 	"check.err.format-with":               "--format exercism writes files and prints only their names; leave out %s",
 	"check.err.output-dir":                "--output-dir is where --format exercism writes; add --format exercism",
 	"check.exercism.drill":                "drill %s",

@@ -16,7 +16,7 @@ var checkZH = map[string]string{
 告出当时所在的位置和最后一次调用，其余练习照常检查。--watch 在 exercises/ 中
 的文件每次保存后重新检查，按磁盘上的文件重新构建一个小检查器。卡住了？--hint
 为正在做的练习（第一个已开始但未完成的练习，或指定的练习；检查点名了已知错误时，
-先给出为这个错误写的提示）给出几条分级提示中的第一条，之后每次 --hint
+为这个错误写的提示已在报告中）给出几条分级提示中的第一条，之后每次 --hint
 给出下一条；每个练习的计数保存在用户的缓存目录中。--format exercism 为每个练习
 按 Exercism 测试运行器格式第 3 版写出 DIR/EXERCISE/results.json，只打印文件名；
 DIR 由 --output-dir 指定，默认 archlab-results。在 exercises/ 改动之前构建的
@@ -50,7 +50,7 @@ archlab（比如先安装、后修改）什么也不检查：它用一行说明�
 	"check.detail.hint":                 "    提示：%s",
 	"check.detail.show":                 "    完整运行及其演练文件：%s check %s --show",
 	"check.detail.trace":                "破坏 %s 的最短运行：",
-	"check.detail.file":                 "重放它的演练文件（保存后运行：archlab drill --file FILE）：",
+	"check.detail.file":                 "把下面重放它的演练文件保存为 FILE，然后运行\n    %s drill --file FILE",
 	"check.progress":                    "已完成 %d/%d 个练习",
 	"check.lesson.counter":              "%s 为 %s，书中为 %s",
 	"check.lesson.unit":                 "书中的测试 %s 未通过：%s",
@@ -158,8 +158,8 @@ d.Event()；d.Attempt()（这是第几次投递，从 1 开始）；d.MaxAttempt
 者返回包装了 ordering.ErrConflict 或 ordering.ErrPoison 的错误）。
 
 检查什么：
-用你的决策（strategy student）运行演练 out-of-order、poison、retry-budget 和
-reconcile，再运行加入毒消息的 explore ordering 的每一种故障序列（每种投递顺
+用你的决策（strategy student）运行演练 out-of-order、poison、retry-budget、
+reconcile 和 redelivered-event，再运行加入毒消息的 explore ordering 的每一种故障序列（每种投递顺
 序、最多 2 个重复、预算 1 到 3），然后对账：版本从不回退，没有事件被应用两
 次，投影最终与事实来源一致，没有事件在预算用完后还在重试。
 
@@ -178,12 +178,16 @@ applied、duplicate、retry（在 MaxAttempts 次投递之内）或 dead（连�
 原因进入死信队列）。
 
 检查什么：
+先把你的投影和消费端与书中的逐次调用对照：随机的 Apply、Handle、Repair 与
+NewConsumer 调用序列（每种类型与版本、重复、缺口、两种毒消息、对账修复之后的事
+件、从 -1 到 4 的预算），每个返回值、每一行、计数和死信都与书中的比较；再从两个
+goroutine 同时调用 Apply 和 Handle，每一段调用历史都对照书中的类型检查。然后运行
 书中的单元用例（TestOutOfOrderRejectedThenConverges、
 TestPoisonGoesStraightToDLQ、TestConflictExhaustsRetryBudget、
 TestReconcileRepairsDeadLettered、TestReplayRebuildsProjection）；然后用你的
 投影和消费端代替书中的（strategy student，exercise projection），运行演练
 out-of-order、poison、retry-budget、reconcile、reconcile-gaps、
-redelivered-event 以及重放的演练；再运行加入毒消息的 explore ordering 的每一种故障序列，以及
+redelivered-event 和 replay；再运行加入毒消息的 explore ordering 的每一种故障序列，以及
 一个更大的范围，每种之后都在你的行上执行书中的 Reconcile：版本从不回退，没有
 事件被应用两次，重复既不重试也不进死信队列，没有事件在预算用完后还在重试，投
 影最终与事实来源一致。
@@ -238,7 +242,12 @@ crashAfter 项之后、这一项的提交之前停下（shardjob.ErrInjectedCras
 拒绝时返回检查点的错误。
 
 检查什么：
-先在你的 Runner 与 Checkpoint 上运行书中的测试 TestRunCrashResume
+先把你的 Runner 与 Checkpoint 与书中的逐次调用对照：两个分片上随机的 Run 与
+Commit 调用序列（恢复后的运行、从 0 到 4 的每种 CommitEvery、崩溃、更低、相等
+和更高的纪元与偏移量、提交超前的僵尸），每个 Result、错误、对下游和检查点的每次
+调用、Load 和 Epoch 都与书中的比较；再从两个 goroutine 同时调用 Commit、Load 和
+Epoch，每一段调用历史都对照书中的 Checkpoint 检查。然后在你的 Runner 与
+Checkpoint 上运行书中的测试 TestRunCrashResume
 （shard0=250 crash_attempts=37 checkpoint=30 replay=7 applied=1000
 suppressed=7）；再把你的代码放在书中代码的位置，运行演练 crash-resume、
 rerun-commit、zombie-window、stale-epoch、commit-cadence、current-epoch-zombie
@@ -299,9 +308,14 @@ false 且没有错误，什么都不改。Prune(maxSeq) 是保留窗口：遗忘
 失、重复投递和重放都由实验注入，与每个 §8.2 演练相同。
 
 检查什么：
-先在你的 Ledger 上运行书中自己的测试（TestSideEffectThenAckLost、
-TestDedupKeyIncludesProducer、TestPruneOpensReplayWindow）；再用你的 Ledger
-代替书中的，运行演练 ack-lost、dedup-scope、prune-window、prune-keeps-newer、
+先把你的 Ledger 与书中的 inbox.Ledger 逐次调用对照：随机的 ApplyOnce 与 Prune
+调用序列（重投、另一个生产者的同一事件 ID、直接拼接后相同的生产者与 ID、乱序和
+相同的发件箱序号、在每个边界上的 Prune），每个返回值以及之后的每次 Balance 和
+Applies 都与书中的比较；再从两个 goroutine 同时投递，每一段调用历史都对照书中
+的 Ledger 检查（去重键与效果在同一把锁下）。然后在你的 Ledger 上运行书中自己的
+测试（TestSideEffectThenAckLost、TestDedupKeyIncludesProducer、
+TestPruneOpensReplayWindow）；再用你的 Ledger 代替书中的，运行演练 ack-lost、
+dedup-scope、prune-window、prune-keeps-newer、prune-out-of-order、
 exactly-once-boundary 和 duplicate-delivery（strategy student，exercise
 ledger）；最后逐一枚举 explore inbox 的每一种故障序列（3 条消息、2 次故障），
 每一种都在新的账本上运行：没有消息丢失，没有消息生效两次，每条消息最终都被确
@@ -328,9 +342,12 @@ ledger）；最后逐一枚举 explore inbox 的每一种故障序列（3 条消
 	"check.hints.shard-loop.2": "提交间隔从你恢复的位置开始数，而不是从第一项开始，结束时再提交一次。只有当之前的每一项都已应用，才能提交这个偏移量：崩溃可能发生在任何一次 Apply 之后。",
 	"check.hints.shard-loop.3": "上一纪元的僵尸可能还会提交，而检查点只有在以你的纪元写入之后才知道你的纪元。在做任何工作之前先接管分片：有一个动词能一步把已提交的偏移量以你的纪元写回。提交被 ErrStaleEpoch 拒绝，意味着分片已不归你：就此停下。",
 
-	"check.flag.format":                   "报告的形式：text；exercism（每个练习一个 results.json，Exercism 测试运行器格式第 3 版）；gradescope（DIR/results.json，Gradescope 自动评分格式）；junit（DIR/junit.xml，JUnit XML）",
+	"check.flag.format":                   "报告的形式：text；exercism（每个练习一个 results.json，Exercism 测试运行器格式第 3 版）；gradescope（DIR/results.json，Gradescope 自动评分格式）；junit（DIR/junit.xml，JUnit XML）；classroom50（DIR/result.json，Classroom 50 自动评分的结果）",
 	"check.flag.output-dir":               "--format exercism 写入 DIR/EXERCISE/results.json 的目录（默认 %s）",
-	"check.err.format":                    "--format 只能是 text、exercism、gradescope 或 junit，收到了 %q",
+	"check.err.format":                    "--format 只能是 text、exercism、gradescope、junit 或 classroom50，收到了 %q",
+	"check.err.classroom50-env":           "--format classroom50 写出的是 Classroom 50 自动评分所评判的一次提交的结果；这里没有设置：%s",
+	"check.err.classroom50-env.hint":      "请在自动评分程序中运行（见 docs/teachers.md），那里的运行器会设置 %s",
+	"check.err.classroom50-git":           "--format classroom50 需要用 git log 读取所评判提交的日期：%v",
 	"check.err.format-with":               "--format exercism 写文件，只打印文件名；请去掉 %s",
 	"check.err.output-dir":                "--output-dir 是 --format exercism 写入的目录；请加上 --format exercism",
 	"check.exercism.drill":                "演练 %s",

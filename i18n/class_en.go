@@ -23,7 +23,7 @@ var classEN = map[string]string{
 	"class.calls.one":        "↳ %d call: %s",
 	"class.replay":           "A shortest run replays in its student's repository: %s for a drill file (.txtar); a Go test (_test.go) goes into exercises/ and runs with go test ./exercises. --save DIR writes the files.",
 	"class.saved":            "The shortest runs are in %s.",
-	"class.names-hidden":     "Students are numbered in the order of their names; --names shows the names.",
+	"class.names-hidden":     "The first column numbers the rows; the students are numbered #1, #2, … in the order of their names, as each row lists them above; --names shows the names.",
 	"class.other-archlab":    "Judged by another archlab than most of the class: %s",
 	"class.same-sources":     "The very same sources: %s",
 	"class.refused":          "archlab class: %s: %s",
@@ -61,4 +61,14 @@ var classEN = map[string]string{
 	"help.flag.serve-class":  "add a class page (/class) with archlab class's table of the results in this folder, read again at each reload",
 	"class.err.not-folder":   "not a folder",
 	"web.class.calls.one":    "1 call",
+	"class.head.one":         "The class: %d student.",
+	"web.class.steps.one":    "%d step",
+	"web.class.see-drill":    "the same mistake in the drill %s, step by step",
+	// archlab class --clones (check/class/clones.go).
+	"help.flag.class-clones":  "DIR holds the students' repositories (clones), not their results: check each one's exercises/ with this archlab, then count them",
+	"class.clones.checking":   "archlab class: checking %s",
+	"class.err.not-clone":     "not a student's repository: no .go file in exercises/",
+	"class.err.clone-deep":    "%s: folders nested more than 4 deep in exercises/",
+	"class.err.clone-files":   "more than %d Go files in exercises/",
+	"class.err.clones-source": "--clones builds a checker from archlab's sources, and they were not found (%v): run it in the clone of archlab you teach with",
 }

@@ -22,7 +22,7 @@ var classZH = map[string]string{
 	"class.calls.one":        "↳ %d 次调用：%s",
 	"class.replay":           "最短运行在该学生的仓库里重放：演练文件（.txtar）用 %s；Go 测试（_test.go）放进 exercises/ 后用 go test ./exercises 运行。--save DIR 写出这些文件。",
 	"class.saved":            "最短运行已写在 %s。",
-	"class.names-hidden":     "学生按姓名顺序编号；--names 显示姓名。",
+	"class.names-hidden":     "第一列是行号；学生按姓名顺序编为 #1、#2……，如上面每一行所列；--names 显示姓名。",
 	"class.other-archlab":    "与全班多数不同的 archlab 评判的结果：%s",
 	"class.same-sources":     "源代码完全相同：%s",
 	"class.refused":          "archlab class: %s：%s",
@@ -60,4 +60,14 @@ var classZH = map[string]string{
 	"help.flag.serve-class":  "加一个班级页面（/class），用 archlab class 的表格展示这个文件夹里的结果，每次刷新重新读取",
 	"class.err.not-folder":   "不是文件夹",
 	"web.class.calls.one":    "1 次调用",
+	"class.head.one":         "全班：%d 名学生。",
+	"web.class.steps.one":    "%d 步",
+	"web.class.see-drill":    "在演练 %s 里逐步查看同一个错误",
+	// archlab class --clones（check/class/clones.go）。
+	"help.flag.class-clones":  "DIR 里是学生的仓库（克隆），不是结果：用这个 archlab 检查每个仓库的 exercises/，再汇总",
+	"class.clones.checking":   "archlab class: 正在检查 %s",
+	"class.err.not-clone":     "不是学生的仓库：exercises/ 中没有 .go 文件",
+	"class.err.clone-deep":    "%s：exercises/ 中的文件夹嵌套超过 4 层",
+	"class.err.clone-files":   "exercises/ 中的 Go 文件超过 %d 个",
+	"class.err.clones-source": "--clones 要用 archlab 的源代码构建检查器，但没有找到（%v）：请在你教学用的 archlab 克隆中运行",
 }

@@ -21,7 +21,7 @@ var modelEN = map[string]string{
 	"check.race.calls":       "      %s",
 	"check.detail.clauses":   "    of the %s calls made on your type and the book's, these many reached each clause of the doc comment: %s",
 	"check.detail.show-test": "    the Go test that replays it: %s check %s --show",
-	"check.detail.test":      "The Go test that replays it (save it as %s, then: go test ./exercises -run %s):",
+	"check.detail.test":      "Save this Go test, the replay, as %s; then run\n    go test ./exercises -run %s",
 	"check.exercism.clause":  "clause %s",
 	"check.lesson.unreached": "no call reached the clause %s: it was never checked",
 	"check.lesson.book-type": "the code hands over the book's own %s: the exercise is to write it, with the standard library",
@@ -114,8 +114,8 @@ var modelEN = map[string]string{
 	"check.mistake.error-not-wrapped":     "an error that does not wrap the book's sentinel: errors.Is cannot find it, so the caller cannot tell one refusal from another",
 	"check.mistake.epoch-not-kept":        "the epoch not kept: Commit stores the epoch with the offset, and Epoch returns it",
 
-	// The hint written for each known mistake, both tiers: the first hint
-	// once a check has named the mistake.
+	// The hint written for each known mistake, both tiers: the report's
+	// hint once a check has named the mistake.
 	"check.hint.mistake.mark-before-effect":    "Your handler writes the key and then the effect as two commits. §8.2: a crash between them leaves a key that says \"done\" for a payment never made. Commit the key and the effect together, in one local transaction.",
 	"check.hint.mistake.two-transactions":      "Your handler writes the effect and then the key as two commits. §8.2: a crash between them applies the payment with no key, and the redelivery applies it again. Commit both in one local transaction.",
 	"check.hint.mistake.ack-first":             "Your handler acks before the effect is committed. §8.2: the broker may forget a message the moment it is acked; ack only once the effect and its key are safe.",

@@ -17,7 +17,7 @@ var modelZH = map[string]string{
 	"check.race.calls":       "      %s",
 	"check.detail.clauses":   "    在你的类型和书中的类型上所做的 %s 次调用中，到达文档注释各条款的次数：%s",
 	"check.detail.show-test": "    重放它的 Go 测试：%s check %s --show",
-	"check.detail.test":      "重放它的 Go 测试（保存为 %s，然后运行：go test ./exercises -run %s）：",
+	"check.detail.test":      "把下面重放它的 Go 测试保存为 %s，然后运行\n    go test ./exercises -run %s",
 	"check.exercism.clause":  "条款 %s",
 	"check.lesson.unreached": "没有一次调用到达条款 %s：它从未被检验过",
 	"check.lesson.book-type": "代码直接交出了书中自己的 %s：这个练习要你用标准库把它写出来",

@@ -170,5 +170,5 @@ section's invariants as they stand in that state: a broken one fails
 	"web.state.err.section":         "the drill %s is in section %s, not in %s",
 	"web.state.err.save":            "this path cannot be saved",
 	"web.branch":                    "branch here",
-	"web.branch.title":              "the state before this step, where another step can be taken (B)",
+	"web.branch.title":              "the state the run has reached at this step, where the next step can be taken otherwise; Backspace there goes back a step (B)",
 }

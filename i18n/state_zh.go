@@ -160,5 +160,5 @@ archlab drill --file 会把它重放到同一个状态。它的检查就是本�
 	"web.state.err.section":         "演练 %s 属于 %s 节，不属于 %s",
 	"web.state.err.save":            "这条路径无法保存",
 	"web.branch":                    "从这里分支",
-	"web.branch.title":              "这一步之前的状态，可以从那里换一步走（B）",
+	"web.branch.title":              "运行到这一步时的状态，可以从那里换一种走法；在那里按退格键可退回一步（B）",
 }

@@ -145,6 +145,7 @@ var zh = map[string]string{
 	"cli.summary":              "%d 个演练，%d 个通过，%d 个失败",
 	"cli.step.press-enter":     "按 Enter 进入%s阶段，按 q 结束 ",
 	"cli.step.next-drill":      "按 Enter 进入下一个演练 %s，按 q 直接看汇总 ",
+	"cli.step.stopped":         "已停止：计数器、要点与结果在最后才揭晓；再运行一次即可看到",
 	"cli.step.no-terminal":     "--step 只在标准输入和标准输出都是终端时暂停：下面不暂停，直接打印时间线",
 	"cli.step.interrupted":     "已中断（Ctrl-C）",
 
@@ -399,7 +400,7 @@ var zh = map[string]string{
 	"explore.err.drift":               "explore %s：%s 的行为与书中代码不符（internal/ 是否被改动？）：%v",
 	"explore.err.mismatch":            "explore %[2]s 有 %[1]d 个判定与书不一致：%[3]s",
 
-	"explore.rate":                    "explore %s：%s 个故障序列 × %d 个策略，用时 %s，并行 %d 路：每秒 %s 个故障序列",
+	"explore.rate":                    "%s：%s 个故障序列 × %d 个策略，%s，并行 %d 路，每秒 %s 个",
 	"explore.progress":                "explore %s",
 	"explore.progress.unit.schedules": "个故障序列",
 	"explore.progress.unit.states":    "个状态",
@@ -501,7 +502,7 @@ STRATEGY 时，--emit 依次打印每个不安全策略的文件；要保存恰�
 	"explore.err.engine-random":                "--random 逐个抽取故障序列：它用 --engine enumerate 运行，而不是 states",
 	"explore.err.too-many-states":              "explore %s：该范围的状态超过 %s 个，超过状态引擎的上限",
 	"explore.err.overflow":                     "explore %s：该范围的故障序列超过 2^64 个：计数放不下",
-	"explore.rate.states":                      "explore %s：%s 个故障序列 × %d 个策略，经过 %s 个状态，用时 %s，并行 %d 路",
+	"explore.rate.states":                      "%s：%s 个故障序列 × %d 个策略，%s 个状态，%s，并行 %d 路",
 	"explore.err.no-states":                    "explore %s 没有状态图：每个故障序列都是书中 Runner.Run 的一次完整运行，没有两个故障序列共享可以只算一次的状态；它用 --engine enumerate 运行",
 	// Issue 11: decimal numbers, exit status 3, the database checks and lock.
 	"err.flag.decimal":         "%s 需要一个十进制整数，例如 10（不能以 0 开头，不能用 0x），收到 %q",

@@ -332,8 +332,9 @@ func CloneCache(root string) (string, error) {
 // result into place, so bin is whole or absent: Ctrl-C (which cancels
 // ctx) kills go and its compilers and leaves nothing behind. The old
 // binary is linked in first, so that go build sees it is up to date when
-// it is and does not link it again.
-func Build(ctx context.Context, goTool, root, bin, pkg string, tags []string, race bool) error {
+// it is and does not link it again. flags are go build's own, more of them
+// (archlab class --clones: -overlay).
+func Build(ctx context.Context, goTool, root, bin, pkg string, tags []string, race bool, flags ...string) error {
 	tmp, err := os.MkdirTemp(filepath.Dir(bin), ".build-")
 	if err != nil {
 		return err
@@ -345,6 +346,7 @@ func Build(ctx context.Context, goTool, root, bin, pkg string, tags []string, ra
 	if race {
 		args = append(args, "-race")
 	}
+	args = append(args, flags...)
 	cmd := exec.CommandContext(ctx, goTool, append(args, pkg)...)
 	cmd.Dir = root
 	// go's own work files go in tmp too, removed with it.

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"archlab/harness"
 	"archlab/i18n"
 	"archlab/ui/term"
 )
@@ -20,7 +21,7 @@ import (
 // shortest runs, "" when it did not.
 func Text(r *term.Renderer, s *Summary, names bool, cmd, saved string) error {
 	t := func(key string, args ...any) string { return i18n.T(r.Lang, key, args...) }
-	fmt.Fprintln(r.Out, t("class.head", s.Students))
+	fmt.Fprintln(r.Out, t(harness.Plural("class.head", s.Students), s.Students))
 	fmt.Fprintln(r.Out)
 	header := []any{t("class.col.exercise"), t("class.col.done"), t("class.col.not-done"), t("class.col.not-started"), t("class.col.timeout"), t("class.col.error")}
 	missing := false
@@ -77,12 +78,13 @@ func Text(r *term.Renderer, s *Summary, names bool, cmd, saved string) error {
 		if saved != "" {
 			para(r, t("class.saved", saved), "")
 		}
-		if names {
-			fmt.Fprintln(r.Out)
-			for i, row := range s.Rows {
-				para(r, fmt.Sprintf("%d. %s", i+1, strings.Join(row.Students, ", ")), "   ")
-			}
-		} else {
+		// Each row's students: their names with --names, else their
+		// numbers (Hide), which the lines below the tables use too.
+		fmt.Fprintln(r.Out)
+		for i, row := range s.Rows {
+			para(r, fmt.Sprintf("%d. %s", i+1, strings.Join(row.Students, ", ")), "   ")
+		}
+		if !names {
 			para(r, t("class.names-hidden"), "")
 		}
 	}

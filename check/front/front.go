@@ -33,7 +33,7 @@ type Options struct {
 	Show bool
 	Hint bool   // --hint: the next graduated hint (check/report/hints.go)
 	Only string // the EXERCISE argument, "" for all
-	// Format is text, exercism, gradescope or junit (check/report);
+	// Format is text, exercism, gradescope, junit or classroom50 (check/report);
 	// OutputDir is where the graders' files go.
 	Format, OutputDir string
 	// Timeout is each exercise's time limit, as typed ("" for the
@@ -74,7 +74,7 @@ func (o *Options) checkFormat() error {
 			return &status.Usage{Msg: g.T("check.err.output-dir")}
 		}
 		return nil
-	case "exercism", "gradescope", "junit":
+	case "exercism", "gradescope", "junit", "classroom50":
 	default:
 		return &status.Usage{Msg: g.T("check.err.format", o.Format)}
 	}
@@ -175,6 +175,13 @@ func (o *Options) Run(ctx context.Context) error {
 	if err := o.fresh(); err != nil {
 		return err
 	}
+	var sub report.Submission
+	if o.Format == "classroom50" { // before the check: a result with no identity is no result
+		var err error
+		if sub, err = o.submission(ctx); err != nil {
+			return err
+		}
+	}
 	results, err := o.results(ctx)
 	if err != nil {
 		return err
@@ -189,6 +196,7 @@ func (o *Options) Run(ctx context.Context) error {
 		}
 	}
 	rep := o.report()
+	rep.Submission = sub
 	var hint *report.Hint
 	if o.Hint {
 		if res := report.HintFor(results); res != nil {
@@ -204,7 +212,7 @@ func (o *Options) Run(ctx context.Context) error {
 		if err := rep.Exercism(results, o.OutputDir); err != nil {
 			return err
 		}
-	case o.Format == "gradescope", o.Format == "junit":
+	case o.Format == "gradescope", o.Format == "junit", o.Format == "classroom50":
 		if err := rep.Grader(o.Format, results, done, o.OutputDir); err != nil {
 			return err
 		}

@@ -203,7 +203,7 @@ func (r *Report) JUnit(results []*check.Result) (JUnitSuites, error) {
 }
 
 // Grader writes the results in format (gradescope: DIR/results.json;
-// junit: DIR/junit.xml), whole or not at all, and names the file on
+// junit: DIR/junit.xml; classroom50: DIR/result.json), whole or not at all, and names the file on
 // stdout. A file that cannot be written is exit 3.
 func (r *Report) Grader(format string, results []*check.Result, done int, dir string) error {
 	var b bytes.Buffer
@@ -218,6 +218,15 @@ func (r *Report) Grader(format string, results []*check.Result, done int, dir st
 			return err
 		}
 		name = "results.json"
+	case "classroom50":
+		c, err := r.Classroom50(results, r.Submission)
+		if err != nil {
+			return err
+		}
+		if err := term.WriteJSON(&b, c); err != nil {
+			return err
+		}
+		name = "result.json"
 	case "junit":
 		j, err := r.JUnit(results)
 		if err != nil {

@@ -51,10 +51,14 @@ type Hint struct {
 // the one line to say on stderr when the count could not be read or kept
 // ("" otherwise); the hint is given either way.
 func (r *Report) NextHint(path string, pathErr error, res *check.Result) (h *Hint, warn string) {
-	hints := res.Exercise.Hints(r.Lang)
-	// The first hint is the one written for the mistake the check named.
-	if h := check.MistakeHint(r.Lang, res.Mistake); h != "" {
-		hints = append([]string{h}, hints...)
+	// The exercise's graduated hints, less the one the report above has
+	// just printed (the one written for the mistake the check named):
+	// asking for a hint never gives back the same words.
+	var hints []string
+	for _, h := range res.Exercise.Hints(r.Lang) {
+		if h != res.Hint(r.Lang) {
+			hints = append(hints, h)
+		}
 	}
 	if len(hints) == 0 {
 		return nil, ""

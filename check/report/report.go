@@ -24,6 +24,9 @@ type Report struct {
 	// Info is which archlab judged which exercises, for the results a
 	// grader reads (graders.go) and --json.
 	Info GraderInfo
+	// Submission is the submission Classroom 50's runner grades, for
+	// --format classroom50 (classroom50.go).
+	Submission Submission
 }
 
 // cmd is Cmd, "archlab" when unset.

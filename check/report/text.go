@@ -82,7 +82,7 @@ func (r *Report) renderOne(res *check.Result) error {
 			para(r.t("check.detail.show-test", r.cmd(), e.Name), r.P.Dim.Sprint)
 			return nil
 		}
-		fmt.Fprintln(out, "\n"+r.t("check.detail.test", res.Calls.TestFile(), res.Calls.TestName()))
+		r.heading(r.t("check.detail.test", res.Calls.TestFile(), res.Calls.TestName()))
 		fmt.Fprint(out, res.Calls.GoTest)
 		return nil
 	}
@@ -100,7 +100,7 @@ func (r *Report) renderOne(res *check.Result) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(out, "\n"+r.t("check.detail.trace", e.Name))
+	r.heading(r.t("check.detail.trace", e.Name))
 	if err := r.Trace(steps); err != nil {
 		return err
 	}
@@ -108,10 +108,22 @@ func (r *Report) renderOne(res *check.Result) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(out, "\n"+r.t("check.detail.file"))
+	r.heading(r.t("check.detail.file", r.cmd()))
 	fmt.Fprint(out, file)
 	fmt.Fprintln(out)
 	return nil
+}
+
+// heading is what --show prints above a run, a test or a file, after an
+// empty line: its first line wrapped to the screen, and a command on the
+// line after it whole, to be copied as it is.
+func (r *Report) heading(text string) {
+	fmt.Fprintln(r.Out)
+	first, command, _ := strings.Cut(text, "\n")
+	r.Para(first, fmt.Sprint)
+	if command != "" {
+		fmt.Fprintln(r.Out, command)
+	}
 }
 
 // printedBy shows what the student's code printed while it was checked

@@ -119,6 +119,12 @@ func TestCheckWrongVariant(t *testing.T) {
 	if i < 0 || j < 0 {
 		t.Fatalf("--show prints no drill file:\n%s", out)
 	}
+	// What --show says above the file fits the screen, and the command it
+	// gives is on a line of its own, whole (issue 42: it was 122 columns).
+	tooWide(t, 80, out[:i])
+	if !strings.HasSuffix(out[:i], "\n    archlab drill --file FILE") {
+		t.Errorf("the command to replay the file is not a line of its own:\n%s", out[:i])
+	}
 	file := filepath.Join(t.TempDir(), "counterexample.txtar")
 	if err := os.WriteFile(file, []byte(out[i+1:j]), 0o644); err != nil {
 		t.Fatal(err)
@@ -152,6 +158,11 @@ func TestCheckSuggestsHowItRan(t *testing.T) {
 		"/tmp/go-build1234/b001/exe/archlab": "go run ./cmd/archlab",
 		"/home/s/go/bin/archlab":             "archlab",
 		"/tmp/go-build99/b001/archlab.test":  "archlab",
+		// Go 1.24 and later: go run's binary kept in the build cache, run
+		// again from there (issue 42).
+		"/root/.cache/go-build/d5/d576574b0483975dc73134b3b7f09e3655eb307b53e9204d4598492e6f96723b-d/archlab": "go run ./cmd/archlab",
+		"/home/s/build/ab/release-d/archlab": "archlab",
+		"/home/s/bin/archlab-d/archlab":      "archlab",
 	} {
 		g := &cli.Env{IO: &IO{Exe: func() (string, error) { return exe, nil }}}
 		if got := g.Command(); got != want {

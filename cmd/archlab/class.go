@@ -19,6 +19,9 @@ type classOptions struct {
 	json  bool
 	names bool
 	save  string
+	// clones: DIR holds the students' repositories, to be checked here
+	// (class_clones.go), not their results.
+	clones bool
 }
 
 // newClassCmd is `archlab class DIR`: a class's check results counted
@@ -41,6 +44,7 @@ func newClassCmd(g *cli.Env) *cobra.Command {
 	cmd.Flags().BoolVar(&o.json, "json", false, g.T("help.flag.json"))
 	cmd.Flags().BoolVar(&o.names, "names", false, g.T("help.flag.class-names"))
 	cmd.Flags().StringVar(&o.save, "save", "", g.T("help.flag.class-save"))
+	cmd.Flags().BoolVar(&o.clones, "clones", false, g.T("help.flag.class-clones"))
 	return cmd
 }
 
@@ -49,7 +53,10 @@ func newClassCmd(g *cli.Env) *cobra.Command {
 // machine's (exit 3).
 func (o *classOptions) run(dir string) error {
 	g := o.g
-	c, err := class.Read(g.Lang, dir)
+	c, err := o.read(dir)
+	if status.Own(err) {
+		return err
+	}
 	if err != nil {
 		msg := g.T("class.err.dir", dir, g.OSReason(err))
 		if errors.Is(err, fs.ErrNotExist) || isNotDir(err) {

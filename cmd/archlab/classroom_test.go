@@ -9,8 +9,8 @@ import (
 	"testing"
 )
 
-// TestClassroomWorkflow runs, on this machine, the steps docs/classroom.yml
-// gives GitHub Classroom (CI cannot reach GitHub): in two copies of the
+// TestClassroomWorkflow runs, on this machine, the steps of the GitHub
+// Actions workflow docs/archlab-check.yml (CI cannot reach GitHub): in two copies of the
 // clone, one a student who has not started and one whose mechanism
 // exercises are right (check/testdata/replay/right), the workflow's
 // "archlab check" step writes archlab-result/; the two folders are then
@@ -20,7 +20,7 @@ func TestClassroomWorkflow(t *testing.T) {
 	if raceOn || !longOn {
 		t.Skip("builds archlab in two copies of the clone and checks each: half a minute, a minute and more under the race detector; the full sweep (-tags long, once in CI) runs it")
 	}
-	step := workflowStep(t, "../../docs/classroom.yml", "archlab check")
+	step := workflowStep(t, "../../docs/archlab-check.yml", "archlab check")
 	class := t.TempDir()
 	cache := t.TempDir()
 	for _, student := range []string{"ada", "ben"} {
@@ -55,6 +55,9 @@ func TestClassroomWorkflow(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(class, student, f)); err != nil {
 				t.Errorf("%s: the artifact has no %s", student, f)
 			}
+		}
+		if student == "ada" {
+			classroom50(t, root, cache)
 		}
 	}
 	cmd := exec.Command(os.Args[0], "class", class, "--names", "--json")
@@ -112,4 +115,50 @@ func workflowStep(t *testing.T, path, name string) string {
 	}
 	t.Fatalf("%s has no step %q with a run block", path, name)
 	return ""
+}
+
+// classroom50 runs docs/classroom50-autograder.py as Classroom 50's runner
+// would: in the student's checkout (a git repository), with the
+// submission's identity in the environment. A student not done is a
+// grade, exit 0, and ./result.json is the contract's.
+func classroom50(t *testing.T, root, cache string) {
+	t.Helper()
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Log("no python3: Classroom 50's autograder not run")
+		return
+	}
+	if _, err := os.Lstat(filepath.Join(root, ".git")); err == nil {
+		t.Fatalf("%s has a .git: the copy would commit to the clone it came from", root)
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.name=ada", "-c", "user.email=ada@example.com", "commit", "-qm", "start"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	cmd := exec.Command(python, "docs/classroom50-autograder.py")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+cache, "NO_COLOR=1")
+	for k, v := range classroom50Env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("Classroom 50's autograder: %v\n%s", err, out)
+	}
+	b, err := os.ReadFile(filepath.Join(root, "result.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		Schema   string `json:"schema"`
+		Owner    string `json:"owner"`
+		Score    int    `json:"score"`
+		MaxScore int    `json:"max-score"`
+		Tests    []any  `json:"tests"`
+	}
+	if err := json.Unmarshal(b, &res); err != nil || res.Schema != "classroom50/result/v1" || res.MaxScore == 0 || len(res.Tests) != res.MaxScore || res.Score >= res.MaxScore {
+		t.Errorf("result.json: %v %+v: want the contract's, a student not done", err, res)
+	}
 }

@@ -91,7 +91,7 @@ func newDrillCmd(g *cli.Env) *cobra.Command {
 // drillCommands are the drills that get a subcommand in this run's
 // command tree: those the command line names, or all of them when it asks
 // for the list (drill --help, help drill, shell completion). Building all
-// eighteen, which parses their files and writes their help, was most of
+// 29, which parses their files and writes their help, was most of
 // the start-up of `archlab drill ack-lost` and `archlab version`
 // (issue 27). A word is taken for a drill's name wherever it stands: a
 // flag's value that happens to be one only builds one command more.

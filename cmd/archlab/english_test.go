@@ -307,6 +307,7 @@ func identifiers() map[string]bool {
 	// Exercism's test-runner format: its name and the values of its status.
 	add("Exercism " + report.ExPass + " " + report.ExFail + " " + report.ExError)
 	// The other graders' formats: their names, as --format takes them.
-	add("Gradescope gradescope JUnit junit XML")
+	add("Gradescope gradescope JUnit junit XML Classroom classroom50")
+	add("goroutine") // Go's word, which Chinese Go texts keep
 	return ok
 }

@@ -13,30 +13,46 @@ import (
 	"archlab/ui/status"
 )
 
-// TestMismatchExitsOne: a drill that disagrees with the book exits 1 and
-// the line names the drill and the counter. The real drills all agree, so
-// the disagreement is built by hand from a real drill's result.
+// TestMismatchExitsOne: a drill that disagrees with what it is held to
+// exits 1 and the line names the drill, the counter and whose number it
+// is: the book's, the lab's (the book prints none), or a teacher's file's
+// own expect part, which is not the book (issue 42). The real drills all
+// agree, so the disagreement is built by hand from a real drill's result.
 func TestMismatchExitsOne(t *testing.T) {
-	d, err := drills.Lookup("ack-lost")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := d.Run(d.Defaults())
-	if err != nil {
-		t.Fatal(err)
-	}
-	book, no := "2", false
-	res.Counters[1].Book, res.Counters[1].Match = &book, &no
-	res.Pass = false
-	g := &cli.Env{Lang: i18n.EN}
-	var stderr bytes.Buffer
-	code := exitCode(&stderr, i18n.EN, front.Mismatch(g, []*drills.Result{res}))
-	if code != exitMismatch {
-		t.Fatalf("exit %d, want %d", code, exitMismatch)
-	}
-	want := "archlab: 1 drill(s) disagree with the book (ack-lost): ack-lost: effects is 1, the book prints 2\n"
-	if stderr.String() != want {
-		t.Fatalf("stderr = %q, want %q", stderr.String(), want)
+	for _, tt := range []struct {
+		drill            string
+		builtin, labOnly bool
+		want             string
+	}{
+		{"ack-lost", true, false, "1 drill(s) disagree with the book (ack-lost): ack-lost: effects is 1, the book prints 2"},
+		{"ack-lost", false, false, "1 drill file(s) disagree with their own expect part (ack-lost): ack-lost: effects is 1, the file's expect part says 2"},
+		{"effect-fails", true, true, "1 drill(s) disagree with the lab's expectation, the book printing none (effect-fails): effect-fails: "},
+	} {
+		d, err := drills.Lookup(tt.drill)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !d.LabOnly && tt.labOnly {
+			t.Fatalf("%s: the book prints its counters now: pick a drill whose counters are the lab's", tt.drill)
+		}
+		file := *d
+		file.Builtin = tt.builtin
+		res, err := file.Run(file.Defaults())
+		if err != nil {
+			t.Fatal(err)
+		}
+		book, no := "2", false
+		res.Counters[1].Book, res.Counters[1].Match = &book, &no
+		res.Pass = false
+		g := &cli.Env{Lang: i18n.EN}
+		var stderr bytes.Buffer
+		code := exitCode(&stderr, i18n.EN, front.Mismatch(g, []*drills.Result{res}))
+		if code != exitMismatch {
+			t.Fatalf("exit %d, want %d", code, exitMismatch)
+		}
+		if !strings.HasPrefix(stderr.String(), "archlab: "+tt.want) {
+			t.Errorf("stderr = %q, want %q", stderr.String(), "archlab: "+tt.want)
+		}
 	}
 }
 

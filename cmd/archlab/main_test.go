@@ -333,6 +333,10 @@ func TestScripts(t *testing.T) {
 			// would read as the script's own files if it held them.
 			files, err := filepath.Abs("../../testdata/files")
 			env.Setenv("FILES", files)
+			// The clone itself, whose exercises a script copies into the
+			// students' repositories it makes (class_clones.txtar).
+			root, _ := filepath.Abs("../..")
+			env.Setenv("ROOT", root)
 			for _, kv := range vars {
 				k, v, _ := strings.Cut(kv, "=")
 				env.Setenv(k, v)

@@ -163,7 +163,10 @@ func copyClone(tb testing.TB) string {
 			}
 			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
 		}
-		if rel == "archlab" || strings.HasSuffix(rel, ".test") || !d.Type().IsRegular() {
+		// .git is a file in a git worktree ("gitdir: …"): copied, it
+		// would make the copy the worktree itself to git, and a git
+		// command run in the copy would commit to the clone's branch.
+		if rel == "archlab" || rel == ".git" || strings.HasSuffix(rel, ".test") || !d.Type().IsRegular() {
 			return nil
 		}
 		in, err := os.Open(path)

@@ -158,3 +158,22 @@ func tooWide(t *testing.T, width int, out string) {
 		}
 	}
 }
+
+// TestExploreSummaryFits: explore's one line on stderr fits 80 columns
+// as it is, in a log or a pipe where nothing wraps it, in both languages
+// and for both engines (it was 84 to 91 columns, issue 42).
+func TestExploreSummaryFits(t *testing.T) {
+	if raceOn {
+		t.Skip("text and layout, checked in the plain run")
+	}
+	t.Parallel()
+	for _, lang := range []string{"en", "zh"} {
+		for _, args := range [][]string{{"inbox"}, {"ordering", "--poison"}, {"inbox", "--engine", "enumerate"}} {
+			_, errOut, code := runWide(0, "", append([]string{"explore", "--lang", lang}, args...)...)
+			if code != exitOK || !strings.Contains(errOut, "workers=") && !strings.Contains(errOut, "并行") {
+				t.Fatalf("explore %v --lang %s: exit %d, no summary\n%s", args, lang, code, errOut)
+			}
+			tooWide(t, 80, errOut)
+		}
+	}
+}

@@ -102,8 +102,8 @@ func (o *Options) RunOne(d *drills.Drill, v drills.Values) (err error) {
 	default:
 		err = r.Drill(res, o.Trace || o.Step)
 	}
-	if err != nil {
-		return err
+	if err != nil || r.Stopped {
+		return err // q at a pause: the reader saw no verdict, and judges nothing
 	}
 	return Mismatch(o.G, []*drills.Result{res})
 }
@@ -142,8 +142,9 @@ func (o *Options) RunMany(list []*drills.Drill) (err error) {
 	default:
 		if o.Trace || o.Step {
 			for i, res := range results {
-				// --step pauses before each drill too; q skips to
-				// the summary.
+				// --step pauses before each drill too; q there skips
+				// to the summary, q inside a drill stops the run
+				// before its verdict.
 				if i > 0 && r.Step && !r.Stopped {
 					if err := r.Pause(o.G.T("cli.step.next-drill", res.Drill.Name)); err != nil {
 						return err
@@ -152,7 +153,7 @@ func (o *Options) RunMany(list []*drills.Drill) (err error) {
 				if r.Stopped {
 					break
 				}
-				if err := r.Drill(res, true); err != nil {
+				if err := r.Drill(res, true); err != nil || r.Stopped {
 					return err
 				}
 				fmt.Fprintln(o.G.IO.Out)
@@ -211,20 +212,22 @@ func (o *Options) paramError(err error) error {
 // disagree with the book, or the first lesson that failed.
 func Mismatch(g *cli.Env, results []*drills.Result) error {
 	var failed []string
-	first := ""
+	first, against := "", ""
 	for _, res := range results {
 		if res.Pass {
 			continue
 		}
 		failed = append(failed, res.Drill.Name)
 		if first == "" {
-			first = view.FailureReason(g.Lang, res)
+			first, against = view.FailureReason(g.Lang, res), view.Against(res.Drill)
+		} else if view.Against(res.Drill) != against {
+			against = "" // drills of both kinds: the book's word for all
 		}
 	}
 	if len(failed) == 0 {
 		return nil
 	}
-	return &status.Mismatch{Msg: g.T("err.mismatch", len(failed), strings.Join(failed, ", "), first)}
+	return &status.Mismatch{Msg: g.T("err.mismatch"+against, len(failed), strings.Join(failed, ", "), first)}
 }
 
 // UnknownDrill names the bad drill and the nearest real ones.

@@ -12,6 +12,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -107,8 +108,8 @@ func (g *Env) Students() *harness.Students {
 }
 
 // Command is how the reader ran archlab, for the commands a report
-// suggests: "go run ./cmd/archlab" when this binary is go run's (go run
-// links it as go-build…/exe/archlab), else "archlab".
+// suggests: "go run ./cmd/archlab" when this binary is go run's, else
+// "archlab" (an archlab on PATH may be older than the clone, or missing).
 func (g *Env) Command() string {
 	exe := os.Args[0]
 	if g.IO.Exe != nil {
@@ -116,10 +117,34 @@ func (g *Env) Command() string {
 			exe = p
 		}
 	}
-	if p := filepath.ToSlash(exe); strings.Contains(p, "/go-build") && strings.Contains(p, "/exe/") {
+	if GoRun(exe) {
 		return "go run ./cmd/archlab"
 	}
 	return "archlab"
+}
+
+// GoRun reports whether the program at exe is one go run built. go run
+// links it as …/go-build…/b001/exe/NAME, or, since Go 1.24, reuses one
+// kept in the build cache as …/XX/HASH-d/NAME, where XX is the first two
+// hex digits of HASH.
+func GoRun(exe string) bool {
+	p := filepath.ToSlash(exe)
+	dir := path.Base(path.Dir(p))
+	if dir == "exe" && strings.Contains(p, "/go-build") {
+		return true
+	}
+	hash, ok := strings.CutSuffix(dir, "-d")
+	return ok && len(hash) >= 32 && isHex(hash) && path.Base(path.Dir(path.Dir(p))) == hash[:2]
+}
+
+// isHex reports whether s is lowercase hex digits.
+func isHex(s string) bool {
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // FirstLine is an error text's first line, trimmed.

@@ -27,8 +27,8 @@ type Renderer struct {
 	Width int // the columns output may take (ScreenWidth)
 	P     Palette
 	Step  bool // pause between phases (a terminal on both ends and --step)
-	// Stopped: the reader Typed q at a pause; the rest is shown without
-	// its timeline.
+	// Stopped: the reader typed q at a pause; the rest of the run is not
+	// shown.
 	Stopped bool
 	Keys    *bufio.Reader // stdin, read a key at a time at the pauses
 	// Broker: the line naming the real broker the run used, "" on the
@@ -78,6 +78,13 @@ func (r *Renderer) Drill(res *drills.Result, trace bool) error {
 		fmt.Fprintln(r.out())
 		if err := r.Trace(res.Steps); err != nil {
 			return err
+		}
+		if r.Stopped {
+			// q at a pause: the ending is the lesson, so the counters,
+			// the checks and the verdict are not given away (the page
+			// keeps them for its last step too).
+			WriteHanging(r.out(), "", "", r.P.Dim.Sprint(r.t("cli.step.stopped")), r.Width)
+			return nil
 		}
 	}
 	fmt.Fprintln(r.out())

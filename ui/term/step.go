@@ -12,7 +12,7 @@ import (
 )
 
 // Pause shows prompt on stderr and waits for one key: Enter (or space) goes
-// on, q stops the timeline (the results still print), Ctrl-C stops the run
+// on, q stops the run (with no verdict: Stopped), Ctrl-C stops the run
 // as a signal would. On a terminal the key counts without Enter: stdin is
 // put in raw mode for the one key, and the prompt erases itself, so the
 // screen holds only the drill. Elsewhere (a test, a pipe) a line is read.

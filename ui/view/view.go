@@ -235,9 +235,10 @@ func FailureReason(lang i18n.Lang, res *drills.Result) string {
 	if res.Err != nil {
 		return t("cli.fail.error", res.Drill.Name, res.Err)
 	}
+	whose := Against(res.Drill)
 	for _, c := range res.Counters {
 		if c.Match != nil && !*c.Match {
-			return t("cli.fail.counter", res.Drill.Name, c.Name, c.Value, *c.Book)
+			return t("cli.fail.counter"+whose, res.Drill.Name, c.Name, c.Value, *c.Book)
 		}
 	}
 	for _, c := range res.Checks {
@@ -245,7 +246,20 @@ func FailureReason(lang i18n.Lang, res *drills.Result) string {
 			return t("cli.fail.check", res.Drill.Name, res.Drill.Text(lang, c.Key))
 		}
 	}
-	return t("cli.fail.missing", res.Drill.Name)
+	return t("cli.fail.missing"+whose, res.Drill.Name)
+}
+
+// Against is whose expectation a failed drill disagrees with, as the
+// suffix of a catalogue key: "" the book's, ".lab" the lab's (the book
+// prints none), ".file" a drill file's own expect part.
+func Against(d *drills.Drill) string {
+	switch {
+	case !d.Builtin:
+		return ".file"
+	case d.LabOnly:
+		return ".lab"
+	}
+	return ""
 }
 
 // WhatIf names the parameters a run changed, beside the book's:

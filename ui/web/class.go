@@ -26,6 +26,48 @@ var mistakePages = map[string][2]string{
 	"no-fence":           {"shardjob", "fence-at-first-commit"},
 }
 
+// mistakeDrills are, for the known mistakes no strategy of the explorer
+// makes, the drill that shows the same harm, or its refusal, on the
+// book's code, step by step (its steps open the explorer's state pages
+// too). A mistake in neither table has no link.
+var mistakeDrills = map[string]string{
+	"ack-first":             "ack-before-effect",
+	"no-recovery":           "durable-inbox",
+	"notify-only-when-new":  "exactly-once-boundary",
+	"key-without-producer":  "dedup-scope",
+	"key-concatenation":     "dedup-scope",
+	"prune-too-little":      "prune-keeps-newer",
+	"window-by-arrival":     "prune-out-of-order",
+	"duplicate-as-conflict": "redelivered-event",
+	"past-budget":           "retry-budget",
+	"dead-before-budget":    "retry-budget",
+	"poison-retried":        "poison",
+	"poison-as-conflict":    "poison",
+	"gap-applied":           "gap",
+	"version-back":          "out-of-order",
+	"dlq-lost":              "reconcile",
+	"repair-forgotten":      "reconcile-gaps",
+	"resume-from-zero":      "crash-resume",
+	"cadence-from-zero":     "commit-cadence",
+	"stale-epoch-accepted":  "stale-epoch",
+	"runs-on-after-refusal": "stale-epoch",
+	"stale-offset-accepted": "rerun-commit",
+	"equal-offset-refused":  "rerun-commit",
+}
+
+// mistakeLink is where a mistake row links, and its words: the
+// explorer's counterexample of a strategy that makes the mistake, else
+// the drill that shows it; "" for none.
+func mistakeLink(p *page, mistake string) (href, text string) {
+	if pg, ok := mistakePages[mistake]; ok {
+		return "/explore/" + pg[0] + "/" + pg[1] + "?lang=" + string(p.Lang), p.T("web.class.see")
+	}
+	if d, ok := mistakeDrills[mistake]; ok {
+		return "/drill/" + d + "?lang=" + string(p.Lang), p.T("web.class.see-drill", d)
+	}
+	return "", ""
+}
+
 // classView is the class page's content.
 type classView struct {
 	*class.Summary
@@ -39,8 +81,9 @@ type classView struct {
 type classRow struct {
 	N int
 	class.Row
-	Mistake bool
-	Link    string // the explorer's counterexample of the same mistake
+	Mistake  bool
+	Link     string // the explorer's counterexample of the same mistake, or a drill's page
+	LinkText string
 }
 
 func (s *Server) classPage(w http.ResponseWriter, r *http.Request) {
@@ -64,8 +107,8 @@ func (s *Server) classPage(w http.ResponseWriter, r *http.Request) {
 	}
 	for i, row := range sum.Rows {
 		cr := classRow{N: i + 1, Row: row, Mistake: row.Kind == "mistake"}
-		if pg, ok := mistakePages[row.ID]; ok && cr.Mistake {
-			cr.Link = "/explore/" + pg[0] + "/" + pg[1] + "?lang=" + string(p.Lang)
+		if cr.Mistake {
+			cr.Link, cr.LinkText = mistakeLink(p, row.ID)
 		}
 		v.Rows = append(v.Rows, cr)
 	}
@@ -73,7 +116,9 @@ func (s *Server) classPage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, http.StatusOK, "class.html", p)
 }
 
-// classRun serves row N's shortest run as the file that replays it.
+// classRun serves row N's shortest run as the file that replays it, shown
+// in the browser as text (saved under its own name, if the teacher saves
+// it).
 func (s *Server) classRun(w http.ResponseWriter, r *http.Request) {
 	p := s.newPage(r)
 	sum, err := s.readClass(r, p)
@@ -92,7 +137,7 @@ func (s *Server) classRun(w http.ResponseWriter, r *http.Request) {
 	}
 	e := sum.Rows[n-1].Example
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.Header().Set("Content-Disposition", `attachment; filename="`+e.File+`"`)
+	w.Header().Set("Content-Disposition", `inline; filename="`+e.File+`"`)
 	w.Write([]byte(e.Body))
 }
 

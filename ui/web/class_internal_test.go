@@ -3,8 +3,12 @@ package web
 import (
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
+	"archlab/drills"
 	"archlab/i18n"
 )
 
@@ -21,5 +25,57 @@ func TestMistakePagesExist(t *testing.T) {
 		if w.Code != http.StatusOK {
 			t.Errorf("%s: /explore/%s/%s answers %d", mistake, pg[0], pg[1], w.Code)
 		}
+	}
+}
+
+// TestMistakeDrillsExist: each mistake the class page links to a drill
+// is a known mistake no strategy of the explorer makes, and the drill is
+// one of the book's.
+func TestMistakeDrillsExist(t *testing.T) {
+	for mistake, d := range mistakeDrills {
+		if !i18n.Has(i18n.EN, "check.mistake."+mistake) {
+			t.Errorf("%s: no such mistake", mistake)
+		}
+		if _, ok := mistakePages[mistake]; ok {
+			t.Errorf("%s: in both tables", mistake)
+		}
+		if _, err := drills.Lookup(d); err != nil {
+			t.Errorf("%s: %v", mistake, err)
+		}
+	}
+}
+
+// TestClassPageWords: a class of one student with a run of one step
+// reads "1 student" and "1 step" (not "1 students", "1 steps"); its
+// mistake row links to the drill that shows the mistake; the run opens in
+// the browser, not as a download; and the students are listed by number
+// under each row, as the footnote says (issue 42).
+func TestClassPageWords(t *testing.T) {
+	dir := t.TempDir()
+	one := `{"exercises": [{"name": "consumer-handler", "status": "not-done", "lessons": ["no message is lost"], "lesson_ids": ["explore/not-lost"], "mistake": "ack-first", "drill_file": "-- drill --\nname: x\n-- steps --\ndeliver m1 crash-after\n"}], "archlab_version": "v1.0.0", "sources_sha256": "` + strings.Repeat("a", 64) + `"}`
+	if err := os.WriteFile(filepath.Join(dir, "ada.json"), []byte(one), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := NewWith(Options{Lang: i18n.EN, Class: dir})
+	get := func(target string) *httptest.ResponseRecorder {
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "http://127.0.0.1:8017"+target, nil))
+		return w
+	}
+	w := get("/class?lang=en")
+	body := w.Body.String()
+	for _, want := range []string{"The class: 1 student.", "1 step<", `href="/drill/ack-before-effect?lang=en"`, `<div class="class-names">#1</div>`, "The first column numbers the rows"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the class page has no %q", want)
+		}
+	}
+	for _, not := range []string{"1 students", "1 steps", " download>", "ada"} {
+		if strings.Contains(body, not) {
+			t.Errorf("the class page says %q", not)
+		}
+	}
+	w = get("/class/run/1?lang=en")
+	if d := w.Header().Get("Content-Disposition"); w.Code != http.StatusOK || !strings.HasPrefix(d, "inline;") {
+		t.Errorf("the run: %d, Content-Disposition %q: want it shown, inline", w.Code, d)
 	}
 }

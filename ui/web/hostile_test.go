@@ -123,7 +123,7 @@ func TestPastedWrongCall(t *testing.T) {
 	r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1:8017/file", strings.NewReader(url.Values{"source": {src}, "lang": {"zh"}}.Encode()))
 	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	h.ServeHTTP(w, r)
-	if !strings.Contains(w.Body.String(), "pasted.txtar:4: message：msg：producer 需要 1 个参数，收到 0 个") {
-		t.Fatalf("zh: %s", errorLine(w.Body.String()))
+	if body := noBreaks(w.Body.String()); !strings.Contains(body, "pasted.txtar:4: message：msg：producer 需要 1 个参数，收到 0 个") {
+		t.Fatalf("zh: %s", errorLine(body))
 	}
 }

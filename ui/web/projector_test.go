@@ -27,6 +27,7 @@ type layout struct {
 	RevealAt  int       `json:"revealAt"`  // the first step of the verdict phase
 	StepCount int       `json:"stepCount"` // the run's steps
 	Offscreen []string  `json:"offscreen"` // the what-if form's Run button and reset link, where they are outside the screen
+	Unseen    []string  `json:"unseen"`    // the verdict and the checks, where they are shown but not inside the screen
 }
 
 const measure = `(() => {
@@ -62,9 +63,38 @@ const measure = `(() => {
     const r = el.getBoundingClientRect();
     if (r.top < 0 || r.bottom > window.innerHeight + 1) offscreen.push(el.textContent.trim() + ' at ' + Math.round(r.top) + '..' + Math.round(r.bottom));
   }
+  const unseen = [];
+  for (const id of ['verdict', 'checks']) {
+    const el = document.getElementById(id);
+    if (!shown(el)) continue;
+    const r = el.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > window.innerHeight + 1 || r.left < 0 || r.right > window.innerWidth + 1) unseen.push(id + ' at ' + Math.round(r.top) + '..' + Math.round(r.bottom));
+  }
   const rows = Array.from(document.querySelectorAll('#rows li'));
   const at = rows.findIndex(li => li.hasAttribute('data-verdict'));
-  return {lines, cut, wide, ellipsis, lost, revealed, offscreen, revealAt: at < 0 ? rows.length : at + 1, stepCount: rows.length};
+  return {lines, cut, wide, ellipsis, lost, revealed, offscreen, unseen, revealAt: at < 0 ? rows.length : at + 1, stepCount: rows.length};
+})()`
+
+// brokenWords lists the places where a line of the page's text (not the
+// diagram's, which svg.go wraps) breaks between two Chinese characters
+// of one text node: a Chinese page breaks only at its <wbr>s, between
+// words (wbr.go), so such a break splits a word, 生 | 效.
+const brokenWords = `(() => {
+  const bad = [], han = /\p{Script=Han}/u, range = document.createRange();
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT,
+    {acceptNode: n => n.parentElement.closest('svg, script, style, textarea') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT});
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const s = n.data;
+    let prev = null;
+    for (let i = 0; i < s.length; i++) {
+      range.setStart(n, i); range.setEnd(n, i + 1);
+      const r = range.getClientRects();
+      if (!r.length) { prev = null; continue; }
+      if (prev !== null && r[0].top > prev + 2 && han.test(s[i - 1]) && han.test(s[i])) bad.push(s.slice(Math.max(0, i - 4), i) + '|' + s.slice(i, i + 4) + ' in ' + (n.parentElement.closest('[id]') || {}).id);
+      prev = r[0].top;
+    }
+  }
+  return bad;
 })()`
 
 // measureState is measure for a state page (issue 26): every diagram on
@@ -120,7 +150,10 @@ func median(xs []float64) float64 {
 //     and grows with the viewport at 1920×1080;
 //   - nothing scrolls sideways, no label is cut at an edge or shortened;
 //   - the counters' values, the marks and the lessons appear only from the
-//     step that reads them (the verdict phase), the verdict only at the end.
+//     step that reads them (the verdict phase), the verdict only at the end;
+//   - at the end the verdict and the checks are inside the screen;
+//   - in Chinese, no line of the page's text breaks inside a word (the
+//     list of drills too).
 func TestProjector(t *testing.T) {
 	t.Parallel() // beside the other browser tests
 	srv := httptest.NewServer(web.New(i18n.EN))
@@ -203,6 +236,11 @@ func projectorPages(t *testing.T, base, dir, lang string, sizes [][2]int64) {
 				if !slices.Contains(end.Revealed, "verdict") || !slices.Contains(end.Revealed, "checks") {
 					t.Errorf("at the end the page shows only %v", end.Revealed)
 				}
+				// The payoff is on the screen at the last step, with no
+				// scrolling (issue 42: below the what-if panel on 11 pages).
+				if len(end.Unseen) > 0 {
+					t.Errorf("at the end, outside the %dx%d screen: %v", size[0], size[1], end.Unseen)
+				}
 				// The what-if form's buttons stay on the screen before the
 				// run and after it (issue 34: Run was cut off at 1280×720).
 				if off := append(start.Offscreen, end.Offscreen...); len(off) > 0 {
@@ -210,6 +248,11 @@ func projectorPages(t *testing.T, base, dir, lang string, sizes [][2]int64) {
 				}
 				if len(end.Wide) > 0 {
 					t.Errorf("scrolls sideways: %v", end.Wide)
+				}
+				if lang == "zh" {
+					if broken, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](brokenWords)); err != nil || len(broken) > 0 {
+						t.Errorf("lines break inside a word: %q %v", broken, err)
+					}
 				}
 				if len(end.Cut) > 0 {
 					t.Errorf("%d label lines reach past the diagram's edge, e.g. %q", len(end.Cut), end.Cut[0])
@@ -234,6 +277,18 @@ func projectorPages(t *testing.T, base, dir, lang string, sizes [][2]int64) {
 				}
 			})
 		}
+		// The list of drills, with its 实验 badges.
+		t.Run(fmt.Sprintf("%dx%d/index", size[0], size[1]), func(t *testing.T) {
+			if lang != "zh" {
+				t.Skip("a Chinese page's breaks")
+			}
+			if err := chromedp.Do(ctx, chromedp.Navigate(base+"/?lang="+lang), chromedp.WaitVisible(chromedp.CSS(`a.drill-link`))); err != nil {
+				t.Fatal(err)
+			}
+			if broken, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](brokenWords)); err != nil || len(broken) > 0 {
+				t.Errorf("lines break inside a word: %q %v", broken, err)
+			}
+		})
 		for i, u := range statePages {
 			name := fmt.Sprintf("%dx%d/state-%d", size[0], size[1], i+1)
 			t.Run(name, func(t *testing.T) {
@@ -246,6 +301,11 @@ func projectorPages(t *testing.T, base, dir, lang string, sizes [][2]int64) {
 				}
 				if len(l.Wide) > 0 {
 					t.Errorf("%s scrolls sideways: %v", u, l.Wide)
+				}
+				if lang == "zh" {
+					if broken, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](brokenWords)); err != nil || len(broken) > 0 {
+						t.Errorf("%s: lines break inside a word: %q %v", u, broken, err)
+					}
 				}
 				if len(l.Cut) > 0 {
 					t.Errorf("%s: %d label lines reach past the diagram's edge, e.g. %q", u, len(l.Cut), l.Cut[0])

@@ -288,6 +288,10 @@ func (s *Server) render(w http.ResponseWriter, status int, name string, p *page)
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
+	if p.Lang == i18n.ZH {
+		w.Write(withBreaks(buf.Bytes()))
+		return
+	}
 	w.Write(buf.Bytes())
 }
 

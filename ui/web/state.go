@@ -239,20 +239,30 @@ func stateURL(mech string, path []string, q url.Values) string {
 	return u
 }
 
-// branchLinks are a run's links to the state before each of its steps:
-// one for the start, then one per step of its trace ("" where the walk
-// stopped).
+// branchLinks are a run's links to the state each of its steps has
+// reached: one for the start, then one per step of its trace ("" where the
+// walk stopped). A move of the state pages (a delivery with its fault) is
+// several steps of a drill's trace: at its last one the class has watched
+// it whole, and the link opens the state after it, with those steps on
+// the diagram; within it, the state before it, where that move can be
+// taken otherwise. (Every step used to open the state before its move:
+// after three steps of ack-lost, the state after 0 moves, an empty
+// diagram.)
 func branchLinks(o *origin, mech string, lang i18n.Lang) (start string, rows []string) {
 	q := cloneQuery(o.query)
 	q.Set("strategy", o.start.Strategy)
 	q.Set("lang", string(lang))
 	start = stateURL(mech, nil, q)
-	for _, k := range o.walk.Rows {
+	for i, k := range o.walk.Rows {
 		if k < 0 {
 			rows = append(rows, "")
 			continue
 		}
-		rows = append(rows, stateURL(mech, o.path[:k], q))
+		end := k
+		if k < len(o.path) && (i+1 == len(o.walk.Rows) || o.walk.Rows[i+1] != k) {
+			end = k + 1 // the move's last step: watched whole
+		}
+		rows = append(rows, stateURL(mech, o.path[:end], q))
 	}
 	return start, rows
 }

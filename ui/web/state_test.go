@@ -319,3 +319,23 @@ func TestStateKeysListed(t *testing.T) {
 		}
 	}
 }
+
+// TestBranchOpensWhatWasWatched: "branch here" after the steps of a move
+// the class has watched whole opens the state after that move, not the
+// empty start (issue 42: ack-lost's third step, the lost ack, opened the
+// state after 0 moves); within a move, the state before it, where it can
+// be taken otherwise (TestStateBrowser takes crash-mid there).
+func TestBranchOpensWhatWasWatched(t *testing.T) {
+	h := web.New(i18n.EN)
+	_, body := get(t, h, "/drill/ack-lost?lang=en")
+	links := branchRE.FindAllStringSubmatch(body, -1)
+	if len(links) < 4 {
+		t.Fatalf("%d branch links on ack-lost's page", len(links))
+	}
+	// links[0] is the start, links[i] step i.
+	for step, want := range map[int]string{1: "/explore/inbox/state/?", 2: "/explore/inbox/state/?", 3: "/explore/inbox/state/deliver-m1.ack-lost?"} {
+		if got := strings.ReplaceAll(links[step][1], "&amp;", "&"); !strings.HasPrefix(got, want) {
+			t.Errorf("step %d branches to %s, want %s…", step, got, want)
+		}
+	}
+}

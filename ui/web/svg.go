@@ -10,6 +10,7 @@ import (
 
 	"archlab/explore"
 	"archlab/ui/view"
+	breaks "archlab/ui/wrap"
 )
 
 // The diagram is drawn for a projector: the page scales the SVG to the
@@ -58,8 +59,8 @@ func wide(r rune) bool {
 }
 
 // wrap breaks s into lines at most room units wide at font f: at spaces,
-// and between two ideographs; a word wider than room is broken where it
-// must be, never cut.
+// and between two words of Chinese; a word wider than room is broken where
+// it must be, never cut.
 func wrap(s string, f, room float64) []string {
 	var lines []string
 	line := ""
@@ -92,38 +93,19 @@ func wrap(s string, f, room float64) []string {
 	return append(lines, strings.TrimRight(line, " "))
 }
 
-// wrapTokens splits s into words (each with the space before it) and
-// single ideographs; a closing mark stays with what it closes.
+// wrapTokens splits s into the pieces a line may break between, each
+// with the space before it: at spaces, and in Chinese between two words,
+// never inside one (package wrap, as the terminal), so a label never ends
+// a line with 生 and starts the next with 效.
 func wrapTokens(s string) []string {
 	var toks []string
-	cur := ""
-	for _, r := range s {
-		switch {
-		case r == ' ':
-			if cur != "" {
-				toks = append(toks, cur)
+	for i, f := range strings.Fields(s) {
+		for j, p := range breaks.Pieces(f) {
+			if j == 0 && i > 0 {
+				p = " " + p
 			}
-			cur = " "
-		case wide(r) && strings.ContainsRune("，。、；：！？）」』】》”", r):
-			cur += string(r)
-			toks = append(toks, cur)
-			cur = ""
-		case wide(r):
-			if cur != "" && cur != " " {
-				toks = append(toks, cur)
-				cur = ""
-			}
-			cur += string(r)
-			if !strings.ContainsRune("（「『【《“", r) {
-				toks = append(toks, cur)
-				cur = ""
-			}
-		default:
-			cur += string(r)
+			toks = append(toks, p)
 		}
-	}
-	if cur != "" {
-		toks = append(toks, cur)
 	}
 	return toks
 }

@@ -86,7 +86,14 @@
         }
         stick(); // now, not at the scroll event's frame: the heads never lag
       }
-      if (cur >= total) { pause(); }
+      if (cur >= total) {
+        pause();
+        // The payoff in view: the side panel scrolls to the lessons and
+        // the verdict (the what-if form, folded to its heading, stays at
+        // its foot; style.css).
+        var side = document.querySelector(".side"), first = document.getElementById("checks") || document.getElementById("verdict");
+        if (side && first) { side.scrollTop += first.getBoundingClientRect().top - side.getBoundingClientRect().top; }
+      }
     }
     function pause() {
       if (timer) { clearInterval(timer); timer = null; }
