@@ -44,8 +44,9 @@ import (
 // every Result, error (by errors.Is), call the run makes to the sink and
 // the checkpoint, Load and Epoch compared with the book's, then Commit,
 // Load and Epoch from two goroutines at once; then the book's test
-// TestRunCrashResume on your Runner and Checkpoint; the drills crash-resume, rerun-commit, zombie-window,
-// stale-epoch and commit-cadence with yours where the book's sit; then
+// TestRunCrashResume on your Runner and Checkpoint; the drills
+// crash-resume, rerun-commit, zombie-window, stale-epoch, commit-cadence,
+// current-epoch-zombie and sink-fails with yours where the book's sit; then
 // every schedule of `archlab explore shardjob` (30 keys: every commit
 // interval, crash point and moment a zombie of the previous epoch commits)
 // with the lab's takeover fence raised around your Runner
@@ -84,7 +85,8 @@ import (
 // 再从两个 goroutine 同时调用 Commit、Load 和 Epoch；然后在你的 Runner 与
 // Checkpoint 上运行书中的测试 TestRunCrashResume；
 // 再把你的代码放在书中代码的位置，运行演练 crash-resume、rerun-commit、
-// zombie-window、stale-epoch 和 commit-cadence；然后在你的 Runner 外面加上本实
+// zombie-window、stale-epoch、commit-cadence、current-epoch-zombie 和
+// sink-fails；然后在你的 Runner 外面加上本实
 // 验的接管围栏（fence-at-takeover），运行 archlab explore shardjob 的每一种故障
 // 序列（30 个键：每种提交间隔、崩溃点，以及上一纪元的僵尸提交的每个时机）：每个
 // 键恰好生效一次，重跑恰好重放恢复处与崩溃点之间的项，检查点从不回退，没有僵尸
