@@ -381,6 +381,24 @@ func LessonText(lang i18n.Lang, l Lesson) string {
 	return i18n.T(lang, l.Key)
 }
 
+// DifferenceText is a difference of design (Result.Differences) or a
+// harm the code is safer from (Result.Safer) in lang, with its drill: a
+// counter beside the book's value, "crash-resume: checkpoint 36 where the
+// book's design gives 30".
+func DifferenceText(lang i18n.Lang, l Lesson) string {
+	if l.text != "" {
+		return l.text // as a child sent it, whole
+	}
+	var text string
+	switch {
+	case l.Counter != "":
+		text = i18n.T(lang, "check.difference.counter", l.Counter, l.Value, l.BookValue)
+	default:
+		text = LessonText(lang, l)
+	}
+	return i18n.T(lang, "check.difference.in", l.Drill, text)
+}
+
 // Hint is the book's rule the first broken lesson points at, in lang:
 // specific to the lesson when the catalogue has a hint for it, else the
 // exercise's.

@@ -177,9 +177,9 @@ func toWire(r *Result, lang i18n.Lang) *wire {
 	if r.Err != nil {
 		w.Err = r.Err.Error()
 	}
-	w.Lessons, w.Texts = sendLessons(lang, r.Lessons)
-	w.Differences, w.DifferenceTexts = sendLessons(lang, r.Differences)
-	w.Safer, w.SaferTexts = sendLessons(lang, r.Safer)
+	w.Lessons, w.Texts = sendLessons(lang, r.Lessons, LessonText)
+	w.Differences, w.DifferenceTexts = sendLessons(lang, r.Differences, DifferenceText)
+	w.Safer, w.SaferTexts = sendLessons(lang, r.Safer, DifferenceText)
 	if c := r.Shortest; c != nil {
 		sent := &wireRun{Drill: c.Drill, Explored: c.Explored(), Legend: c.Legend}
 		if len(r.Lessons) > 0 {
@@ -196,11 +196,11 @@ func toWire(r *Result, lang i18n.Lang) *wire {
 	return w
 }
 
-// sendLessons are ls as a child sends them: each with its text in lang,
-// its arguments plain values.
-func sendLessons(lang i18n.Lang, ls []Lesson) (out []Lesson, texts []string) {
+// sendLessons are ls as a child sends them: each with its text in lang
+// (as text words it), its arguments plain values.
+func sendLessons(lang i18n.Lang, ls []Lesson, text func(i18n.Lang, Lesson) string) (out []Lesson, texts []string) {
 	for _, l := range ls {
-		texts = append(texts, LessonText(lang, l))
+		texts = append(texts, text(lang, l))
 		l.Args = plain(l.Args)
 		out = append(out, l)
 	}

@@ -36,11 +36,16 @@ type JSONExercise struct {
 	Schedules    uint64   `json:"schedules"`
 	// WideSkipped: the wide scope was left out (a durable inbox); the
 	// schedules are the small scope's, each run from the start.
-	WideSkipped    bool   `json:"wide_skipped,omitempty"`
-	Counterexample string `json:"counterexample,omitempty"`
-	DrillFile      string `json:"drill_file,omitempty"`
-	Hint           string `json:"hint,omitempty"`
-	Error          string `json:"error,omitempty"`
+	WideSkipped bool `json:"wide_skipped,omitempty"`
+	// Differences are the drills' checks and counters that differ from
+	// the book's with no harm seen; Safer the harms the book's design
+	// does in a drill and the code does not. They inform, never decide.
+	Differences    []string `json:"differences,omitempty"`
+	Safer          []string `json:"safer,omitempty"`
+	Counterexample string   `json:"counterexample,omitempty"`
+	DrillFile      string   `json:"drill_file,omitempty"`
+	Hint           string   `json:"hint,omitempty"`
+	Error          string   `json:"error,omitempty"`
 	// Faults is how many schedules each fault class struck, in the
 	// section's order (a pass requires every one above 0).
 	Faults JSONFaults `json:"faults,omitempty"`
@@ -159,6 +164,12 @@ func (r *Report) JSON(results []*check.Result, done int) JSONAll {
 		for _, l := range res.Lessons {
 			j.Lessons = append(j.Lessons, check.LessonText(r.Lang, l))
 			j.LessonIDs = append(j.LessonIDs, l.ID())
+		}
+		for _, l := range res.Differences {
+			j.Differences = append(j.Differences, check.DifferenceText(r.Lang, l))
+		}
+		for _, l := range res.Safer {
+			j.Safer = append(j.Safer, check.DifferenceText(r.Lang, l))
 		}
 		if res.Err != nil {
 			j.Error = res.Err.Error()

@@ -51,6 +51,7 @@ func (r *Report) renderOne(res *check.Result) error {
 		if res.WideSkipped {
 			para(r.t("check.detail.wide-skipped"), r.P.Dim.Sprint)
 		}
+		r.differences(res)
 		return nil
 	case check.Hung:
 		para(r.hang(res.Hang), fmt.Sprint)
@@ -76,6 +77,7 @@ func (r *Report) renderOne(res *check.Result) error {
 	if res.Mistake != "" {
 		para(r.t("check.diag.mistake", check.MistakeText(r.Lang, res.Mistake)), fmt.Sprint)
 	}
+	r.differences(res)
 	para(r.t("check.detail.hint", res.Hint(r.Lang)), fmt.Sprint)
 	if res.Calls != nil {
 		if !r.Show {
@@ -112,6 +114,18 @@ func (r *Report) renderOne(res *check.Result) error {
 	fmt.Fprint(out, file)
 	fmt.Fprintln(out)
 	return nil
+}
+
+// differences says where the code is safer than the book's design, and
+// how it differs from it with no harm seen: what informs, never the
+// verdict.
+func (r *Report) differences(res *check.Result) {
+	for _, l := range res.Safer {
+		r.Para(r.t("check.detail.safer", check.DifferenceText(r.Lang, l)), r.P.Good.Sprint)
+	}
+	for _, l := range res.Differences {
+		r.Para(r.t("check.detail.difference", check.DifferenceText(r.Lang, l)), r.P.Dim.Sprint)
+	}
 }
 
 // heading is what --show prints above a run, a test or a file, after an
