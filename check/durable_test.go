@@ -1,7 +1,6 @@
 package check
 
 import (
-	"errors"
 	"testing"
 
 	"archlab/harness"
@@ -12,41 +11,19 @@ import (
 // inbox that stores the message, acks it and processes it after, is
 // judged by what it loses or doubles: with a recovery step at the restart
 // it loses nothing and is done, though its calls come in another order
-// than Consume's (issue 33). Written here apart from durableInbox: it
-// processes its own row first and returns an effect that failed.
+// than Consume's (issue 33), and its own recovery here processes the
+// rows in the other order.
 func TestDurableInboxIsDone(t *testing.T) {
 	e, err := Lookup("consumer-handler")
 	if err != nil {
 		t.Fatal(err)
 	}
-	own := func(d *harness.Delivery) error {
-		m := d.Message()
-		if _, err := d.Store(); err != nil {
-			return err
-		}
-		// A lost ack leaves the row stored: process it all the same.
-		ackErr := d.Ack()
-		if errors.Is(ackErr, harness.ErrCrashed) {
-			return ackErr
-		}
-		// The call outside the store before a row is done: a crash between
-		// the two leaves the row pending, and the recovery calls again.
-		if err := d.Notify(m); err != nil {
-			return err
-		}
-		if _, err := d.Process(m); err != nil {
-			return err
-		}
-		for _, p := range d.Pending() {
-			if err := d.Notify(p); err != nil {
-				return err
-			}
-			if _, err := d.Process(p); err != nil {
-				return err
-			}
-		}
-		return ackErr
-	}
+	// The durable inbox docs/exercises.md describes, as the lab's
+	// durable-inbox strategy writes it: store, ack, then each pending row
+	// (its outside call, then its processing). Not shaped to the book's
+	// counters: prune-window's pruned replay is not applied again, which
+	// the report shows as safer than the book.
+	own := harness.LabStudents(harness.DurableInbox).Inbox
 	recovery := func(r *harness.Restart) error {
 		rows := r.Pending()
 		for i := len(rows) - 1; i >= 0; i-- { // any order: each row is one transaction

@@ -35,6 +35,11 @@ var durableStudents = &Students{Inbox: durableHandler, Recover: durableRecover}
 // labStrategies are the lab's designs written with the student's verbs.
 var labStrategies = map[Strategy]*Students{DurableInbox: durableStudents, Outbox: outboxStudents}
 
+// LabStudents is the lab's design of that strategy (durable-inbox,
+// outbox) as a student's code, nil for another strategy: what a student
+// who copies it verbatim hands to archlab check.
+func LabStudents(strategy Strategy) *Students { return labStrategies[strategy] }
+
 func durableHandler(d *Delivery) error {
 	if _, err := d.Store(); err != nil {
 		return err
