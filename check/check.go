@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"archlab/drills"
 	"archlab/exercises"
@@ -37,13 +36,7 @@ type Exercise struct {
 	// code. Only the drills whose scenario asks the student's code anything
 	// (and, in §8.2, whose handler is the book's safe one: the others show
 	// a wrong design failing, on purpose) make sense to run.
-	Drills []string
-	// Task are the drill checks ("poison/first-attempt") that state a
-	// clause of the exercise's task, written in its doc comment: broken,
-	// they decide the verdict though no harm was seen. Every other check
-	// and counter of a drill only describes how the design differs from
-	// the book's; a harm decides.
-	Task    []string
+	Drills  []string
 	plugged func(*harness.Students) bool
 	// model, for a mechanism exercise, is the book's type as the model
 	// the student's is compared with, call by call (model.go), and run
@@ -140,7 +133,6 @@ var Exercises = []*Exercise{
 		}},
 	{Name: "projection-decision", Section: "8.3", File: "exercises/projection_decision.go", Func: "ProjectionDecision", Tier: TierProtocol,
 		Drills:   []string{"out-of-order", "poison", "retry-budget", "reconcile", "redelivered-event"},
-		Task:     []string{"poison/first-attempt", "out-of-order/converges-with-budget", "retry-budget/spent-exactly"},
 		Mistakes: decisionMistakes,
 		plugged:  func(s *harness.Students) bool { return s.Ordering != nil },
 		explore: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
@@ -243,8 +235,8 @@ type Lesson struct {
 	// say how).
 	Unit string
 	Args []any
-	// Task: a clause of the exercise's task (Exercise.Task), broken with
-	// no harm seen.
+	// Task: a clause of the exercise's task (harness.Section.Task),
+	// broken with no harm seen.
 	Task bool
 	// Counter, when set, is a counter that differs from the book's value.
 	Counter          string
@@ -498,28 +490,22 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 		// design does in this drill too (prune-window's replay past the
 		// window) is the drill's lesson, not the code's; one the book's
 		// does and the code does not is the code being safer.
-		book, err := bookHarms(d)
-		if err != nil {
-			r.Status, r.Err = Failed, err
-			return r
-		}
+		// (drills.Drill.judgeByHarm runs the book's design beside it.)
 		before := len(r.Lessons)
-		for _, h := range res.Harms {
-			if !slices.Contains(book, h) {
-				r.Lessons = append(r.Lessons, harmLesson(name, h))
-			}
+		for _, h := range res.Extra {
+			r.Lessons = append(r.Lessons, harmLesson(name, h))
 		}
-		for _, h := range book {
-			if !slices.Contains(res.Harms, h) {
-				r.Safer = append(r.Safer, harmLesson(name, h))
-			}
+		for _, h := range res.Safer {
+			r.Safer = append(r.Safer, harmLesson(name, h))
 		}
 		for _, c := range res.Checks {
 			if c.OK {
 				continue
 			}
 			l := Lesson{Drill: name, Check: strings.TrimPrefix(c.Key, "check."+name+"."), Key: c.Key}
-			if slices.Contains(e.Task, name+"/"+l.Check) {
+			if sd.TaskClause(l.Check) {
+				// A clause the task states (harness.Section.Task):
+				// it decides, with no harm seen.
 				l.Task = true
 				r.Lessons = append(r.Lessons, l)
 				continue
@@ -636,22 +622,6 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 func harmLesson(drill, h string) Lesson {
 	return Lesson{Drill: drill, Check: h, Key: "explore.emit.check." + h}
 }
-
-// bookHarms are the harms the book's own design does in drill d, as the
-// drill runs it with its book's parameters: the same on every run, so
-// run once.
-func bookHarms(d *drills.Drill) ([]string, error) {
-	v, _ := bookRuns.LoadOrStore(d.Name, sync.OnceValues(func() ([]string, error) {
-		res, err := d.Run(d.Defaults())
-		if err != nil {
-			return nil, err
-		}
-		return res.Harms, res.Err
-	}))
-	return v.(func() ([]string, error))()
-}
-
-var bookRuns sync.Map // drill name → the OnceValues of its book's harms
 
 // modelled runs e's model on s: the calls in sequence, then at once. It
 // says whether the model decided the verdict (a difference, or the

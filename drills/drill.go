@@ -166,6 +166,13 @@ type Result struct {
 	// Harms are the harms the run did (harness.Section.Harms), the worst
 	// first: what decides whether a design unlike the book's is wrong.
 	Harms []string
+	// ByHarm: the run was a design unlike the book's (strategy student,
+	// or a lab design), judged by harm: Extra are the harms it did that
+	// the book's design does not do in the same drill (any fails it),
+	// Safer those the book's does and it does not. Its checks and
+	// counters that differ otherwise describe the design.
+	ByHarm       bool
+	Extra, Safer []string
 	// Calls are the harness verbs the run called, in order: what a state
 	// page of archlab serve walks, and the steps each one recorded.
 	Calls []Executed
@@ -250,7 +257,66 @@ func (d *Drill) RunContext(ctx context.Context, v Values, o RunOptions) (*Result
 	for _, c := range rec.Checks {
 		res.Pass = res.Pass && c.OK
 	}
+	// The lab's own drills of its designs (durable-inbox, outbox) keep the
+	// lab's expectation; the same designs on any other drill file, and
+	// the student's code everywhere, are judged by harm.
+	if harness.JudgedByHarm(d.file.strategy) && (d.file.strategy == harness.Student || !d.Builtin) && err == nil {
+		if err := d.judgeByHarm(ctx, v, o, res); err != nil {
+			return nil, err
+		}
+	}
 	return res, nil
+}
+
+// judgeByHarm is the verdict on a design unlike the book's (the
+// student's, or the lab's durable inbox): it fails only for a harm the
+// book's own design does not do in the same drill, a run of the book's
+// strategy with the same parameters; a check or a counter that differs
+// from the book's otherwise describes the design (issue 45). A check that
+// names a harm (a counterexample's "not-lost", "within-budget") decides
+// as the harm does, and so does one that states a clause of the task
+// (TaskClause).
+func (d *Drill) judgeByHarm(ctx context.Context, v Values, o RunOptions, res *Result) error {
+	bf := *d.file
+	bf.strategy, bf.exercise = bf.section.BookStrategy(), ""
+	book := *d
+	book.Strategy, book.Exercise, book.file = bf.strategy, "", &bf
+	br, err := book.RunContext(ctx, v, RunOptions{Budget: o.Budget, NoCompare: true})
+	switch {
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		return err
+	case err != nil:
+		// A scenario only the design's own moves make possible (a
+		// replay of a message it acked where the book's would not have):
+		// the book's design did no harm here.
+		br = &Result{}
+	}
+	res.ByHarm = true
+	for _, h := range res.Harms {
+		if !slices.Contains(br.Harms, h) {
+			res.Extra = append(res.Extra, h)
+		}
+	}
+	for _, h := range br.Harms {
+		if !slices.Contains(res.Harms, h) {
+			res.Safer = append(res.Safer, h)
+		}
+	}
+	res.Pass = res.Err == nil && len(res.Extra) == 0
+	for _, c := range res.Checks {
+		name := strings.TrimPrefix(c.Key, "check."+d.Name+".")
+		if !c.OK && (d.file.section.HarmCheck(name) || d.TaskClause(name)) {
+			res.Pass = false
+		}
+	}
+	return nil
+}
+
+// TaskClause says whether d's check of that name states a clause of the
+// task of its section's protocol exercise (harness.Section.Task), in a
+// run of that exercise.
+func (d *Drill) TaskClause(check string) bool {
+	return d.file.exercise == "" && slices.Contains(d.file.section.Task, d.Name+"/"+check)
 }
 
 // Executed is one harness verb a run called, with the values its

@@ -578,7 +578,8 @@ func (o *Ordering) DLQ() []ordering.DLQEntry {
 
 // OrderingSection is §8.3 as a drill file speaks it.
 var OrderingSection = Section{
-	Harms: []RunHarm{{"diverged", "not-diverged"}, {"applied_twice", "not-applied-twice"}, {"moved_back", "not-moved-back"}, {"duplicate_refused", "duplicate-not-refused"}, {"skipped", "no-skipped-version"}},
+	Harms: []RunHarm{{"diverged", "not-diverged"}, {"applied_twice", "not-applied-twice"}, {"moved_back", "not-moved-back"}, {"duplicate_refused", "duplicate-not-refused"}, {"skipped", "no-skipped-version"}, {"", "within-budget"}},
+	Task:  []string{"poison/first-attempt", "out-of-order/converges-with-budget", "retry-budget/spent-exactly"},
 	ID:    "8.3", Harness: "ordering",
 	Exercises: []string{ProjectionExercise},
 	Verbs: []Verb{

@@ -115,6 +115,9 @@ type Recorder struct {
 func (r *Recorder) RecordHarms(sec *Section, h Harness) {
 	r.Harms = nil
 	for _, harm := range sec.Harms {
+		if harm.Observable == "" {
+			continue
+		}
 		v, err := h.Observe(harm.Observable, nil)
 		if err != nil {
 			continue

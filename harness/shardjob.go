@@ -461,7 +461,7 @@ func (s *Shardjob) ZombieMove() (from, to int, moved bool) {
 
 // ShardjobSection is §11.2 as a drill file speaks it.
 var ShardjobSection = Section{
-	Harms: []RunHarm{{"unapplied", "exactly-once"}, {"moved_back", "never-back"}, {"zombie_moved", "zombie-never-moves"}},
+	Harms: []RunHarm{{"unapplied", "exactly-once"}, {"moved_back", "never-back"}, {"zombie_moved", "zombie-never-moves"}, {"", "replay-matches"}},
 	ID:    "11.2", Harness: "shardjob",
 	Exercises: []string{RunnerExercise},
 	Verbs: []Verb{

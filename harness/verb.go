@@ -154,6 +154,11 @@ type Section struct {
 	// unlike the book's is wrong, where a check or a counter that differs
 	// from the book's only describes the difference (check's verdict).
 	Harms []RunHarm
+	// Task are the drill checks ("poison/first-attempt") that state a
+	// clause of the section's protocol exercise's task, written in its
+	// doc comment: broken by a design judged by harm, they decide though
+	// no harm was seen.
+	Task []string
 	// Staged are the faults of the section's table that no verb's
 	// argument arms: the scenario stages them by what it delivers and
 	// when. --verbs lists them after the verbs.
@@ -164,8 +169,33 @@ type Section struct {
 
 // RunHarm is one harm a run can do: the observable (of no argument) that
 // counts it, a count above 0 or true, and the name of the check that
-// holds when it is not done (the explorer's: "not-lost").
+// holds when it is not done (the explorer's: "not-lost"). A harm with no
+// observable is known by its check alone, as the explorer writes it in a
+// counterexample's drill file ("within-budget").
 type RunHarm struct{ Observable, Check string }
+
+// HarmCheck says whether a check of that name, failing, is a harm of the
+// section's.
+func (s *Section) HarmCheck(name string) bool {
+	return slices.ContainsFunc(s.Harms, func(h RunHarm) bool { return h.Check == name })
+}
+
+// BookStrategy is the strategy of the book's own design: what a design
+// judged by harm (JudgedByHarm) is compared with.
+func (s *Section) BookStrategy() string {
+	if len(s.Strategies) > 0 {
+		return s.Strategies[0]
+	}
+	return ""
+}
+
+// JudgedByHarm says whether a run of strategy is judged by the harm it
+// does rather than by the book's counters: the student's code, and the
+// lab's own designs written with the student's verbs (durable-inbox,
+// outbox), which differ from the book's design on purpose.
+func JudgedByHarm(strategy string) bool {
+	return strategy == Student || LabStudents(Strategy(strategy)) != nil
+}
 
 // StagedFault is one such fault: its name and the catalogue key of its
 // one-line explanation.

@@ -23,7 +23,9 @@ func explainExercise(g *cli.Env, e *check.Exercise) error {
 		fmt.Fprintln(g.IO.Out, r.P.Dim.Sprint(l))
 	}
 	term.WriteHanging(g.IO.Out, r.P.Bold.Sprint(e.Name)+" — ", strings.Repeat(" ", len(e.Name)+3), g.T(e.TitleKey()), g.Width())
-	_, err := fmt.Fprintf(g.IO.Out, "\n%s\n", term.Reflow(g.T(e.ExplainKey()), g.Width()))
+	// What decides a verdict is the same for every exercise: said once,
+	// after the exercise's own words.
+	_, err := fmt.Fprintf(g.IO.Out, "\n%s\n\n%s\n", term.Reflow(g.T(e.ExplainKey()), g.Width()), term.Reflow(g.T("check.explain.verdict"), g.Width()))
 	return err
 }
 

@@ -2,6 +2,7 @@ package view
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"archlab/drills"
@@ -212,6 +213,14 @@ func VerdictOf(lang i18n.Lang, res *drills.Result) Verdict {
 	if !res.Pass {
 		return Verdict{Word: "FAIL", Text: FailureReason(lang, res)}
 	}
+	if res.ByHarm {
+		// A design unlike the book's: what differs above describes it.
+		text := t("cli.verdict.harm", name)
+		if len(res.Safer) > 0 {
+			text = t("cli.verdict.harm-safer", name, harms(lang, res.Safer))
+		}
+		return Verdict{Pass: true, Word: "PASS", Text: text}
+	}
 	key := "cli.verdict.book"
 	switch {
 	case len(res.Drill.Book) == 0:
@@ -235,6 +244,17 @@ func FailureReason(lang i18n.Lang, res *drills.Result) string {
 	if res.Err != nil {
 		return t("cli.fail.error", res.Drill.Name, res.Err)
 	}
+	if res.ByHarm {
+		if len(res.Extra) > 0 {
+			return t("cli.fail.harm", res.Drill.Name, harms(lang, res.Extra))
+		}
+		for _, c := range res.Checks {
+			name := strings.TrimPrefix(c.Key, "check."+res.Drill.Name+".")
+			if !c.OK && (slices.Contains(res.Drill.Harms(), name) || res.Drill.TaskClause(name)) {
+				return t("cli.fail.check", res.Drill.Name, res.Drill.Text(lang, c.Key))
+			}
+		}
+	}
 	whose := Against(res.Drill)
 	for _, c := range res.Counters {
 		if c.Match != nil && !*c.Match {
@@ -247,6 +267,15 @@ func FailureReason(lang i18n.Lang, res *drills.Result) string {
 		}
 	}
 	return t("cli.fail.missing"+whose, res.Drill.Name)
+}
+
+// harms are harms (by the checks they break) in one phrase.
+func harms(lang i18n.Lang, names []string) string {
+	var out []string
+	for _, n := range names {
+		out = append(out, i18n.T(lang, "explore.emit.check."+n))
+	}
+	return strings.Join(out, i18n.T(lang, "cli.harm.sep"))
 }
 
 // Against is whose expectation a failed drill disagrees with, as the
