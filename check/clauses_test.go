@@ -37,6 +37,7 @@ var clauseVariants = []struct {
 	{"ledger-balance-by-producer", "ledger", ledger2(ledgerFlaws{balanceByProducer: true}), "new-key", ""},
 	{"ledger-duplicate-is-error", "ledger", ledger2(ledgerFlaws{dupError: true}), "duplicate", ""},
 	{"ledger-seq-as-id", "ledger", ledger2(ledgerFlaws{seqKey: true}), "new-key", ""},
+	{"ledger-positive-amounts-only", "ledger", ledger2(ledgerFlaws{positiveOnly: true}), "any-message", ""},
 	{"ledger-two-locks", "ledger", &harness.Students{Ledger: func() harness.Ledger { return newTwoLockLedger() }}, atomicClause, "check-then-write"},
 
 	// §8.3, the projection.
@@ -89,6 +90,7 @@ type ledgerFlaws struct {
 	balanceByProducer bool // the balance is kept per producer
 	dupError          bool // a duplicate is an error
 	seqKey            bool // the key is the producer and the Seq
+	positiveOnly      bool // an amount of 0 or below is refused as invalid
 }
 
 // plainLedger keeps the keys in a map and their arrival order in a slice,
@@ -124,6 +126,9 @@ func (l *plainLedger) ApplyOnce(m inbox.Message) (bool, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	key := l.key(m)
+	if l.f.positiveOnly && m.AmountCents <= 0 {
+		return false, fmt.Errorf("invalid amount %d", m.AmountCents)
+	}
 	if _, dup := l.keys[key]; dup || l.f.belowRefused && m.Seq <= l.prunedTo {
 		if l.f.dupError {
 			return false, errors.New("duplicate message " + key)

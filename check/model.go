@@ -164,6 +164,9 @@ type machine struct {
 	// one call on it (a read too) and returns the call's answer; it may be
 	// called from several goroutines at once (linear.go).
 	solo func(s *harness.Students) (func(o op) (string, error), error)
+	// edges are sequences run after the random ones: values the random
+	// draws never take (an amount of 0 or below, an empty ID).
+	edges [][]op
 	// races are the calls run at once; reads, every read of the type's.
 	races []race
 	reads []op
@@ -193,13 +196,19 @@ func (m *machine) check(s *harness.Students) (*ModelResult, error) {
 	r := rand.New(rand.NewPCG(modelSeed, uint64(len(m.exercise))))
 	res := &ModelResult{}
 	counts := make(map[string]uint64, len(m.clauses))
-	for i := range modelSequences {
+	for i := range modelSequences + len(m.edges) {
 		// Short sequences first, as QuickCheck grows its size: the first
-		// counterexample found is then already a short one.
-		n := 4 + i*(modelLength-4)/modelSequences
-		ops := make([]op, 0, n)
-		for range n {
-			ops = append(ops, m.draw(r, ops))
+		// counterexample found is then already a short one. The edges
+		// last: a counterexample of the random ones reads as before.
+		var ops []op
+		if i < modelSequences {
+			n := 4 + i*(modelLength-4)/modelSequences
+			ops = make([]op, 0, n)
+			for range n {
+				ops = append(ops, m.draw(r, ops))
+			}
+		} else {
+			ops = m.edges[i-modelSequences]
 		}
 		calls, err := m.replay(s, ops)
 		if err != nil {

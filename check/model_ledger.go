@@ -28,6 +28,7 @@ var ledgerClauses = []string{
 	"prune-keeps-effects",  // Prune changes no balance and no count of applies
 	"balance",              // Balance is the cents applied to each order
 	"applies",              // Applies counts the effects applied, duplicates excluded
+	"any-message",          // a message is applied as it comes: an amount of 0 or below (a refund), an empty ID
 }
 
 // ledgerOp is one call on a ledger: ApplyOnce(m), or Prune(maxSeq) when
@@ -224,7 +225,21 @@ func (l *ledgerSides) applyClauses(m inbox.Message) []string {
 			break
 		}
 	}
+	if m.AmountCents <= 0 || m.ID == "" {
+		out = append(out, "any-message")
+	}
 	return append(out, "new-key")
+}
+
+// ledgerEdges are sequences the random ones never draw, run after them:
+// the values at the edge of what a message may carry, each applied, then
+// again (a duplicate), which the book's Ledger takes as they come.
+var ledgerEdges = [][]op{
+	{ledgerOp{m: inbox.Message{Producer: "refund", ID: "9", Seq: 1, OrderID: "o-1", AmountCents: -250}},
+		ledgerOp{m: inbox.Message{Producer: "pay", ID: "1", Seq: 2, OrderID: "o-1", AmountCents: 0}},
+		ledgerOp{m: inbox.Message{Producer: "pay", ID: "1", Seq: 2, OrderID: "o-1", AmountCents: 0}}},
+	{ledgerOp{m: inbox.Message{Producer: "pay", ID: "", Seq: 1, OrderID: "o-2", AmountCents: 100}},
+		ledgerOp{m: inbox.Message{Producer: "pay", ID: "", Seq: 1, OrderID: "o-2", AmountCents: 100}}},
 }
 
 // pruneClauses are what Prune(max) exercises.
@@ -395,6 +410,7 @@ var ledgerMachine = &machine{
 	exercise: "ledger",
 	typ:      "Ledger",
 	clauses:  ledgerClauses,
+	edges:    ledgerEdges,
 	open:     openLedger,
 	draw:     drawLedger,
 	simpler:  simplerLedger,

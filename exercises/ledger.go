@@ -15,6 +15,9 @@ import "archlab/internal/inbox"
 //	                    (here: under one lock). The key is inbox.DedupKey(m),
 //	                    producer:ID. A key already there returns false, nil
 //	                    and changes nothing; a new one returns true, nil.
+//	                    A message is applied as it comes: an amount of 0
+//	                    or below (a refund) and an empty ID are messages
+//	                    like any other.
 //	l.Prune(maxSeq)     the retention window: forget every key whose message
 //	                    has Seq <= maxSeq, keep the others, report how many
 //	                    it forgot
@@ -49,6 +52,7 @@ import "archlab/internal/inbox"
 // 变得无害的去重表：NewLedger() 返回一个空账本；l.ApplyOnce(m) 在同一个本地事
 // 务里（这里是同一把锁下）写去重键和效果，去重键是 inbox.DedupKey(m)，即
 // producer:ID，键已存在时返回 false, nil 且什么都不改，新键返回 true, nil；
+// 消息按原样生效：金额为 0 或负数（退款）、ID 为空的消息和别的消息一样处理；
 // l.Prune(maxSeq) 是保留窗口：忘掉消息 Seq <= maxSeq 的每个键，保留其余的键，
 // 返回忘掉了多少个；l.Balance(order) 返回记到订单上的金额（分）；l.Applies()
 // 返回生效了多少次效果，不含重复。

@@ -42,6 +42,7 @@ var modelEN = map[string]string{
 	"check.clause.ledger.prune-keeps-effects":  "Prune forgets keys only: no balance and no count of applies changes",
 	"check.clause.ledger.balance":              "Balance is the cents applied to each order",
 	"check.clause.ledger.applies":              "Applies counts the effects applied, duplicates excluded",
+	"check.clause.ledger.any-message":          "a message is applied as it comes: an amount of 0 or below (a refund) and an empty ID are a message like any other",
 	"check.clause.ledger.atomic":               "ApplyOnce is ONE local transaction (under one lock): two deliveries at once answer as one after the other",
 
 	// §8.3, exercise projection: the clauses of exercises/projection.go.

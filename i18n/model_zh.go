@@ -38,6 +38,7 @@ var modelZH = map[string]string{
 	"check.clause.ledger.prune-keeps-effects":  "Prune 只遗忘键：余额和生效次数都不变",
 	"check.clause.ledger.balance":              "Balance 是每个订单上已生效的金额，以分计",
 	"check.clause.ledger.applies":              "Applies 统计已生效的效果，不含重复",
+	"check.clause.ledger.any-message":          "消息按原样生效：金额为 0 或负数（退款）、ID 为空的消息，和别的消息一样处理",
 	"check.clause.ledger.atomic":               "ApplyOnce 是“一个”本地事务（在一把锁下）：同时到来的两次投递，回答如同一个接一个发生",
 
 	// §8.3，练习 projection：exercises/projection.go 的各条款。
