@@ -273,7 +273,8 @@ var (
 		{Key: "two-transactions", In: inAnswer("student.step.effect", "step.mark"), Harms: doubleLessons},
 		{Key: "ack-first", Harms: lossLessons, In: func(steps []harness.Step) bool {
 			return inAnswer("step.ack", "step.apply-once")(steps) || inAnswer("step.ack", "step.mark")(steps) ||
-				inAnswer("step.ack", "student.step.effect")(steps) || inAnswer("step.ack", "step.naive-apply")(steps)
+				inAnswer("step.ack", "student.step.effect")(steps) || inAnswer("step.ack", "step.naive-apply")(steps) ||
+				inAnswer("step.ack", "durable.step.store")(steps) // a durable inbox's row, stored after the ack
 		}},
 		// An inbox table of its own and no recovery that ever processed a
 		// row: a row acked and left (a crash after the ack, a failed

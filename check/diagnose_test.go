@@ -38,6 +38,7 @@ func TestDiagnosisNamesTheMistake(t *testing.T) {
 		"conflict-past-budget":     "past-budget",
 		"conflict-straight-to-dlq": "dead-before-budget",
 		"durable-no-recovery":      "no-recovery",
+		"durable-ack-before-store": "ack-first",
 		"notify-only-when-new":     "notify-only-when-new",
 	}
 	for _, v := range wrong {

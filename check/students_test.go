@@ -59,6 +59,26 @@ var wrong = []variant{
 	// after the ack; a crash right after the ack leaves the row stored
 	// and never processed (issue 33).
 	{"durable-no-recovery", "consumer-handler", &harness.Students{Inbox: durableInbox}},
+	// A durable inbox that acks before it stores, with a recovery: a crash
+	// right after the ack loses the message, which no row holds (issue
+	// 45: it was named no-recovery, though it has one).
+	{"durable-ack-before-store", "consumer-handler", &harness.Students{Inbox: func(d *harness.Delivery) error {
+		if err := d.Ack(); err != nil && !errors.Is(err, inbox.ErrAckLost) {
+			return err
+		}
+		if _, err := d.Store(); err != nil {
+			return err
+		}
+		for _, m := range d.Pending() {
+			if err := d.Notify(m); err != nil {
+				return err
+			}
+			if _, err := d.Process(m); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, Recover: durableRecovery}},
 	{"effect-before-mark", "consumer-handler", &harness.Students{Inbox: func(d *harness.Delivery) error {
 		if err := d.Effect(); err != nil {
 			return err
