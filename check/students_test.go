@@ -69,15 +69,7 @@ var wrong = []variant{
 		if _, err := d.Store(); err != nil {
 			return err
 		}
-		for _, m := range d.Pending() {
-			if err := d.Notify(m); err != nil {
-				return err
-			}
-			if _, err := d.Process(m); err != nil {
-				return err
-			}
-		}
-		return nil
+		return processPending(d)
 	}, Recover: durableRecovery}},
 	{"effect-before-mark", "consumer-handler", &harness.Students{Inbox: func(d *harness.Delivery) error {
 		if err := d.Effect(); err != nil {
@@ -513,6 +505,20 @@ func durableRecovery(r *harness.Restart) error {
 			return err
 		}
 		if _, err := r.Process(m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// processPending is a durable handler's last move: each row its inbox
+// table holds, its outside call and then its processing.
+func processPending(d *harness.Delivery) error {
+	for _, m := range d.Pending() {
+		if err := d.Notify(m); err != nil {
+			return err
+		}
+		if _, err := d.Process(m); err != nil {
 			return err
 		}
 	}
