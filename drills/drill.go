@@ -285,11 +285,12 @@ func (d *Drill) judgeByHarm(ctx context.Context, v Values, o RunOptions, res *Re
 	switch {
 	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
 		return err
-	case err != nil:
+	case err != nil || br.Err != nil:
 		// A scenario only the design's own moves make possible (a
 		// replay of a message it acked where the book's would not have):
-		// the book's design did no harm here.
-		br = &Result{}
+		// there is no book's run to weigh it against, and the file's own
+		// checks and counters judge it.
+		return nil
 	}
 	res.ByHarm = true
 	for _, h := range res.Harms {

@@ -52,7 +52,7 @@ func TestMistakeDrillsExist(t *testing.T) {
 // under each row, as the footnote says (issue 42).
 func TestClassPageWords(t *testing.T) {
 	dir := t.TempDir()
-	one := `{"exercises": [{"name": "consumer-handler", "status": "not-done", "lessons": ["no message is lost"], "lesson_ids": ["explore/not-lost"], "mistake": "ack-first", "drill_file": "-- drill --\nname: x\n-- steps --\ndeliver m1 crash-after\n"}], "archlab_version": "v1.0.0", "sources_sha256": "` + strings.Repeat("a", 64) + `"}`
+	one := `{"exercises": [{"name": "consumer-handler", "status": "not-done", "lessons": ["no message is lost"], "lesson_ids": ["explore/not-lost"], "mistake": "ack-first", "drill_file": "drill x\nsection 8.2\nharness inbox\nstrategy student\n-- steps --\nmessage pay:evt-1 seq=1 order=o-1 amount=100\n-- counters --\neffects\n-- checks --\nonce: effects == 1\n"}], "archlab_version": "v1.0.0", "sources_sha256": "` + strings.Repeat("a", 64) + `"}`
 	if err := os.WriteFile(filepath.Join(dir, "ada.json"), []byte(one), 0o644); err != nil {
 		t.Fatal(err)
 	}
