@@ -3,7 +3,6 @@ package check
 import (
 	"errors"
 	"fmt"
-	"runtime"
 	"slices"
 	"strconv"
 	"sync"
@@ -58,7 +57,6 @@ var clauseVariants = []struct {
 	{"runner-zombie-ahead-accepted", "runner", runner2(runnerFlaws{staleAheadOK: true}), "stale-epoch-ahead", "stale-epoch-accepted"},
 	{"runner-new-owner-refused", "runner", runner2(runnerFlaws{offsetFirst: true}), "higher-epoch-lower-offset", "new-owner-refused"},
 	{"runner-first-epoch-kept", "runner", runner2(runnerFlaws{firstEpochKept: true}), "epoch-stored", "epoch-not-kept"},
-	{"runner-fence-unlocked", "runner", runner2(runnerFlaws{fenceUnlocked: true}), atomicClause, "fence-then-write"},
 	{"runner-epoch-one-when-none", "runner", runner2(runnerFlaws{epochOne: true}), "epoch-empty", ""},
 	{"runner-every-zero-is-one", "runner", runner2(runnerFlaws{zeroIsOne: true}), "run-every-zero", ""},
 	{"runner-every-zero-divides", "runner", runner2(runnerFlaws{modEvery: true}), "run-every-zero", ""},
@@ -423,7 +421,6 @@ type runnerFlaws struct {
 	replaysApplied bool // Result.Applied counts the replays the sink suppressed
 	oneOffset      bool // one offset and one epoch for every shard
 	writesFirst    bool // Commit writes the offset, then checks the epoch
-	fenceUnlocked  bool // Commit lets go of its lock between the fence and the write
 }
 
 type mapCheckpoint struct {
@@ -473,13 +470,6 @@ func (c *mapCheckpoint) Commit(shard string, epoch uint64, offset int) error {
 	shard = c.shard(shard)
 	if err := c.fence(shard, epoch, offset); err != nil {
 		return err
-	}
-	if c.f.fenceUnlocked {
-		// Another commit may pass the fence before this one writes (here
-		// while this goroutine yields, as a log line or a metric would).
-		c.mu.Unlock()
-		runtime.Gosched()
-		c.mu.Lock()
 	}
 	if _, had := c.epochs[shard]; !had || !c.f.firstEpochKept {
 		c.epochs[shard] = epoch
