@@ -72,6 +72,11 @@ func finish(io *cli.IO, stderr goio.Writer, lang i18n.Lang, args []string, out *
 	return outputStatus(stderr, lang, out, code)
 }
 
+// Drill and command names ignore case: ACK-LOST is ack-lost. cobra keeps
+// it in a package variable: set once, not by every root command (tests
+// build several at once).
+func init() { cobra.EnableCaseInsensitive = true }
+
 // newRootCmd is the command tree in the reader's language: help, errors
 // and suggestions as ui/cli words them, every command below it.
 func newRootCmd(g *cli.Env) *cobra.Command {
@@ -112,8 +117,6 @@ func newRootCmd(g *cli.Env) *cobra.Command {
 		}
 		return &status.Usage{Msg: msg, Hint: g.T("err.hint.help", cmd.CommandPath())}
 	})
-	// Drill and command names ignore case: ACK-LOST is ack-lost.
-	cobra.EnableCaseInsensitive = true
 	cli.InstallHelp(g, root)
 	// No default in pflag's sense: the help text says where it comes from,
 	// and pflag would add a second "(default …)".
