@@ -124,6 +124,14 @@ func Serve(ctx context.Context, name string, lang i18n.Lang, s *harness.Students
 	case err := <-done:
 		return err
 	case <-timeUp:
+		if raceMoving(with.Watch) {
+			// The machine is too busy for the race's goroutines to meet
+			// often, and the code is not stuck: no verdict.
+			if err := send(toWire(&Result{Exercise: e, Status: Failed, Err: ErrTooBusy}, lang)); err != nil && !errors.Is(err, ErrHung) {
+				return err
+			}
+			return ErrHung
+		}
 		where, verb := with.Watch.Last()
 		if err := send(&wire{Exercise: name, Status: Hung, Hang: &Hang{Where: where, Verb: verb}}); err != nil && !errors.Is(err, ErrHung) {
 			return err
@@ -131,6 +139,20 @@ func Serve(ctx context.Context, name string, lang i18n.Lang, s *harness.Students
 		return ErrHung
 	}
 }
+
+// raceMoving reports whether a race runs and its current round has taken
+// no longer than its rounds do: 5 times its longest so far, and at least
+// stuckRound. When the time runs out then, the race was slowed by a
+// machine too busy to run its goroutines together, not stopped by the
+// student's code, which a round that stopped would be.
+func raceMoving(w *harness.Watch) bool {
+	racing, current, longest := w.RaceRound()
+	return racing && current <= max(stuckRound, 5*longest)
+}
+
+// stuckRound is the least time a race's round must have taken before it
+// counts as stopped (a variable for the test that stops one).
+var stuckRound = 2 * time.Second
 
 // ServeChild is Serve in a child Spawn started: the result goes on its
 // result pipe, and a failure of the child's own (not the student's code's)

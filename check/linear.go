@@ -22,8 +22,8 @@ import (
 // lets two deliveries of one message both find it new.
 //
 // So the student's type is run from two goroutines at once, a few calls
-// each, started together (a spin on an atomic, so both run on the
-// machine's two cores at the same moment), and every history is checked
+// each, started together (arrive: a spin on an atomic, then a futex, so
+// both run on the machine's two cores at the same moment), and every history is checked
 // for linearizability against the book's sequential model with porcupine,
 // the checker MIT 6.5840 (6.824) grades its labs with: is there one order
 // of the calls, each taking effect between its call and its return, in
@@ -181,6 +181,7 @@ func (m *machine) linearizable(s *harness.Students) (*RaceRun, error) {
 			if err != nil {
 				return nil, err
 			}
+			s.Watch.Round()
 			if porcupine.CheckOperations(model, h) {
 				if !rc.inFlight {
 					spans = nil
@@ -221,7 +222,7 @@ func failing(model porcupine.Model, parts [][]porcupine.Operation) []porcupine.O
 
 // runRace runs rc once on a fresh value of the student's: the goroutines
 // make their calls in step, each waiting at every call for the others to
-// reach theirs (a spin on an atomic, outside the calls), so that the n-th
+// reach theirs (arrive, outside the calls), so that the n-th
 // calls of all goroutines start together; each call is stamped from one
 // counter at its call and at its return (the history's order), and timed
 // (spans, in the history's order too).
@@ -250,12 +251,7 @@ func (m *machine) runRace(s *harness.Students, rc race) ([]porcupine.Operation, 
 		go func() {
 			defer wg.Done()
 			for i, c := range calls {
-				at[i].Add(1)
-				for spin := 0; at[i].Load() < n; spin++ {
-					if spin > 100 {
-						runtime.Gosched() // the other goroutine has no CPU yet
-					}
-				}
+				arrive(&at[i], n)
 				from := time.Since(start)
 				call := clock.Add(1)
 				var out string

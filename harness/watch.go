@@ -3,6 +3,7 @@ package harness
 import (
 	"fmt"
 	"sync"
+	"time"
 
 	"archlab/internal/inbox"
 	"archlab/internal/ordering"
@@ -25,6 +26,30 @@ type Watch struct {
 	// what Tell hears to the parent first, so the report can still name
 	// the two calls.
 	Tell func(race string)
+	// A race's rounds, while one runs: when its current round began and
+	// how long its longest round took (Round).
+	racing    bool
+	roundFrom time.Time
+	longest   time.Duration
+}
+
+// Round records that a race finished a round and begins the next.
+func (w *Watch) Round() {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.longest = max(w.longest, time.Since(w.roundFrom))
+	w.roundFrom = time.Now()
+}
+
+// RaceRound is the race running now, if any: how long its current round
+// has taken so far and its longest round.
+func (w *Watch) RaceRound() (racing bool, current, longest time.Duration) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.racing, time.Since(w.roundFrom), w.longest
 }
 
 // Racing records the calls about to run at once ("" when they are done),
@@ -34,6 +59,9 @@ func (w *Watch) Racing(race string) {
 		return
 	}
 	w.At(Name(race))
+	w.mu.Lock()
+	w.racing, w.roundFrom, w.longest = race != "", time.Now(), 0
+	w.mu.Unlock()
 	if w.Tell != nil {
 		w.Tell(race)
 	}
