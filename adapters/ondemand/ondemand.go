@@ -151,8 +151,20 @@ func variantIn(ctx context.Context, w Want, goTool, root, cache, pkg string) (st
 	if statErr != nil {
 		fmt.Fprintln(w.Err, t("ondemand.building", w.Asker, what, bin))
 	} else {
-		timer := time.AfterFunc(time.Second, func() { fmt.Fprintln(w.Err, t("ondemand.rebuilding", bin)) })
-		defer timer.Stop()
+		var saying sync.Mutex // held while the timer's goroutine says it
+		timer := time.AfterFunc(time.Second, func() {
+			saying.Lock()
+			defer saying.Unlock()
+			fmt.Fprintln(w.Err, t("ondemand.rebuilding", bin))
+		})
+		defer func() {
+			// Once fired, the line is waited for: nothing said after this
+			// call may race it for w.Err.
+			if !timer.Stop() {
+				saying.Lock()
+				saying.Unlock()
+			}
+		}()
 	}
 	done := Tick(w.Tick, w.Lang, t("ondemand.tick", name))
 	err = Build(ctx, goTool, root, bin, pkg, w.Parts, race)
