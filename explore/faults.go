@@ -12,38 +12,45 @@ import (
 // checker refuses a pass where a class never struck (a lucky pass: the code
 // was never tested against it).
 
-// inboxFaultClasses are §8.2's fault table's rows but the plain delivery,
-// in the table's order: every crash point, the lost ack, the duplicate and
-// the replay.
-var inboxFaultClasses = func() []string {
+// inboxFaultClasses are §8.2's fault table's classes, in the table's
+// order: every row but the plain delivery (every crash point, the lost
+// ack, the duplicate, the replay, the rows beyond the book's), and one
+// class for all the gap rows, last (harness.InboxFault.Class).
+var inboxFaultClasses, inboxRowClass = func() ([]string, [len(harness.InboxFaults)]uint8) {
 	var out []string
-	for _, f := range harness.InboxFaults[1:] {
-		out = append(out, string(f.Name))
+	var class [len(harness.InboxFaults)]uint8
+	for d, f := range harness.InboxFaults[1:] {
+		i := slices.Index(out, f.Class())
+		if i < 0 {
+			i, out = len(out), append(out, f.Class())
+		}
+		class[d+1] = uint8(i)
 	}
-	return out
+	return out, class
 }()
 
-// inboxClasses are the classes of sc: the rows beyond the book's, last
-// in the table, only when the scope has them.
+// inboxClasses are the classes of sc: the book's rows, then the rows
+// beyond them when the scope has them, then the gap rows' class when it
+// has those (a scope with gaps has the Extra rows too).
 func inboxClasses(sc InboxScope) []string {
-	if sc.Extra {
-		return inboxFaultClasses
-	}
 	n := 0
 	for _, f := range harness.InboxFaults[1:] {
-		if !f.Extra {
+		if f.Gap == 0 && (!f.Extra || sc.Extra) {
 			n++
 		}
+	}
+	if sc.Gaps {
+		n++
 	}
 	return inboxFaultClasses[:n]
 }
 
-// faults is the classes the schedule hit, bit d-1 for the table's row d.
+// faults is the classes the schedule hit, a bit for each class.
 func (s *inboxSchedule) faults() uint32 {
 	var m uint32
 	for i := range int(s.n) {
 		if d := s.steps[i].what; d != ok {
-			m |= 1 << (d - 1)
+			m |= 1 << inboxRowClass[d]
 		}
 	}
 	return m

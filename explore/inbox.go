@@ -2,6 +2,7 @@ package explore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -45,6 +46,12 @@ type InboxScope struct {
 	// and must make it on every delivery that reaches it. The state engine
 	// has no bit for the call: a scope with it is enumerated.
 	Notify bool
+	// Gaps adds the gap rows (harness.InboxFault.Gap): a crash before
+	// each call of the consumer's step, wherever its calls put it. Only
+	// the student's scope takes them in, enumerated: a schedule whose gap
+	// row lies past the step's calls is the same run as the row of its
+	// last gap, and is left out (errBeyond).
+	Gaps bool
 }
 
 // DefaultInbox is the scope `archlab explore inbox` explores by default.
@@ -85,9 +92,16 @@ func (d delivery) row() harness.InboxFault { return harness.InboxFaults[d] }
 // deliver is one schedule step: the harness's Deliver of message i with
 // d's row.
 func deliver(h *harness.Inbox, i int, d delivery) error {
-	_, err := h.Deliver(i, d.row().Name)
+	out, err := h.Deliver(i, d.row().Name)
+	if err == nil && out.Beyond {
+		return errBeyond
+	}
 	return err
 }
+
+// errBeyond is a gap row that lay past the step's calls: the run is the
+// one the step's last gap row makes, and its schedule is left out.
+var errBeyond = errors.New("the gap row lies past the step's calls")
 
 // declare declares the scope's messages, and writes them down on a tape;
 // with notify, m1's handler also calls the outside service.
@@ -191,6 +205,7 @@ func (s *inboxSchedule) String() string {
 type inboxBounds struct {
 	n, faults int
 	extra     bool // the table's Extra rows are in scope (InboxScope.Extra)
+	gaps      bool // and its gap rows (InboxScope.Gaps)
 }
 
 // ends reports whether a schedule may end here: every message acked, or
@@ -219,7 +234,7 @@ func (b inboxBounds) choices(acked uint16, oks, faults int, try func(msg int, d 
 		}
 		for d := range inboxRows {
 			row := &inboxRows[d]
-			if row.on != state || row.extra && !b.extra {
+			if row.on != state || row.extra && !b.extra || row.gap > 0 && !b.gaps {
 				continue
 			}
 			o, f := oks, faults
@@ -253,12 +268,13 @@ func settles(row harness.InboxFault) bool { return row.On == harness.Unacked && 
 type inboxRow struct {
 	on                    harness.MsgState
 	fault, settles, extra bool
+	gap                   int // the row's gap (harness.InboxFault.Gap), 0 for none
 }
 
 var inboxRows = func() []inboxRow {
 	rows := make([]inboxRow, len(harness.InboxFaults))
 	for d, row := range harness.InboxFaults {
-		rows[d] = inboxRow{on: row.On, fault: row.Fault(), settles: settles(row), extra: row.Extra}
+		rows[d] = inboxRow{on: row.On, fault: row.Fault(), settles: settles(row), extra: row.Extra, gap: row.Gap}
 	}
 	return rows
 }()
@@ -300,12 +316,15 @@ func (sc InboxScope) params() []Param {
 	if sc.Notify {
 		ps = append(ps, Param{"notify", 1})
 	}
+	if sc.Gaps {
+		ps = append(ps, Param{"gap-faults", 1})
+	}
 	return ps
 }
 
 // bounds is the scope as the walkers' rule takes it.
 func (sc InboxScope) bounds() inboxBounds {
-	return inboxBounds{n: sc.Messages, faults: sc.Faults, extra: sc.Extra}
+	return inboxBounds{n: sc.Messages, faults: sc.Faults, extra: sc.Extra, gaps: sc.Gaps}
 }
 
 func newInboxSpace(sc InboxScope) *inboxSpace {
@@ -320,7 +339,7 @@ func newInboxSpace(sc InboxScope) *inboxSpace {
 			// Each row, on each message it applies to: an unacked row on
 			// the n-a unacked messages, an acked one on the a acked.
 			for _, row := range harness.InboxFaults {
-				if row.Extra && !sc.Extra {
+				if row.Extra && !sc.Extra || row.Gap > 0 && !sc.Gaps {
 					continue
 				}
 				na, nf, ways := a, f, uint64(n-a)

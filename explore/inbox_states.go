@@ -80,9 +80,9 @@ const (
 
 // Steps are coded msg<<inboxRowBits | delivery: a row of the fault table
 // fits in inboxRowBits bits.
-const inboxRowBits = 4
+const inboxRowBits = 5
 
-// The table must fit: a compile-time check that it has at most 16 rows.
+// The table must fit: a compile-time check that it has at most 32 rows.
 var _ = [1<<inboxRowBits - len(harness.InboxFaults)]struct{}{}
 
 func inboxStep(msg int, d delivery) uint16 { return uint16(msg)<<inboxRowBits | uint16(d) }

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -39,7 +40,7 @@ import (
 // about 10^16 schedules (a student's handler that acks every delivery has
 // few states). §11.2 is enumerated, so it has no wide scope.
 var (
-	StudentInboxScope    = InboxScope{Messages: DefaultInbox.Messages, Faults: DefaultInbox.Faults, Extra: true, Notify: true}
+	StudentInboxScope    = InboxScope{Messages: DefaultInbox.Messages, Faults: DefaultInbox.Faults, Extra: true, Notify: true, Gaps: true}
 	StudentOrderingScope = OrderingScope{Duplicates: DefaultOrdering.Duplicates, Poison: true, MaxAttempts: DefaultOrdering.MaxAttempts}
 	StudentShardjobScope = ShardjobScope{Keys: DefaultShardjob.Keys, Fails: true}
 
@@ -209,13 +210,18 @@ func (sp *studentInbox) open(rec *harness.Recorder) (*harness.Inbox, error) {
 // yet still holds an unacked message.
 func (sp *studentInbox) each(yield func(inboxSchedule, uint8) bool, errp *error) {
 	var s inboxSchedule
-	var walk func(oks, faults int) bool
-	walk = func(oks, faults int) bool {
+	// walk reports whether to go on, and whether its last step was a gap
+	// row past its step's calls.
+	var walk func(oks, faults int) (more, beyond bool)
+	walk = func(oks, faults int) (bool, bool) {
 		sp.s.Watch.At(&s)
 		acked, broken, err := sp.run(&s, nil, nil)
+		if errors.Is(err, errBeyond) {
+			return true, true // the run of the step's last gap row, walked already
+		}
 		if err != nil {
 			*errp = err
-			return false
+			return false, false
 		}
 		var mask uint16
 		for i, a := range acked {
@@ -228,16 +234,23 @@ func (sp *studentInbox) each(yield func(inboxSchedule, uint8) bool, errp *error)
 				broken |= brokeUnacked
 			}
 			if !yield(s, broken) {
-				return false
+				return false, false
 			}
 		}
+		// Past a message's first gap row beyond its step's calls, its
+		// later gap rows are beyond too.
+		var past [MaxInboxMessages]bool
 		return sp.choices(mask, oks, faults, func(msg int, d delivery, oks, faults int) bool {
+			if inboxRows[d].gap > 0 && past[msg] {
+				return true
+			}
 			s.steps[s.n].msg, s.steps[s.n].what = uint8(msg), d
 			s.n++
-			more := walk(oks, faults)
+			more, beyond := walk(oks, faults)
 			s.n--
+			past[msg] = past[msg] || beyond
 			return more
-		})
+		}), false
 	}
 	walk(0, 0)
 }

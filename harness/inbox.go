@@ -210,6 +210,10 @@ type Inbox struct {
 	durable         bool
 	recoverErr      error
 	onRecovery      func()
+	// gap is the step's gap row's call (InboxFault.Gap), 0 when it has
+	// none or it struck; gapCalls the calls the step made before its
+	// delivery (its restart's).
+	gap, gapCalls int
 
 	// calls to a service outside the local store (boundary.go)
 	outside outside
@@ -289,6 +293,9 @@ type Delivered struct {
 	Reported bool // a copy's handler reported the effect as applied
 	AckLost  bool // a copy's handler returned an error wrapping inbox.ErrAckLost
 	Crashed  bool // a copy's consumer died (modelled, or a process killed): its handler never returned
+	// Beyond: the row's gap lay past the step's calls and its last gap
+	// struck instead (the run of a gap row with one call fewer).
+	Beyond bool
 }
 
 // Deliver is one step of the broker with message i and fault f ("" for
@@ -341,6 +348,7 @@ func (h *Inbox) Deliver(i int, f FaultKind) (Delivered, error) {
 // deliverCopy is the broker handing message i over once, with the row's
 // fault; named is the row the trace names the copy by.
 func (h *Inbox) deliverCopy(i int, row, named InboxFault, last bool) (Delivered, error) {
+	h.gap, h.gapCalls = row.Gap, 0
 	if err := h.restart(); err != nil {
 		return Delivered{}, err
 	}
@@ -361,7 +369,7 @@ func (h *Inbox) deliverCopy(i int, row, named InboxFault, last bool) (Delivered,
 	// A failed effect kills no process: the delivery runs here, on the
 	// same store, the consumer process's way of failing a write.
 	// Nor does a crash after the ack, which no book's handler reaches.
-	if h.consumer != nil && !row.FailEffect && row.Crash != AfterAck && h.strategy != Student {
+	if h.consumer != nil && !row.FailEffect && row.Crash != AfterAck && row.Gap == 0 && h.strategy != Student {
 		return h.deliverToProcess(i, row, named, last)
 	}
 	h.recordDelivery(i, named, last, 0)
@@ -378,6 +386,7 @@ func (h *Inbox) deliverCopy(i int, row, named InboxFault, last bool) (Delivered,
 		ackLost = errors.Is(err, inbox.ErrAckLost)
 	}
 	d.end()
+	beyond := d.beyond
 	h.down = h.down || d.dead
 	if row.FailEffect && !d.acked && !d.dead {
 		// Nothing came back: the broker delivers it again (AckWait).
@@ -391,14 +400,16 @@ func (h *Inbox) deliverCopy(i int, row, named InboxFault, last bool) (Delivered,
 	case !expected(err):
 		return Delivered{Applied: d.applied}, err
 	}
-	return Delivered{Applied: d.applied, Reported: reported, AckLost: ackLost, Crashed: d.dead}, nil
+	return Delivered{Applied: d.applied, Reported: reported, AckLost: ackLost, Crashed: d.dead, Beyond: beyond}, nil
 }
 
 // newDelivery is the environment of one delivery in this process: the
 // run's store and broker, with row's fault around them, every write
 // counted and recorded as it returns.
 func (h *Inbox) newDelivery(i int, row InboxFault) *deliveryEnv {
-	d := &deliveryEnv{store: h.store, m: h.msgs[i], crash: row.Crash, lose: row.LoseAck, failEffect: row.FailEffect, model: true}
+	d := &deliveryEnv{store: h.store, m: h.msgs[i], crash: row.Crash, lose: row.LoseAck, failEffect: row.FailEffect, model: true,
+		calls: h.gapCalls}
+	d.gap, h.gap = h.gap, 0 // its restart's calls are counted already
 	d.wrote = func(w Wrote) {
 		if w.Applied {
 			h.applied[i]++
@@ -406,7 +417,7 @@ func (h *Inbox) newDelivery(i int, row InboxFault) *deliveryEnv {
 		h.noteKey(i, w)
 		h.recordWrote(i, w)
 	}
-	d.died = func(p Point, inside string) { h.recordCrash(p, inside) }
+	d.died = func(p Point, inside string) { h.recordCrash(p, inside, d.calls) }
 	// The book's handlers call the outside service right before their
 	// ack; the student's handler calls it itself (Delivery.Notify).
 	if h.strategy != Student {
@@ -687,10 +698,14 @@ func (h *Inbox) recordWrite(i int, action Msg, applied bool) {
 
 // recordCrash records the consumer dying at p in this process; inside
 // names the write it died in.
-func (h *Inbox) recordCrash(p Point, inside string) {
+func (h *Inbox) recordCrash(p Point, inside string, calls int) {
 	var action Msg
 	crashed := "simulated"
 	switch {
+	case p == AtCall && inside == "":
+		action = M("student.step.crash-after-calls", calls)
+	case p == AtCall:
+		action = M("student.step.crash-before-call", calls, inside)
 	case inside == "MarkBeforeEffect":
 		action, crashed = M("step.crash-before-effect"), "ErrSimulatedCrash"
 	case inside != "":
@@ -773,7 +788,10 @@ var InboxSection = Section{
 			{Name: "order", Kind: Word, Optional: true}, {Name: "amount", Kind: Number, Optional: true, Limit: [2]int{-MaxAmount, MaxAmount}},
 			{Name: "notify", Kind: Choice, Optional: true, Choices: []string{"notify"}}}},
 		{Name: "deliver", Args: []Arg{{Name: "msg", Kind: Word},
-			{Name: "fault", Kind: Choice, Optional: true, Choices: inboxFaultNames(), ChoiceKey: func(c string) string {
+			{Name: "fault", Kind: Choice, Optional: true, Choices: inboxFaultNames(), Listed: inboxFaultsListed(), ChoiceKey: func(c string) string {
+				if c == GapClass {
+					return "fault.8.2." + GapClass
+				}
 				k, _ := InboxFaultByName(FaultKind(c))
 				return InboxFaults[k].DocKey()
 			}}}, Binds: []string{"applied", "reported", "ack_lost", "crashed"}},

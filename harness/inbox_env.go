@@ -52,6 +52,12 @@ type deliveryEnv struct {
 	before func()                       // before the ack is sent: the call outside the store (the book's handlers)
 	notify func(m inbox.Message)        // the student's handler calls the outside service for m (Notify)
 
+	// gap: the consumer dies right before its gap-th call of the step
+	// (InboxFault.Gap), calls counting them, its restart's first; beyond:
+	// the step ended more than one call short of it.
+	gap, calls int
+	beyond     bool
+
 	started bool
 	writes  int
 	dead    bool
@@ -106,8 +112,16 @@ func (d *deliveryEnv) point(p Point) bool {
 	return die
 }
 
-// begin is every call's first move: the point before the first call.
-func (d *deliveryEnv) begin() bool {
+// begin is every call's first move (call names it): the gap before it,
+// then the point before the first call.
+func (d *deliveryEnv) begin(call string) bool {
+	if d.dead {
+		return true
+	}
+	if d.calls++; d.gap > 0 && d.calls == d.gap {
+		d.die(AtCall, call)
+		return true
+	}
 	if !d.started {
 		d.started = true
 		if d.point(BeforeWrites) {
@@ -135,7 +149,13 @@ func (d *deliveryEnv) die(p Point, inside string) {
 // end is the handler returning: if the scenario's point is still ahead,
 // the consumer dies there, at its end.
 func (d *deliveryEnv) end() {
-	if !d.dead && d.crash != "" && d.model {
+	switch {
+	case d.dead || !d.model:
+	case d.gap > 0:
+		// After its last call: the last gap of the step.
+		d.beyond = d.calls+1 < d.gap
+		d.die(AtCall, "")
+	case d.crash != "":
 		d.die(d.crash, "")
 	}
 }
@@ -144,7 +164,7 @@ func (d *deliveryEnv) end() {
 // between the writes falls inside it: the consumer dies and nothing
 // commits; a consumer process is stopped there by the store itself.
 func (d *deliveryEnv) transaction(call string) bool {
-	if d.begin() {
+	if d.begin(call) {
 		return true
 	}
 	if d.model && d.writes == 0 && d.point(BetweenWrites) {
@@ -219,7 +239,7 @@ func (d *deliveryEnv) NaiveApply(m inbox.Message) {
 // the handler passes false, the environment decides. A key already there
 // means no point between the writes is ever passed.
 func (d *deliveryEnv) MarkBeforeEffect(m inbox.Message, _ bool) error {
-	if d.begin() {
+	if d.begin("MarkBeforeEffect") {
 		return ErrCrashed
 	}
 	crash := d.model && d.writes == 0 && d.point(BetweenWrites)
@@ -253,7 +273,7 @@ func (d *deliveryEnv) MarkBeforeEffect(m inbox.Message, _ bool) error {
 // Mark and Effect are lone writes: each commits at once, and a crash
 // between the writes strikes right after the first.
 func (d *deliveryEnv) Mark(m inbox.Message) (bool, error) {
-	if d.lone() {
+	if d.lone("Mark") {
 		return false, ErrCrashed
 	}
 	var fresh bool
@@ -267,7 +287,7 @@ func (d *deliveryEnv) Mark(m inbox.Message) (bool, error) {
 }
 
 func (d *deliveryEnv) Effect(m inbox.Message) error {
-	if d.lone() {
+	if d.lone("Effect") {
 		return ErrCrashed
 	}
 	if d.failEffect {
@@ -284,8 +304,8 @@ func (d *deliveryEnv) Effect(m inbox.Message) error {
 	return nil
 }
 
-func (d *deliveryEnv) lone() bool {
-	if d.begin() {
+func (d *deliveryEnv) lone(call string) bool {
+	if d.begin(call) {
 		return true
 	}
 	d.writes++
@@ -314,7 +334,7 @@ func (d *deliveryEnv) Applies() int                 { return d.store.Applies() }
 // Ack is the broker's ack store: the point before the ack, then the call
 // outside the store a notify message makes, then the ack, lost or not.
 func (d *deliveryEnv) Ack(inbox.Message) error {
-	if d.begin() {
+	if d.begin("Ack") {
 		return ErrCrashed
 	}
 	if d.point(BeforeAck) {
@@ -338,7 +358,7 @@ func (d *deliveryEnv) Ack(inbox.Message) error {
 // point after them, as the ack is: a crash there strikes at the first of
 // the two the handler makes, and the call is then never made.
 func (d *deliveryEnv) Notify(m inbox.Message) error {
-	if d.begin() {
+	if d.begin("Notify") {
 		return ErrCrashed
 	}
 	if d.writes > 0 && !d.acked && d.point(BeforeAck) {

@@ -1,6 +1,10 @@
 package harness
 
-import "archlab/i18n"
+import (
+	"fmt"
+
+	"archlab/i18n"
+)
 
 // §8.2's fault table. Each row is one thing the broker may do with a message
 // in one step of a scenario, and what the environment does to that delivery:
@@ -24,6 +28,9 @@ const (
 	BetweenWrites Point = "between-writes" // at its first write: inside it when it is one transaction (nothing commits), between MarkBeforeEffect's two writes, right after a lone write
 	BeforeAck     Point = "before-ack"     // at its ack: every write returned, the ack not sent
 	AfterAck      Point = "after-ack"      // at its first call after the ack was sent, or its end: what it does after the ack is lost
+	// AtCall is a gap between two of the consumer's calls (InboxFault.Gap):
+	// right before its k-th call of the step, or after its last.
+	AtCall Point = "at-call"
 )
 
 // Points lists the points in order.
@@ -74,6 +81,16 @@ type InboxFault struct {
 	// student's scope and the state pages take it in
 	// (InboxScope.Extra): the store's failures, the crash after the ack.
 	Extra bool
+	// Gap, when set, is a crash at a gap between the consumer's calls,
+	// wherever the code's calls put it: the consumer dies right before its
+	// Gap-th call of the step, the calls of its restart (a recovery step,
+	// when a crash left it down) counted first; a step of fewer calls dies
+	// after its last. The rows crash-call-2 … crash-call-MaxGap are a
+	// student's scope's (InboxScope.Gaps): together with crash-before they
+	// strike every gap of every step, whatever calls the code makes and in
+	// whatever order, where the other crash rows strike at fixed points of
+	// the book's designs.
+	Gap int
 	// Doc says what happens, in one line, for --verbs; Brief in a few
 	// words, for the explorer's legend.
 	Doc, Brief Words
@@ -88,10 +105,53 @@ type InboxFault struct {
 // but the plain delivery does.
 func (f InboxFault) Fault() bool { return f.Name != "" }
 
+// Class is the fault class the row counts in (check's count of the
+// classes a pass met): its name, but one class for every gap row.
+func (f InboxFault) Class() string {
+	if f.Gap > 0 {
+		return GapClass
+	}
+	return string(f.Name)
+}
+
+// GapClass is the class of the gap rows.
+const GapClass = "crash-call-k"
+
+// MaxGap is the last call a gap row strikes before: enough for the
+// longest step of a student's scope (a durable inbox's restart processing
+// three rows, then a delivery that stores, acks and processes one).
+const MaxGap = 16
+
+// gapRow is the row that crashes before call k.
+func gapRow(k int) InboxFault {
+	return InboxFault{Name: FaultKind(fmt.Sprintf("crash-call-%d", k)), On: Unacked, Copies: 1, Gap: k,
+		Doc: Words{fmt.Sprintf("the consumer dies right before its %s call of the step (its restart's calls first), or after its last if it makes fewer", ordinal(k)),
+			fmt.Sprintf("消费端在这一步的第 %d 次调用之前崩溃（重启时恢复步骤的调用先算）；调用不足 %d 次则在最后一次调用之后崩溃", k, k)},
+		Brief: Words{fmt.Sprintf("before call %d", k), fmt.Sprintf("第 %d 次调用之前", k)}}
+}
+
+// ordinal is 2nd, 3rd, 4th, … 11th, 12th, … 21st.
+func ordinal(k int) string {
+	suffix := "th"
+	if k%100 < 11 || k%100 > 13 {
+		switch k % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
+	}
+	return fmt.Sprintf("%d%s", k, suffix)
+}
+
 // Settles reports whether, under a handler that acks every delivery it
 // survives, the message ends the step acked.
+// A gap row may strike before the ack or after it, so it is taken as not
+// settling: the walkers ask the harness what was acked.
 func (f InboxFault) Settles() bool {
-	return (f.Crash == "" || f.Crash == AfterAck) && !f.LoseAck && !f.FailEffect
+	return (f.Crash == "" || f.Crash == AfterAck) && !f.LoseAck && !f.FailEffect && f.Gap == 0
 }
 
 // Acks is how many ack attempts the broker sees in the step, under such a
@@ -145,6 +205,8 @@ var InboxFaults = [...]InboxFault{
 		Doc: Words{"it dies right after its ack: what it meant to do after the ack never happens, until it restarts",
 			"确认之后立刻崩溃：它打算在确认之后做的事没有发生，直到它重启"},
 		Brief: Words{"right after the ack", "确认之后"}},
+	gapRow(2), gapRow(3), gapRow(4), gapRow(5), gapRow(6), gapRow(7), gapRow(8), gapRow(9),
+	gapRow(10), gapRow(11), gapRow(12), gapRow(13), gapRow(14), gapRow(15), gapRow(16),
 }
 
 // InboxFaultByName finds a row by its name; "" is the plain delivery.
@@ -167,6 +229,22 @@ func inboxFaultNames() []string {
 	}
 	return out
 }
+
+// inboxFaultsListed are the names as --verbs lists them: the gap rows
+// once, as crash-call-k.
+func inboxFaultsListed() []string {
+	var out []string
+	for _, f := range InboxFaults {
+		if f.Fault() && f.Gap <= 2 {
+			out = append(out, f.Class())
+		}
+	}
+	return out
+}
+
+// gapWords explain the gap rows at once, for --verbs.
+var gapWords = Words{fmt.Sprintf("the consumer dies right before its k-th call of the step, k from 2 to %d (its restart's calls first), or after its last if it makes fewer", MaxGap),
+	fmt.Sprintf("消费端在这一步的第 k 次调用之前崩溃，k 从 2 到 %d（重启时恢复步骤的调用先算）；调用不足 k 次则在最后一次调用之后崩溃", MaxGap)}
 
 // Catalogue keys of a row's words.
 
@@ -204,12 +282,13 @@ func Texts() map[string]Words {
 	out := map[string]Words{}
 	var legend Words
 	n := 0
+	out["fault.8.2."+GapClass] = gapWords
 	for _, f := range InboxFaults {
 		out[f.DocKey()] = f.Doc
 		if f.Step != (Words{}) {
 			out[f.StepKey(false)], out[f.StepKey(true)] = f.Step, f.StepPID
 		}
-		if !f.Fault() || f.Extra { // explore inbox's legend: its scope has only the book's rows
+		if !f.Fault() || f.Extra || f.Gap > 0 { // explore inbox's legend: its scope has only the book's rows
 			continue
 		}
 		sep, zsep := " · ", " · "

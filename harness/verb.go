@@ -25,6 +25,9 @@ type Arg struct {
 	Kind     Kind
 	Optional bool
 	Choices  []string // Choice only
+	// Listed, when set, is how --verbs lists the choices: a family of
+	// them (crash-call-2 … crash-call-16) once, by its pattern.
+	Listed []string
 	// ChoiceKey, when set, is the catalogue key of a choice's one-line
 	// explanation, for --verbs.
 	ChoiceKey func(choice string) string
@@ -38,6 +41,14 @@ type Arg struct {
 	// Limit, when not {0, 0}, is the range a Number must lie in: an amount
 	// past it could overflow a balance the book sums in an int64.
 	Limit [2]int
+}
+
+// Shown is the choices as --verbs lists them.
+func (a Arg) Shown() []string {
+	if a.Listed != nil {
+		return a.Listed
+	}
+	return a.Choices
 }
 
 // Verb is one thing a drill file may say in a section's steps. Its help
@@ -60,7 +71,7 @@ func (v Verb) Usage() string {
 		var s string
 		switch {
 		case a.Kind == Choice:
-			s = strings.Join(a.Choices, "|")
+			s = strings.Join(a.Shown(), "|")
 		case a.Optional:
 			s = a.Name + "=" + strings.ToUpper(a.Name)
 		default:

@@ -463,6 +463,8 @@ Try:
 
 	"student.step.effect":                   "Effect %v",
 	"student.step.crash-between":            "crashes between its writes",
+	"student.step.crash-before-call":        "crashes before call %d of the step (%s)",
+	"student.step.crash-after-calls":        "crashes after its last call of the step (call %d)",
 	"student.step.past-budget":              "stops redelivering %v after attempt %d",
 	"student.res.not-requeued":              "a retry past the budget of %d: not requeued",
 	"student.res.replay-refused":            "applied %d, duplicates %d, then your projection refused the event at offset %d: the replay stops there",

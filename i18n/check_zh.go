@@ -427,6 +427,8 @@ ledger）；最后逐一枚举 explore inbox 的每一种故障序列（3 条消
 
 	"student.step.effect":                   "Effect %v",
 	"student.step.crash-between":            "在两次写之间崩溃",
+	"student.step.crash-before-call":        "在这一步的第 %d 次调用（%s）之前崩溃",
+	"student.step.crash-after-calls":        "在这一步的最后一次调用（第 %d 次）之后崩溃",
 	"student.step.past-budget":              "第 %[2]d 次投递之后不重投 %[1]v",
 	"student.res.not-requeued":              "超出预算 %d 的重试：不再入队",
 	"student.res.replay-refused":            "应用 %d，重复 %d，随后你的投影拒绝了偏移量 %d 处的事件：重放停在那里",

@@ -31,10 +31,10 @@ func (o *Options) PrintVerbs(section string) error {
 				continue
 			}
 			pad := 0
-			for _, c := range a.Choices {
+			for _, c := range a.Shown() {
 				pad = max(pad, len(c))
 			}
-			for _, c := range a.Choices {
+			for _, c := range a.Shown() {
 				head := fmt.Sprintf("        %-*s  ", pad, c)
 				term.WriteHanging(w, head, strings.Repeat(" ", len(head)), g.T(a.ChoiceKey(c)), width)
 			}
