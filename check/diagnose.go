@@ -49,28 +49,44 @@ func moves(steps []harness.Step) []move {
 	return out
 }
 
-// effects is what an answer did to the world, in order: the results of its
-// steps, with ApplyOnce's one transaction standing for what it writes (the
-// key and the effect), so that a handler's Mark then Effect, done without a
-// crash between, reads as the book's ApplyOnce; and an accepted commit
-// (the takeover's fence, which writes the epoch, or a commit of an offset)
-// standing for nothing, so that a loop that fences or commits another way
-// parts from the book's where it shows: in the checkpoint a zombie's
-// commit, a rerun or the reader finds.
-func effects(answer []harness.Step) []string {
-	var out []string
+// effects is what an answer did to the world, in order: the outcomes of
+// its steps, with ApplyOnce's one transaction standing for what it writes
+// (the key and the effect), so that a handler's Mark then Effect, done
+// without a crash between, reads as the book's ApplyOnce; and an accepted
+// commit (the takeover's fence, which writes the epoch, or a commit of an
+// offset) standing for nothing, so that a loop that fences or commits
+// another way parts from the book's where it shows: in the checkpoint a
+// zombie's commit, a rerun or the reader finds. A result the harness
+// names no outcome for counts as it was recorded: two runs of one harness
+// record the same result alike.
+func effects(answer []harness.Step) []effect {
+	var out []effect
 	for _, s := range answer {
 		switch {
-		case s.Action.Key == "step.apply-once" && s.Result.Key == "res.applied":
-			out = append(out, "res.marked", "res.applied")
-			continue
-		case (s.Action.Key == "step.fence" || s.Action.Key == "step.commit") && s.Result.Key == "res.committed":
-			continue
+		case s.Op == harness.ApplyOnce && s.Outcome == harness.Applied:
+			out = append(out, effect{outcome: harness.Marked}, effect{outcome: harness.Applied})
+		case (s.Op == harness.Fence || s.Op == harness.Commit) && s.Outcome == harness.Committed:
+			// stands for nothing
+		case s.Outcome != harness.NoOutcome:
+			out = append(out, effect{outcome: s.Outcome})
+		default:
+			out = append(out, effect{other: s.Result})
 		}
-		out = append(out, s.Result.Key)
 	}
 	return out
 }
+
+// effect is one thing an answer did: an outcome the harness names, or
+// else the result as recorded.
+type effect struct {
+	outcome harness.Outcome
+	other   harness.Msg
+}
+
+// sameEffect compares two effects, an unnamed result by its words with
+// its arguments aside: they are the run's values (a balance, an offset),
+// not what the call did.
+func sameEffect(a, b effect) bool { return a.outcome == b.outcome && a.other.Key == b.other.Key }
 
 // sameStep says whether two recorded steps are the same, arguments and all.
 func sameStep(a, b harness.Step) bool {
@@ -131,7 +147,7 @@ func part(book, yours []harness.Step) *Diagnosis {
 			// what your code left unacked): that move is the parting.
 			return &Diagnosis{Step: y.at + 1, At: plainStep(yours[y.at]), Book: plainSteps([]harness.Step{world}), Yours: plainSteps([]harness.Step{yours[y.at]})}
 		}
-		if !slices.Equal(effects(b.answer), effects(y.answer)) {
+		if !slices.EqualFunc(effects(b.answer), effects(y.answer), sameEffect) {
 			return &Diagnosis{Step: y.at + 1, At: plainStep(world), Book: plainSteps(b.answer), Yours: plainSteps(y.answer)}
 		}
 	}
@@ -176,21 +192,25 @@ func mistakeIn(e *Exercise, steps []harness.Step, d *Diagnosis) string {
 }
 
 // parting is a mistake that shows where the runs part: the book's answer
-// has the result book where yours has the result yours.
-func parting(book, yours string) func(*Diagnosis) bool {
-	return func(d *Diagnosis) bool {
-		has := func(steps []harness.Step, key string) bool {
-			return slices.ContainsFunc(steps, func(s harness.Step) bool { return strings.HasPrefix(s.Result.Key, key) })
-		}
-		return has(d.Book, book) && has(d.Yours, yours)
-	}
+// has one of the outcomes book where yours has one of yours.
+func parting(book, yours []harness.Outcome) func(*Diagnosis) bool {
+	return func(d *Diagnosis) bool { return has(d.Book, book) && has(d.Yours, yours) }
 }
 
+// has says whether a step of steps came out one of outcomes.
+func has(steps []harness.Step, outcomes []harness.Outcome) bool {
+	return slices.ContainsFunc(steps, func(s harness.Step) bool { return slices.Contains(outcomes, s.Outcome) })
+}
+
+// of is a list of outcomes, for parting.
+func of(o ...harness.Outcome) []harness.Outcome { return o }
+
 // counted is a mistake that shows as a number of the parting step's result
-// (its arg-th argument) larger (more) or smaller than the book's.
-func counted(action string, arg int, more bool) func(*Diagnosis) bool {
+// (its arg-th argument) larger (more) or smaller than the book's, where
+// the world's move is op.
+func counted(op harness.Op, arg int, more bool) func(*Diagnosis) bool {
 	return func(d *Diagnosis) bool {
-		if d.At.Action.Key != action || len(d.Book) != 1 || len(d.Yours) != 1 {
+		if d.At.Op != op || len(d.Book) != 1 || len(d.Yours) != 1 {
 			return false
 		}
 		b, y := d.Book[0].Result.Args, d.Yours[0].Result.Args
@@ -215,18 +235,18 @@ func answers(steps []harness.Step) [][]harness.Step {
 	return out
 }
 
-// inAnswer is a mistake that shows within one answer: keys, in this order
-// (others may come between), all in the same answer.
-func inAnswer(keys ...string) func([]harness.Step) bool {
+// inAnswer is a mistake that shows within one answer: calls, in this
+// order (others may come between), all in the same answer.
+func inAnswer(ops ...harness.Op) func([]harness.Step) bool {
 	return func(steps []harness.Step) bool {
 		for _, a := range answers(steps) {
 			k := 0
 			for _, s := range a {
-				if k < len(keys) && s.Action.Key == keys[k] {
+				if k < len(ops) && s.Op == ops[k] {
 					k++
 				}
 			}
-			if k == len(keys) {
+			if k == len(ops) {
 				return true
 			}
 		}
@@ -234,15 +254,15 @@ func inAnswer(keys ...string) func([]harness.Step) bool {
 	}
 }
 
-// nowhere is a mistake that shows as a step the run never takes, though it
+// nowhere is a mistake that shows as a call the run never makes, though it
 // answers something.
-func nowhere(keys ...string) func([]harness.Step) bool {
+func nowhere(ops ...harness.Op) func([]harness.Step) bool {
 	return func(steps []harness.Step) bool {
 		answered := false
 		for _, s := range steps {
 			if isCode(s) {
 				answered = true
-				if slices.Contains(keys, s.Action.Key) {
+				if slices.Contains(ops, s.Op) {
 					return false
 				}
 			}
@@ -251,12 +271,10 @@ func nowhere(keys ...string) func([]harness.Step) bool {
 	}
 }
 
-// resultIn is a mistake that shows as one of these results anywhere in the
-// run.
-func resultIn(keys ...string) func([]harness.Step) bool {
-	return func(steps []harness.Step) bool {
-		return slices.ContainsFunc(steps, func(s harness.Step) bool { return slices.Contains(keys, s.Result.Key) })
-	}
+// resultIn is a mistake that shows as one of these outcomes anywhere in
+// the run.
+func resultIn(outcomes ...harness.Outcome) func([]harness.Step) bool {
+	return func(steps []harness.Step) bool { return has(steps, outcomes) }
 }
 
 // The lessons that name a loss and those that name a double apply: a
@@ -266,71 +284,83 @@ var (
 	doubleLessons = []string{"not-doubled", "effects-once", "balance-once", "redelivery-suppressed", "balance", "not-applied-twice"}
 )
 
+// The outcomes a mistake takes as one: a dead letter, whatever its reason;
+// a duplicate, taken for one or refused as a conflict; an effect applied,
+// once or again.
+var (
+	deadLetters = of(harness.Dead, harness.DeadEarly, harness.DeadPoison)
+	duplicates  = of(harness.Duplicate, harness.DuplicateRetried, harness.DuplicateDead)
+	applies     = of(harness.Applied, harness.AppliedAgain)
+)
+
 // The protocol exercises' known mistakes.
 var (
 	handlerMistakes = []Mistake{
-		{Key: "mark-before-effect", In: inAnswer("step.mark", "student.step.effect"), Harms: lossLessons},
-		{Key: "two-transactions", In: inAnswer("student.step.effect", "step.mark"), Harms: doubleLessons},
+		{Key: "mark-before-effect", In: inAnswer(harness.Mark, harness.Effect), Harms: lossLessons},
+		{Key: "two-transactions", In: inAnswer(harness.Effect, harness.Mark), Harms: doubleLessons},
 		{Key: "ack-first", Harms: lossLessons, In: func(steps []harness.Step) bool {
-			return inAnswer("step.ack", "step.apply-once")(steps) || inAnswer("step.ack", "step.mark")(steps) ||
-				inAnswer("step.ack", "student.step.effect")(steps) || inAnswer("step.ack", "step.naive-apply")(steps) ||
-				inAnswer("step.ack", "durable.step.store")(steps) // a durable inbox's row, stored after the ack
+			for _, op := range []harness.Op{harness.ApplyOnce, harness.Mark, harness.Effect, harness.NaiveApply,
+				harness.Store} { // a durable inbox's row, stored after the ack
+				if inAnswer(harness.Ack, op)(steps) {
+					return true
+				}
+			}
+			return false
 		}},
 		// An inbox table of its own and no recovery that ever processed a
 		// row: a row acked and left (a crash after the ack, a failed
 		// processing) is never come back to.
 		{Key: "no-recovery", Harms: lossLessons, In: func(steps []harness.Step) bool {
-			return slices.ContainsFunc(steps, func(s harness.Step) bool { return s.Action.Key == "durable.step.store" }) &&
-				nowhere("durable.step.restart", "durable.step.settle")(steps)
+			return slices.ContainsFunc(steps, func(s harness.Step) bool { return s.Op == harness.Store }) &&
+				nowhere(harness.Recover)(steps)
 		}},
 		// Process is the book's ApplyOnce for a stored row: its key.
-		{Key: "no-key", In: nowhere("step.mark", "step.apply-once", "durable.step.process"), Harms: doubleLessons},
-		{Key: "no-ack", In: nowhere("step.ack"), Harms: []string{"all-acked", "acked-last"}},
+		{Key: "no-key", In: nowhere(harness.Mark, harness.ApplyOnce, harness.Process), Harms: doubleLessons},
+		{Key: "no-ack", In: nowhere(harness.Ack), Harms: []string{"all-acked", "acked-last"}},
 		// A notify message never called, though a delivery of it got past
 		// its commit: a redelivery that found the key and skipped the call.
-		{Key: "notify-only-when-new", Harms: []string{"outside-called"}, In: resultIn("res.duplicate")},
+		{Key: "notify-only-when-new", Harms: []string{"outside-called"}, In: resultIn(harness.Duplicate)},
 	}
 	decisionMistakes = []Mistake{
-		{Key: "duplicate-as-conflict", In: resultIn("res.outcome.duplicate-dead", "res.outcome.duplicate-retried"),
+		{Key: "duplicate-as-conflict", In: resultIn(harness.DuplicateDead, harness.DuplicateRetried),
 			Harms: []string{"duplicate-not-refused", "duplicate-moves-on", "nothing-dead"}},
-		{Key: "past-budget", Harms: []string{"within-budget", "spent-exactly"}, In: func(steps []harness.Step) bool {
-			return slices.ContainsFunc(steps, func(s harness.Step) bool { return s.Action.Key == "student.step.past-budget" })
-		}},
-		{Key: "poison-retried", At: parting("res.outcome.dead-poison", "res.outcome.conflict"),
+		{Key: "past-budget", In: resultIn(harness.PastBudget), Harms: []string{"within-budget", "spent-exactly"}},
+		{Key: "poison-retried", At: parting(of(harness.DeadPoison), of(harness.Conflict)),
 			Harms: []string{"poison", "first-attempt", "all-dead", "within-budget"}},
-		{Key: "dead-before-budget", At: parting("res.outcome.conflict", "res.outcome.dead"),
+		{Key: "dead-before-budget", At: parting(of(harness.Conflict), deadLetters),
 			Harms: []string{"converges-with-budget", "not-diverged", "spent-exactly", "default-is-three", "out-of-order", "applied-or-dead"}},
 	}
 	loopMistakes = []Mistake{
-		{Key: "no-fence", In: resultIn("res.zombie-moved"),
+		{Key: "no-fence", In: resultIn(harness.ZombieMoved),
 			Harms: []string{"zombie-never-moves", "fence-refuses-the-zombie", "zombie-fenced", "never-back", "window-open", "fenced-after-first-commit"}},
 	}
 
 	// The mechanism exercises' known mistakes, as they show where the
 	// student's mechanism answers otherwise than the book's.
 	ledgerMistakes = []Mistake{
-		{Key: "key-without-producer", At: parting("res.applied", "res.taken-for-duplicate")},
-		{Key: "prune-too-much", At: counted("step.prune", 0, true)},
-		{Key: "prune-too-little", At: counted("step.prune", 0, false)},
+		{Key: "key-without-producer", At: parting(applies, of(harness.TakenForDuplicate))},
+		{Key: "prune-too-much", At: counted(harness.Prune, 0, true)},
+		{Key: "prune-too-little", At: counted(harness.Prune, 0, false)},
 	}
 	projectionMistakes = []Mistake{
 		{Key: "gap-applied", At: func(d *Diagnosis) bool {
 			// Where the book's gate refused the gap (a conflict, or on the
 			// last attempt a dead letter), yours applied it.
-			return parting("res.outcome.conflict", "res.outcome.applied")(d) || parting("res.outcome.dead", "res.outcome.applied")(d)
+			return parting(of(harness.Conflict), of(harness.Applied))(d) || parting(deadLetters, of(harness.Applied))(d)
 		}},
-		{Key: "version-back", At: parting("res.outcome.duplicate", "res.outcome.applied")},
-		{Key: "duplicate-as-conflict", In: resultIn("res.outcome.duplicate-dead", "res.outcome.duplicate-retried")},
-		{Key: "poison-retried", At: parting("res.outcome.dead-poison", "res.outcome.conflict")},
-		{Key: "past-budget", At: parting("res.outcome.dead", "res.outcome.conflict")},
-		{Key: "dead-before-budget", At: parting("res.outcome.conflict", "res.outcome.dead")},
+		{Key: "version-back", At: parting(duplicates, of(harness.Applied))},
+		{Key: "duplicate-as-conflict", In: resultIn(harness.DuplicateDead, harness.DuplicateRetried)},
+		{Key: "poison-retried", At: parting(of(harness.DeadPoison), of(harness.Conflict))},
+		{Key: "past-budget", At: parting(deadLetters, of(harness.Conflict))},
+		{Key: "dead-before-budget", At: parting(of(harness.Conflict), deadLetters)},
 	}
 	runnerMistakes = []Mistake{
-		{Key: "resume-from-zero", At: counted("step.take-over", 1, true)},
-		{Key: "stale-epoch-accepted", At: parting("res.err", "res.zombie-moved")},
-		{Key: "stale-offset-accepted", At: parting("res.err", "res.committed")},
+		{Key: "resume-from-zero", At: counted(harness.TakeOver, 1, true)},
+		{Key: "stale-epoch-accepted", At: parting(of(harness.Refused), of(harness.ZombieMoved))},
+		{Key: "stale-offset-accepted", At: parting(of(harness.Refused), of(harness.Committed))},
+		// The book answered nothing there, yours with an error.
 		{Key: "equal-offset-refused", At: func(d *Diagnosis) bool {
-			return len(d.Book) == 0 && parting("", "res.err")(&Diagnosis{Book: d.Yours, Yours: d.Yours})
+			return len(d.Book) == 0 && has(d.Yours, of(harness.Refused))
 		}},
 	}
 )

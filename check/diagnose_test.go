@@ -2,7 +2,15 @@ package check
 
 import (
 	"context"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"archlab/explore"
@@ -75,6 +83,48 @@ func TestDiagnosisNamesTheMistake(t *testing.T) {
 	}
 }
 
+// TestMistakesNameNoKeys: the checker decides on a step's call and
+// outcome (harness.Op, harness.Outcome), never on the catalogue keys that
+// word it, so renaming a text never changes a verdict. No code of check
+// (its tests aside) reads a step's Action.Key or Result.Key, or holds a
+// step's or a result's key. Comparing two recorded steps' words with each
+// other (sameMsg, sameEffect) names no key, and stays.
+func TestMistakesNameNoKeys(t *testing.T) {
+	stepKey := regexp.MustCompile(`^([a-z]+\.)?(step|res)\.`) // step.mark, res.err, durable.step.store, student.res.…
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && d.Name() == "testdata":
+			return filepath.SkipDir
+		case d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go"):
+			return nil
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.BasicLit:
+				if v, err := strconv.Unquote(n.Value); n.Kind == token.STRING && err == nil && stepKey.MatchString(v) {
+					t.Errorf("%s: the catalogue key %q: decide on a step's Op or Outcome", fset.Position(n.Pos()), v)
+				}
+			case *ast.SelectorExpr:
+				if msg, ok := n.X.(*ast.SelectorExpr); ok && n.Sel.Name == "Key" && (msg.Sel.Name == "Action" || msg.Sel.Name == "Result") {
+					t.Errorf("%s: a step's %s.Key: decide on its Op or Outcome", fset.Position(n.Pos()), msg.Sel.Name)
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestBookHasNoDiagnosis: the book's own run never parts from itself, and
 // no known mistake matches it.
 func TestBookHasNoDiagnosis(t *testing.T) {
@@ -85,15 +135,15 @@ func TestBookHasNoDiagnosis(t *testing.T) {
 		}
 	}
 	steps := func(keys ...string) []harness.Step {
-		var out []harness.Step
+		r := &harness.Recorder{} // as the harness records them: with their calls
 		for _, k := range keys {
 			actor := "consumer"
 			if k == "step.deliver" {
 				actor = "broker"
 			}
-			out = append(out, harness.Step{Actor: actor, Action: harness.M(k)})
+			r.Step(actor, "", harness.M(k), harness.M(""), harness.Neutral)
 		}
-		return out
+		return r.Steps
 	}
 	book := steps("step.deliver", "step.apply-once", "step.ack", "step.deliver", "step.apply-once", "step.ack")
 	for _, m := range handlerMistakes {

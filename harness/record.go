@@ -65,14 +65,18 @@ func Plural(key string, n int) string {
 
 // Step is one thing that happened in a drill: Actor did Action to Target and
 // got Result. Actor and Target are role names ("broker", "ledger"); their
-// display names are the catalogue's "actor.<role>".
+// display names are the catalogue's "actor.<role>". Op and Outcome say
+// the same as values (op.go), for a reader that decides on them: the
+// words are for people.
 type Step struct {
-	Phase  Phase
-	Actor  string
-	Target string
-	Action Msg
-	Result Msg
-	Tone   Tone
+	Phase   Phase
+	Actor   string
+	Target  string
+	Action  Msg
+	Result  Msg
+	Tone    Tone
+	Op      Op
+	Outcome Outcome
 }
 
 // Counter is one counter as the book prints it: name and value as text.
@@ -155,6 +159,7 @@ func (r *Recorder) add(s Step) {
 		return
 	}
 	s.Phase = r.phase
+	said(&s)
 	r.Steps = append(r.Steps, s)
 }
 

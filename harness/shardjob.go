@@ -233,6 +233,7 @@ func (s *Shardjob) recordRun(e *workerEnv, ran Ran) {
 	e.open()
 	step := &s.rec.Steps[e.stepAt]
 	step.Result = M("res.rerun", ran.Applied, ran.Suppressed)
+	said(step)
 	step.Tone = toneIf(ran.From > 0 || s.crashed[e.r.Shard], Good, Neutral)
 	s.flush(e.actor, e.r.Shard, &e.commits)
 	// The checkpoint the crash leaves is the store's, not the run's last
