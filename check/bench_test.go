@@ -28,3 +28,19 @@ func BenchmarkCheckPass(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCheckEach is archlab check of each exercise on the book's code,
+// in this process (no child): the time a passing exercise takes, which
+// the target holds to 2 s on a quiet machine. Run it beside the same
+// benchmark on the build before a change, in one sitting.
+func BenchmarkCheckEach(b *testing.B) {
+	for _, e := range Exercises {
+		b.Run(e.Name, func(b *testing.B) {
+			for b.Loop() {
+				if r := Run(ctx, e, Book()); r.Status != Done {
+					b.Fatalf("status %s: %v", r.Status, r.Lessons)
+				}
+			}
+		})
+	}
+}
