@@ -186,7 +186,7 @@ func TestWideScope(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := checkedBook(e)
-	if want := uint64(26_754 + 11_425_227_816_683_520); r.Status != Done || r.Schedules != want {
+	if want := uint64(12_282 + 11_425_227_816_683_520); r.Status != Done || r.Schedules != want {
 		t.Fatalf("book: status %s, %d schedules, want done over %d", r.Status, r.Schedules, want)
 	}
 	late := &harness.Students{Inbox: func(d *harness.Delivery) error {

@@ -82,3 +82,50 @@ func TestSoundDesignsAreDone(t *testing.T) {
 		})
 	}
 }
+
+// A key claimed with a lease (issue 45): the lab's lease design claims,
+// applies and completes as separate writes, and the lease running out
+// while its holder is slow applies the payment twice, which check names
+// as the harm it is; a lease design whose effect and key are one
+// transaction, the lease guarding only the call outside the store, is
+// done.
+func TestLeaseThatExpires(t *testing.T) {
+	if raceOn {
+		t.Skip("two whole checks: tens of seconds each under the race detector")
+	}
+	t.Parallel()
+	e, err := Lookup("consumer-handler")
+	if err != nil {
+		t.Fatal(err)
+	}
+	oneTransaction := func(d *harness.Delivery) error {
+		claimed, err := d.Claim()
+		if err != nil {
+			return err
+		}
+		if claimed {
+			if err := d.Notify(d.Message()); err != nil {
+				return err
+			}
+			if _, err := d.ApplyOnce(); err != nil {
+				return err
+			}
+			if err := d.Complete(); err != nil {
+				return err
+			}
+		}
+		return d.Ack()
+	}
+	if r := checked(e, "lab-lease", harness.LabStudents(harness.Lease)); r.Status != NotDone || r.Lessons[0].Check != "not-doubled" {
+		t.Errorf("the lab's lease design: status %s, lessons %v; want not done, not-doubled first", r.Status, r.Lessons)
+	}
+	r := checked(e, "lease-one-transaction", &harness.Students{Inbox: oneTransaction})
+	if r.Status != Done {
+		t.Fatalf("a lease over one transaction: status %s (%v), lessons %v", r.Status, r.Err, r.Lessons)
+	}
+	for _, f := range r.Faults {
+		if f.Name == "lease-expires" && f.N == 0 {
+			t.Errorf("the lease never ran out in the scope: %v", r.Faults)
+		}
+	}
+}

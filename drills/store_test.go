@@ -89,10 +89,10 @@ func TestBookCountersOnSQLite(t *testing.T) {
 				// (ack-before-effect) sends no statement: the model stops
 				// before it. A real process is killed inside it.
 				wantSQL := real || fmt.Sprint(files[i]) != fmt.Sprint(fileState{})
-				// The lab's durable inbox and outbox run in this process
-				// whatever the run's consumer (harness/inbox_durable.go): no
-				// pid.
-				wantPid := real && d.Strategy != string(harness.DurableInbox) && d.Strategy != string(harness.Outbox)
+				// The lab's designs (a durable inbox, an outbox, a lease) run
+				// in this process whatever the run's consumer
+				// (harness/inbox_durable.go): no pid.
+				wantPid := real && harness.LabStudents(harness.Strategy(d.Strategy)) == nil
 				if sawSQL != wantSQL || sawPid != wantPid {
 					t.Fatalf("real=%v: trace has SQL steps %v, process ids %v; want SQL %v, and pids only with real processes", real, sawSQL, sawPid, wantSQL)
 				}

@@ -160,7 +160,7 @@ func inboxClosedForm(n, f int) uint64 {
 	var u, settle, r uint64
 	for _, row := range harness.InboxFaults {
 		switch {
-		case !row.Fault(), row.Extra, row.Gap > 0: // the rows beyond the book's are no default scope's
+		case !row.Fault(), row.Extra, row.AtCalls(): // the rows beyond the book's are no default scope's
 		case row.On == harness.Acked:
 			r++
 		case row.Settles():

@@ -14,8 +14,9 @@ import (
 
 // inboxFaultClasses are §8.2's fault table's classes, in the table's
 // order: every row but the plain delivery (every crash point, the lost
-// ack, the duplicate, the replay, the rows beyond the book's), and one
-// class for all the gap rows, last (harness.InboxFault.Class).
+// ack, the duplicate, the replay, the rows beyond the book's, the lease
+// running out), and one class for all the gap rows, last
+// (harness.InboxFault.Class).
 var inboxFaultClasses, inboxRowClass = func() ([]string, [len(harness.InboxFaults)]uint8) {
 	var out []string
 	var class [len(harness.InboxFaults)]uint8
@@ -30,19 +31,17 @@ var inboxFaultClasses, inboxRowClass = func() ([]string, [len(harness.InboxFault
 }()
 
 // inboxClasses are the classes of sc: the book's rows, then the rows
-// beyond them when the scope has them, then the gap rows' class when it
-// has those (a scope with gaps has the Extra rows too).
+// beyond them when the scope has them, then the classes of the rows at
+// the code's own calls when it has those (such a scope has the Extra rows
+// too): the table keeps them in that order.
 func inboxClasses(sc InboxScope) []string {
-	n := 0
+	var in []string
 	for _, f := range harness.InboxFaults[1:] {
-		if f.Gap == 0 && (!f.Extra || sc.Extra) {
-			n++
+		if (!f.Extra || sc.Extra) && (!f.AtCalls() || sc.AtCalls) && !slices.Contains(in, f.Class()) {
+			in = append(in, f.Class())
 		}
 	}
-	if sc.Gaps {
-		n++
-	}
-	return inboxFaultClasses[:n]
+	return inboxFaultClasses[:len(in)]
 }
 
 // faults is the classes the schedule hit, a bit for each class.

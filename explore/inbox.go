@@ -46,12 +46,14 @@ type InboxScope struct {
 	// and must make it on every delivery that reaches it. The state engine
 	// has no bit for the call: a scope with it is enumerated.
 	Notify bool
-	// Gaps adds the gap rows (harness.InboxFault.Gap): a crash before
-	// each call of the consumer's step, wherever its calls put it. Only
-	// the student's scope takes them in, enumerated: a schedule whose gap
-	// row lies past the step's calls is the same run as the row of its
-	// last gap, and is left out (errBeyond).
-	Gaps bool
+	// AtCalls adds the rows that strike at the code's own calls
+	// (harness.InboxFault.AtCalls): a crash before each call of the
+	// consumer's step, wherever its calls put it, and the lease that runs
+	// out after a Claim. Only the student's scope takes them in, with
+	// Extra, enumerated: a schedule whose row did not strike (a gap past
+	// the step's calls, a lease never claimed) is a run walked already,
+	// and is left out (errBeyond).
+	AtCalls bool
 }
 
 // DefaultInbox is the scope `archlab explore inbox` explores by default.
@@ -99,9 +101,10 @@ func deliver(h *harness.Inbox, i int, d delivery) error {
 	return err
 }
 
-// errBeyond is a gap row that lay past the step's calls: the run is the
-// one the step's last gap row makes, and its schedule is left out.
-var errBeyond = errors.New("the gap row lies past the step's calls")
+// errBeyond is a row at the code's calls that did not strike (a gap past
+// the step's calls, a lease never claimed): the run is one walked
+// already, and its schedule is left out.
+var errBeyond = errors.New("the row did not strike at the code's calls")
 
 // declare declares the scope's messages, and writes them down on a tape;
 // with notify, m1's handler also calls the outside service.
@@ -205,7 +208,7 @@ func (s *inboxSchedule) String() string {
 type inboxBounds struct {
 	n, faults int
 	extra     bool // the table's Extra rows are in scope (InboxScope.Extra)
-	gaps      bool // and its gap rows (InboxScope.Gaps)
+	atCalls   bool // and its rows at the code's own calls (InboxScope.AtCalls)
 }
 
 // ends reports whether a schedule may end here: every message acked, or
@@ -234,7 +237,7 @@ func (b inboxBounds) choices(acked uint16, oks, faults int, try func(msg int, d 
 		}
 		for d := range inboxRows {
 			row := &inboxRows[d]
-			if row.on != state || row.extra && !b.extra || row.gap > 0 && !b.gaps {
+			if row.on != state || row.extra && !b.extra || row.atCalls && !b.atCalls {
 				continue
 			}
 			o, f := oks, faults
@@ -266,15 +269,15 @@ func settles(row harness.InboxFault) bool { return row.On == harness.Unacked && 
 // from it once: choices runs for every state and message, and a row of
 // the table itself, with its words, is too large to copy there.
 type inboxRow struct {
-	on                    harness.MsgState
-	fault, settles, extra bool
-	gap                   int // the row's gap (harness.InboxFault.Gap), 0 for none
+	on                             harness.MsgState
+	fault, settles, extra, atCalls bool
+	gap                            int // the row's gap (harness.InboxFault.Gap), 0 for none
 }
 
 var inboxRows = func() []inboxRow {
 	rows := make([]inboxRow, len(harness.InboxFaults))
 	for d, row := range harness.InboxFaults {
-		rows[d] = inboxRow{on: row.On, fault: row.Fault(), settles: settles(row), extra: row.Extra, gap: row.Gap}
+		rows[d] = inboxRow{on: row.On, fault: row.Fault(), settles: settles(row), extra: row.Extra, atCalls: row.AtCalls(), gap: row.Gap}
 	}
 	return rows
 }()
@@ -316,15 +319,15 @@ func (sc InboxScope) params() []Param {
 	if sc.Notify {
 		ps = append(ps, Param{"notify", 1})
 	}
-	if sc.Gaps {
-		ps = append(ps, Param{"gap-faults", 1})
+	if sc.AtCalls {
+		ps = append(ps, Param{"call-faults", 1})
 	}
 	return ps
 }
 
 // bounds is the scope as the walkers' rule takes it.
 func (sc InboxScope) bounds() inboxBounds {
-	return inboxBounds{n: sc.Messages, faults: sc.Faults, extra: sc.Extra, gaps: sc.Gaps}
+	return inboxBounds{n: sc.Messages, faults: sc.Faults, extra: sc.Extra, atCalls: sc.AtCalls}
 }
 
 func newInboxSpace(sc InboxScope) *inboxSpace {
@@ -339,7 +342,7 @@ func newInboxSpace(sc InboxScope) *inboxSpace {
 			// Each row, on each message it applies to: an unacked row on
 			// the n-a unacked messages, an acked one on the a acked.
 			for _, row := range harness.InboxFaults {
-				if row.Extra && !sc.Extra || row.Gap > 0 && !sc.Gaps {
+				if row.Extra && !sc.Extra || row.AtCalls() && !sc.AtCalls {
 					continue
 				}
 				na, nf, ways := a, f, uint64(n-a)

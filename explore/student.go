@@ -40,7 +40,7 @@ import (
 // about 10^16 schedules (a student's handler that acks every delivery has
 // few states). §11.2 is enumerated, so it has no wide scope.
 var (
-	StudentInboxScope    = InboxScope{Messages: DefaultInbox.Messages, Faults: DefaultInbox.Faults, Extra: true, Notify: true, Gaps: true}
+	StudentInboxScope    = InboxScope{Messages: DefaultInbox.Messages, Faults: DefaultInbox.Faults, Extra: true, Notify: true, AtCalls: true}
 	StudentOrderingScope = OrderingScope{Duplicates: DefaultOrdering.Duplicates, Poison: true, MaxAttempts: DefaultOrdering.MaxAttempts}
 	StudentShardjobScope = ShardjobScope{Keys: DefaultShardjob.Keys, Fails: true}
 
@@ -217,7 +217,7 @@ func (sp *studentInbox) each(yield func(inboxSchedule, uint8) bool, errp *error)
 		sp.s.Watch.At(&s)
 		acked, broken, err := sp.run(&s, nil, nil)
 		if errors.Is(err, errBeyond) {
-			return true, true // the run of the step's last gap row, walked already
+			return true, true // a run walked already
 		}
 		if err != nil {
 			*errp = err
@@ -248,7 +248,7 @@ func (sp *studentInbox) each(yield func(inboxSchedule, uint8) bool, errp *error)
 			s.n++
 			more, beyond := walk(oks, faults)
 			s.n--
-			past[msg] = past[msg] || beyond
+			past[msg] = past[msg] || beyond && inboxRows[d].gap > 0
 			return more
 		}), false
 	}

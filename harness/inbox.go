@@ -206,10 +206,13 @@ type Inbox struct {
 	// The outbox (inbox_outbox.go): per message, its outbox row and
 	// whether the row was relayed.
 	outbox, relayed []bool
-	settled         bool
-	durable         bool
-	recoverErr      error
-	onRecovery      func()
+	// The lease (inbox_lease.go): per message, whether its key was
+	// claimed, and completed.
+	claimed, completed []bool
+	settled            bool
+	durable            bool
+	recoverErr         error
+	onRecovery         func()
 	// gap is the step's gap row's call (InboxFault.Gap), 0 when it has
 	// none or it struck; gapCalls the calls the step made before its
 	// delivery (its restart's).
@@ -281,6 +284,8 @@ func (h *Inbox) Declare(m inbox.Message) int {
 	h.done = append(h.done, false)
 	h.outbox = append(h.outbox, false)
 	h.relayed = append(h.relayed, false)
+	h.claimed = append(h.claimed, false)
+	h.completed = append(h.completed, false)
 	return len(h.msgs) - 1
 }
 
@@ -333,11 +338,18 @@ func (h *Inbox) Deliver(i int, f FaultKind) (Delivered, error) {
 		if !last {
 			copyRow = InboxFaults[0]
 		}
-		d, err := h.deliverCopy(i, copyRow, row, last)
+		named := row
+		if row.LeaseExpires {
+			// The copy the lease's end hands over names the row; this
+			// one is a plain delivery (leaseRunsOut).
+			named = InboxFaults[0]
+		}
+		d, err := h.deliverCopy(i, copyRow, named, last)
 		out.Applied = out.Applied || d.Applied
 		out.Reported = out.Reported || d.Reported
 		out.AckLost = out.AckLost || d.AckLost
 		out.Crashed = out.Crashed || d.Crashed
+		out.Beyond = out.Beyond || d.Beyond
 		if err != nil {
 			return out, err
 		}
@@ -369,7 +381,7 @@ func (h *Inbox) deliverCopy(i int, row, named InboxFault, last bool) (Delivered,
 	// A failed effect kills no process: the delivery runs here, on the
 	// same store, the consumer process's way of failing a write.
 	// Nor does a crash after the ack, which no book's handler reaches.
-	if h.consumer != nil && !row.FailEffect && row.Crash != AfterAck && row.Gap == 0 && h.strategy != Student {
+	if h.consumer != nil && !row.FailEffect && row.Crash != AfterAck && !row.AtCalls() && h.strategy != Student {
 		return h.deliverToProcess(i, row, named, last)
 	}
 	h.recordDelivery(i, named, last, 0)
@@ -408,7 +420,7 @@ func (h *Inbox) deliverCopy(i int, row, named InboxFault, last bool) (Delivered,
 // counted and recorded as it returns.
 func (h *Inbox) newDelivery(i int, row InboxFault) *deliveryEnv {
 	d := &deliveryEnv{store: h.store, m: h.msgs[i], crash: row.Crash, lose: row.LoseAck, failEffect: row.FailEffect, model: true,
-		calls: h.gapCalls}
+		calls: h.gapCalls, lease: row.LeaseExpires, leaseExpires: row.LeaseExpires}
 	d.gap, h.gap = h.gap, 0 // its restart's calls are counted already
 	d.wrote = func(w Wrote) {
 		if w.Applied {
@@ -782,7 +794,7 @@ func splitRef(ref string) (producer, id string, ok bool) {
 var InboxSection = Section{
 	Harms: []RunHarm{{"lost", "not-lost"}, {"doubled", "not-doubled"}, {"uncalled", "outside-called"}, {"unacked", "all-acked"}},
 	ID:    "8.2", Harness: "inbox",
-	Strategies: []string{string(EffectThenAck), string(Naive), string(MarkBeforeEffect), string(EarlyPrune), string(AckBeforeEffect), string(DurableInbox), string(Outbox)},
+	Strategies: []string{string(EffectThenAck), string(Naive), string(MarkBeforeEffect), string(EarlyPrune), string(AckBeforeEffect), string(DurableInbox), string(Outbox), string(Lease)},
 	Verbs: []Verb{
 		{Name: "message", Args: []Arg{{Name: "msg", Kind: Word}, {Name: "seq", Kind: Number, Optional: true},
 			{Name: "order", Kind: Word, Optional: true}, {Name: "amount", Kind: Number, Optional: true, Limit: [2]int{-MaxAmount, MaxAmount}},

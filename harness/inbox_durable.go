@@ -30,10 +30,10 @@ const DurableInbox Strategy = "durable-inbox"
 var ErrNotStored = errors.New("Process takes a message the inbox table holds: Store it first")
 
 // durableStudents is the durable inbox, written with the student's verbs.
-var durableStudents = &Students{Inbox: durableHandler, Recover: durableRecover}
+var durableStudents = &Students{Inbox: durableHandler, Recover: durableRecover, lab: true}
 
 // labStrategies are the lab's designs written with the student's verbs.
-var labStrategies = map[Strategy]*Students{DurableInbox: durableStudents, Outbox: outboxStudents}
+var labStrategies = map[Strategy]*Students{DurableInbox: durableStudents, Outbox: outboxStudents, Lease: leaseStudents}
 
 // LabStudents is the lab's design of that strategy (durable-inbox,
 // outbox) as a student's code, nil for another strategy: what a student

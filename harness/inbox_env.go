@@ -57,6 +57,13 @@ type deliveryEnv struct {
 	// the step ended more than one call short of it.
 	gap, calls int
 	beyond     bool
+	// The lease (inbox_lease.go): holds, this delivery claimed its key;
+	// leaseExpires, the fault lease-expires is armed for its claim;
+	// nextCall, what happens at its next call (the lease running out);
+	// leaseRanOut, it did.
+	holds, leaseExpires, leaseRanOut bool
+	lease                            bool // the row is lease-expires
+	nextCall                         func()
 
 	started bool
 	writes  int
@@ -122,6 +129,10 @@ func (d *deliveryEnv) begin(call string) bool {
 		d.die(AtCall, call)
 		return true
 	}
+	if f := d.nextCall; f != nil {
+		d.nextCall, d.leaseRanOut = nil, true
+		f()
+	}
 	if !d.started {
 		d.started = true
 		if d.point(BeforeWrites) {
@@ -149,6 +160,9 @@ func (d *deliveryEnv) die(p Point, inside string) {
 // end is the handler returning: if the scenario's point is still ahead,
 // the consumer dies there, at its end.
 func (d *deliveryEnv) end() {
+	// A lease-expires delivery whose lease never ran out (no claim, or no
+	// call after it) is a plain delivery.
+	d.beyond = d.beyond || d.lease && !d.leaseRanOut
 	switch {
 	case d.dead || !d.model:
 	case d.gap > 0:

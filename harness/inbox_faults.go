@@ -86,11 +86,16 @@ type InboxFault struct {
 	// Gap-th call of the step, the calls of its restart (a recovery step,
 	// when a crash left it down) counted first; a step of fewer calls dies
 	// after its last. The rows crash-call-2 … crash-call-MaxGap are a
-	// student's scope's (InboxScope.Gaps): together with crash-before they
+	// student's scope's (InboxScope.AtCalls): together with crash-before they
 	// strike every gap of every step, whatever calls the code makes and in
 	// whatever order, where the other crash rows strike at fixed points of
 	// the book's designs.
 	Gap int
+	// LeaseExpires: the lease a delivery's Claim takes runs out at its
+	// next call, while it is alive and slow, and the broker hands the
+	// message to another consumer first (inbox_lease.go). A delivery that
+	// claims no lease meets no fault.
+	LeaseExpires bool
 	// Doc says what happens, in one line, for --verbs; Brief in a few
 	// words, for the explorer's legend.
 	Doc, Brief Words
@@ -104,6 +109,23 @@ type InboxFault struct {
 // Fault reports whether the row spends one of a scope's faults: every row
 // but the plain delivery does.
 func (f InboxFault) Fault() bool { return f.Name != "" }
+
+// AtCalls reports whether the row strikes at the code's own calls (a gap
+// between any two, the call after a Claim): only a student's scope takes
+// such rows in (InboxScope.AtCalls), enumerated, and a delivery the row
+// did not strike (Delivered.Beyond) is left out as a run already walked.
+func (f InboxFault) AtCalls() bool { return f.Gap > 0 || f.LeaseExpires }
+
+// NeedsCall reports whether a fault class strikes only at a call the code
+// may never make (the lease's claim): a pass may have met it 0 times.
+func NeedsCall(class string) bool {
+	for _, f := range InboxFaults {
+		if f.Class() == class {
+			return f.LeaseExpires
+		}
+	}
+	return false
+}
 
 // Class is the fault class the row counts in (check's count of the
 // classes a pass met): its name, but one class for every gap row.
@@ -205,6 +227,14 @@ var InboxFaults = [...]InboxFault{
 		Doc: Words{"it dies right after its ack: what it meant to do after the ack never happens, until it restarts",
 			"确认之后立刻崩溃：它打算在确认之后做的事没有发生，直到它重启"},
 		Brief: Words{"right after the ack", "确认之后"}},
+	{Name: "lease-expires", On: Unacked, Copies: 1, LeaseExpires: true,
+		Doc: Words{"the lease its Claim took runs out while it is alive and slow: the broker hands the message to another consumer, whose delivery runs first",
+			"它 Claim 得到的租约在它还活着、只是慢的时候到期：消息代理把消息交给另一个消费端，那次投递先跑完"},
+		Brief: Words{"the lease runs out", "租约到期"},
+		Step: Words{"hands %[1]v to another consumer after its lease ran out (attempt %[2]d)",
+			"租约到期后把 %[1]v 交给另一个消费端（第 %[2]d 次）"},
+		StepPID: Words{"hands %[1]v to another consumer after its lease ran out (attempt %[2]d) to pid %[3]d",
+			"租约到期后把 %[1]v 交给另一个消费端（第 %[2]d 次），进程 %[3]d"}},
 	gapRow(2), gapRow(3), gapRow(4), gapRow(5), gapRow(6), gapRow(7), gapRow(8), gapRow(9),
 	gapRow(10), gapRow(11), gapRow(12), gapRow(13), gapRow(14), gapRow(15), gapRow(16),
 }
@@ -288,7 +318,7 @@ func Texts() map[string]Words {
 		if f.Step != (Words{}) {
 			out[f.StepKey(false)], out[f.StepKey(true)] = f.Step, f.StepPID
 		}
-		if !f.Fault() || f.Extra || f.Gap > 0 { // explore inbox's legend: its scope has only the book's rows
+		if !f.Fault() || f.Extra || f.AtCalls() { // explore inbox's legend: its scope has only the book's rows
 			continue
 		}
 		sep, zsep := " · ", " · "

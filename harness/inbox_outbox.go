@@ -24,7 +24,7 @@ import "errors"
 const Outbox Strategy = "outbox"
 
 // outboxStudents is the outbox, written with the student's verbs.
-var outboxStudents = &Students{Inbox: outboxHandler, Recover: outboxRecover}
+var outboxStudents = &Students{Inbox: outboxHandler, Recover: outboxRecover, lab: true}
 
 func outboxHandler(d *Delivery) error {
 	if _, err := d.ApplyOnceWithOutbox(); err != nil {

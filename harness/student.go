@@ -59,6 +59,9 @@ type Students struct {
 	// Watch, when set, is told each verb the student's code calls (and,
 	// by the drivers, what they run), so a run that hangs can say where.
 	Watch *Watch
+	// lab marks a design of the lab's own (LabStudents), written with the
+	// student's verbs.
+	lab bool
 	// Runner is the §11.2 mechanism (exercise runner): the student's
 	// Checkpoint and Runner.Run in place of the book's. It runs when
 	// Shardjob, the protocol exercise that also takes Runner.Run's place,
@@ -202,9 +205,10 @@ func (d *Delivery) Ack() error { d.watch.Call("d.Ack"); return d.env.Ack(d.env.m
 // studentAllowed says whether this run can take the student's handler: it
 // runs in this process, on the model broker.
 func (h *Inbox) studentAllowed() error {
-	if h.students == durableStudents || h.students == outboxStudents {
-		// The lab's own durable inbox and outbox: their deliveries run
-		// in this process, whatever the run's consumer and broker.
+	if h.students != nil && h.students.lab {
+		// The lab's own designs (a durable inbox, an outbox, a lease):
+		// their deliveries run in this process, whatever the run's
+		// consumer and broker.
 		return nil
 	}
 	if h.consumer != nil {

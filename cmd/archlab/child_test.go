@@ -174,7 +174,7 @@ func TestCheckFloodBounded(t *testing.T) {
 
 // TestCheckSlowMachineIsNotHang: on a CPU shared with three endless
 // loops, a handler that needs 0.5 s of CPU, in a check of about 1.7 s of
-// CPU in all (the scope's 26,754 schedules take the rest; four times that
+// CPU in all (the scope's 12,282 schedules take the rest; four times that
 // in wall time there), is done within a 3 s limit: the limit counts the
 // time the child ran or waited for something other than a CPU (check's
 // clock). Issue 32: under a load of 10 the book's own §8.3 decision ran

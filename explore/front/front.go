@@ -232,13 +232,13 @@ func (o *Options) verdicts(rep *explore.Report) error {
 func FaultTable(g *cli.Env) string {
 	width := 0
 	for _, f := range harness.InboxFaults {
-		if f.Gap == 0 {
+		if !f.AtCalls() {
 			width = max(width, len(f.Name))
 		}
 	}
 	var b strings.Builder
 	for _, f := range harness.InboxFaults {
-		if f.Fault() && f.Gap == 0 { // the gap rows are check's scope's alone
+		if f.Fault() && !f.AtCalls() { // check's scope's alone
 			fmt.Fprintf(&b, "  %-*s  %s\n", width, f.Name, g.T(f.DocKey()))
 		}
 	}

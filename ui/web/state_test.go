@@ -137,6 +137,7 @@ var branchRE = regexp.MustCompile(`data-branch="([^"]*)"`)
 var partialWalks = map[string]string{
 	"/drill/current-epoch-zombie?lang=en": "the state pages do not walk zombie-current-at",
 	"/drill/sink-fails?lang=en":           "the state pages do not walk sink-fails-at",
+	"/drill/lease-expires?lang=en":        "the state pages do not walk lease-expires: a fault at the code's own calls, which check's scope enumerates",
 }
 
 // TestBranchLinks: every step of every drill page whose verbs the state
