@@ -47,6 +47,10 @@ type Exercise struct {
 	// the flags allow, where the guarantee means something (nil for §11.2,
 	// which is enumerated schedule by schedule).
 	explore, wide func(ctx context.Context, s *harness.Students) (*explore.Report, error)
+	// probe, when set, is a short fixed run of the student's code, told
+	// by what it came to: run first, before any other, and again last
+	// (keptState), the two must agree.
+	probe func(s *harness.Students) (string, error)
 }
 
 // The tiers.
@@ -118,6 +122,7 @@ var Exercises = []*Exercise{
 		explore: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
 			return explore.StudentInbox(ctx, explore.StudentInboxScope, s, schedule)
 		},
+		probe: inboxProbe,
 		wide: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
 			return explore.StudentInbox(ctx, explore.StudentInboxWide, s, explore.Options{})
 		}},
@@ -446,6 +451,14 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 		r.Lessons = []Lesson{{Check: "book-type", Key: "check.lesson.book-type", Args: []any{book}}}
 		return r
 	}
+	// The code's first answers, before anything else ran it (keptState).
+	var probed string
+	if e.probe != nil {
+		var err error
+		if probed, err = e.probe(s); r.stopped(err) {
+			return r
+		}
+	}
 	// A mechanism's first judge is the book's type: every clause of the
 	// doc comment, call by call, then two calls at once. A difference is
 	// the whole verdict: its clause the headline, its calls the run.
@@ -465,6 +478,7 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 		r.Lessons = append(r.Lessons, Lesson{Unit: u.Name, Key: f.Key, Args: f.Args})
 	}
 	env := harness.Env{Student: s, Exercise: e.DrillExercise()}
+	var first *drills.Result // the first drill's run: the code's first answers (keptState)
 	for _, name := range e.Drills {
 		d, err := drills.Lookup(name)
 		if err != nil {
@@ -486,6 +500,9 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 			return r
 		}
 		r.Drills++
+		if first == nil {
+			first = res
+		}
 		// Harm decides; the book's numbers inform. A harm the book's own
 		// design does in this drill too (prune-window's replay past the
 		// window) is the drill's lesson, not the code's; one the book's
@@ -567,6 +584,13 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 			break
 		}
 	}
+	if kept := keptState(e, env, first, probed); kept != nil {
+		// Whatever else the runs showed came from code whose answers
+		// depend on the runs before them: that is the lesson to read.
+		r.Lessons, r.Shortest, r.Status = []Lesson{*kept}, nil, NotDone
+		r.Differences, r.Safer = nil, nil
+		return r
+	}
 	if ce != nil {
 		names, broken, err := ce.Checks()
 		if err != nil {
@@ -617,6 +641,57 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 		r.Status = NotDone
 	}
 	return r
+}
+
+// keptState runs the exercise's probe and its first drill again, once
+// every drill and schedule ran, and compares what the code did with its
+// first runs: code
+// that keeps state outside the store the verbs give it (a package-level
+// variable, a cache) answers otherwise now. A real consumer's restart
+// loses that state, and a run's verdict would depend on the runs before
+// it (a counterexample that does not replay). nil when both runs agree.
+func keptState(e *Exercise, env harness.Env, first *drills.Result, probed string) *Lesson {
+	if e.probe != nil {
+		again, err := e.probe(env.Student)
+		if err == nil && again != probed {
+			return &Lesson{Check: "state-kept", Key: "check.lesson.state-kept-probe"}
+		}
+	}
+	if first == nil || len(e.Drills) == 0 {
+		return nil
+	}
+	d, err := drills.Lookup(e.Drills[0])
+	if err != nil {
+		return nil
+	}
+	sd := drills.ForExercise(d, e.DrillExercise())
+	env.Student.Watch.At(harness.Name("drill " + d.Name))
+	var again *drills.Result
+	if err := safely(func() error {
+		var err error
+		again, err = sd.RunIn(sd.Defaults(), env)
+		return err
+	}); err != nil || again.Err != nil {
+		return nil // an error of its own is judged where it first showed
+	}
+	if sameRun(first, again) {
+		return nil
+	}
+	return &Lesson{Drill: d.Name, Check: "state-kept", Key: "check.lesson.state-kept", Args: []any{d.Name}}
+}
+
+// sameRun says whether two runs of one drill did the same: every step,
+// arguments and all, and every counter.
+func sameRun(a, b *drills.Result) bool {
+	if !slices.EqualFunc(a.Steps, b.Steps, sameStep) || len(a.Counters) != len(b.Counters) {
+		return false
+	}
+	for i := range a.Counters {
+		if a.Counters[i].Value != b.Counters[i].Value {
+			return false
+		}
+	}
+	return true
 }
 
 // harmLesson is the harm h (the name of the check it breaks: "not-lost")

@@ -3,9 +3,11 @@ package check
 import (
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"archlab/harness"
+	"archlab/internal/inbox"
 )
 
 // Sound designs unlike the book's (issue 45): each does no harm, so each
@@ -128,4 +130,72 @@ func TestLeaseThatExpires(t *testing.T) {
 			t.Errorf("the lease never ran out in the scope: %v", r.Faults)
 		}
 	}
+}
+
+// Code that keeps state outside its store (issue 45): a handler that
+// remembers in a package-level map which messages it notified, and one
+// that deduplicates in memory instead of in the store. A real consumer's
+// restart loses the map; in check's one process it outlives every crash
+// the harness models, so the second handler's duplicates never applied
+// twice and the first one's counterexample did not replay. Both are not
+// done, with the lesson that names the state kept.
+func TestStateKeptIsNamed(t *testing.T) {
+	if raceOn {
+		t.Skip("two whole checks: tens of seconds each under the race detector")
+	}
+	t.Parallel()
+	e, err := Lookup("consumer-handler")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, handler := range map[string]func(*harness.Delivery) error{
+		"notified-in-memory": notifiedInMemory,
+		"dedup-in-memory":    dedupInMemory,
+	} {
+		r := checked(e, name, &harness.Students{Inbox: handler})
+		if r.Status != NotDone || len(r.Lessons) != 1 || r.Lessons[0].Check != "state-kept" {
+			t.Errorf("%s: status %s, lessons %v; want not done, state-kept alone", name, r.Status, r.Lessons)
+		}
+	}
+}
+
+var (
+	notified = map[inbox.Message]bool{}
+	seen     = map[inbox.Message]bool{}
+	memoryMu sync.Mutex
+)
+
+// notifiedInMemory is the book's handler, calling the outside service for
+// a message it has not notified yet, by its own memory.
+func notifiedInMemory(d *harness.Delivery) error {
+	if _, err := d.ApplyOnce(); err != nil {
+		return err
+	}
+	memoryMu.Lock()
+	call := !notified[d.Message()]
+	notified[d.Message()] = true
+	memoryMu.Unlock()
+	if call {
+		if err := d.Notify(d.Message()); err != nil {
+			return err
+		}
+	}
+	return d.Ack()
+}
+
+// dedupInMemory keeps the messages it applied in memory, not in the store.
+func dedupInMemory(d *harness.Delivery) error {
+	memoryMu.Lock()
+	dup := seen[d.Message()]
+	seen[d.Message()] = true
+	memoryMu.Unlock()
+	if !dup {
+		if err := d.Notify(d.Message()); err != nil {
+			return err
+		}
+		if err := d.NaiveApply(); err != nil {
+			return err
+		}
+	}
+	return d.Ack()
 }

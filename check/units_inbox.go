@@ -2,6 +2,8 @@ package check
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 
 	"archlab/harness"
 	"archlab/internal/inbox"
@@ -122,4 +124,36 @@ func unitPruneWindow(s *harness.Students) error {
 		return &UnitFailure{Key: "check.unit.ledger.prune-window", Args: []any{pruned, replayed, l.Balance("o-3")}}
 	}
 	return nil
+}
+
+// inboxProbe is the handler's probe (keptState): two payments delivered
+// once each, the first asking for a call outside the store, as the
+// student's scope declares it; what each came to (applied, called,
+// acked).
+func inboxProbe(s *harness.Students) (string, error) {
+	h, err := harness.NewStudentInbox(s, harness.InboxEnv{}, nil)
+	if err != nil {
+		return "", err
+	}
+	msgs := []inbox.Message{
+		{Producer: "probe", ID: "evt-1", Seq: 1, OrderID: "o-1", AmountCents: 2599},
+		{Producer: "probe", ID: "evt-2", Seq: 2, OrderID: "o-2", AmountCents: 2599},
+	}
+	for _, m := range msgs {
+		h.Declare(m)
+	}
+	h.Notify(0)
+	for i := range msgs {
+		if _, err := h.Deliver(i, ""); err != nil {
+			return "", err
+		}
+	}
+	if err := h.Settle(); err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for i, m := range msgs {
+		fmt.Fprintf(&b, "%s applied %d called %d acked %v; ", m, h.Applied(i), h.Calls(i), h.Acks().Acked(m))
+	}
+	return b.String(), h.Finish()
 }

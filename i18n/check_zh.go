@@ -54,6 +54,8 @@ archlab（比如先安装、后修改）什么也不检查：它用一行说明�
 	"check.progress":                    "已完成 %d/%d 个练习",
 	"check.lesson.counter":              "%s 为 %s，书中为 %s",
 	"check.lesson.unit":                 "书中的测试 %s 未通过：%s",
+	"check.lesson.state-kept-probe":     "其他运行之后，代码对一次简短运行（两笔付款各投递一次，第一笔要求调用存储之外的服务）的回答与第一次不同：它把状态放在动词给它的存储之外（包级变量、缓存），消费端重启就会丢失这些状态，一次运行的判定也会取决于它之前的运行。请把所有状态都放进那个存储",
+	"check.lesson.state-kept":           "其他运行之后，代码对演练 %s 的回答与第一次不同：它把状态放在动词给它的存储之外（包级变量、缓存），消费端重启就会丢失这些状态，一次运行的判定也会取决于它之前的运行。请把所有状态都放进那个存储",
 	"check.lesson.unfired":              "没有一种故障序列触发过故障 %s：这个范围从未检验过它",
 	"check.line.drill":                  "演练 %s：%s",
 	"check.hint.start":                  "打开 %s，编写 %s：它仍然返回 ErrNotImplemented",

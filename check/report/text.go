@@ -88,16 +88,14 @@ func (r *Report) renderOne(res *check.Result) error {
 		fmt.Fprint(out, res.Calls.GoTest)
 		return nil
 	}
-	if res.Race != nil {
-		return nil
+	if res.Race != nil || res.Shortest == nil {
+		return nil // no run to show (a lesson with no run: state kept, the book's type)
 	}
 	if !r.Show {
 		para(r.t("check.detail.show", r.cmd(), e.Name), r.P.Dim.Sprint)
 		return nil
 	}
-	if res.Shortest == nil {
-		return nil
-	}
+
 	steps, err := res.Shortest.Trace()
 	if err != nil {
 		return err

@@ -32,6 +32,28 @@ var hostileStudents = map[string]func(*harness.Delivery) error{
 	// issue 43's
 	"closes-stdin":   bookDelivery, // closes stdin in init (below)
 	"session-helper": sessionHelperHandler,
+	// issue 45's
+	"dedup-in-memory": dedupInMemory,
+}
+
+// applied is dedupInMemory's memory, outside any store.
+var applied = map[string]bool{}
+
+// dedupInMemory deduplicates in a package-level map instead of the
+// store, and calls out for every message it applies: a restart of a real
+// consumer forgets the map; check's one process does not.
+func dedupInMemory(d *harness.Delivery) error {
+	key := d.Message().String()
+	if !applied[key] {
+		applied[key] = true
+		if err := d.Notify(d.Message()); err != nil {
+			return err
+		}
+		if err := d.NaiveApply(); err != nil {
+			return err
+		}
+	}
+	return d.Ack()
 }
 
 // In a child checking the closes-stdin student, package init closes
