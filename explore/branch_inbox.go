@@ -147,6 +147,11 @@ func (w *inboxWalk) calls(seg string) ([]harness.Call, error) {
 		// prune-window); the explorer's choices name it a replay, so the
 		// page does not offer it, but a path may hold it.
 		allowed := name == "" && w.h.Acked(i)
+		// Nor does it offer the rows at the code's own calls (a gap, the
+		// lease running out), check's scope's alone; a drill file's path
+		// may hold them.
+		row := harness.InboxFaults[k]
+		allowed = allowed || row.AtCalls() && w.h.Acked(i) == (row.On == harness.Acked)
 		w.choices(func(msg int, d delivery) { allowed = allowed || (msg == i && int(d) == k) })
 		if !allowed {
 			key := "state.err.unacked-only"

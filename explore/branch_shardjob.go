@@ -15,7 +15,10 @@ import (
 // item, .stall-25 stops it alive there (its lease expires: a zombie); a new
 // owner's run, run-shard-0.e2.zombie-0, lets the previous epoch's zombie
 // commit the offset it reached right after the owner's first call to the
-// checkpoint (zombie-J: after its jth commit that moved it). fence-shard-0.e2
+// checkpoint (zombie-J: after its jth commit that moved it). Every row of
+// §11.2's fault table is named so (faultMod): .sink-fails-25 fails the
+// 25th item, .zombie-current-0 is a zombie holding the owner's epoch.
+// fence-shard-0.e2
 // is the lab's takeover fence, commit-shard-0.e1.at-25 a worker's commit on
 // its own. Under fence-at-takeover a new owner's run is fenced first, as
 // the explorer's strategy does; fence-at-first-commit runs the book's loop
@@ -92,26 +95,93 @@ func (w *shardWalk) shard(name string) (int, error) {
 	return i, nil
 }
 
-// runSegment is a run call's segment: run-SHARD[.eN][.crash-K|.stall-K][.zombie-J][.every-C].
-func (w *shardWalk) runSegment(shard string, epoch int, named bool, crash, stall, zombie, every int) string {
+// A run's segment names each fault row it arms by the row's name less the
+// word that introduces its count: crash-after=37 is .crash-37,
+// stall-after=25 .stall-25, zombie-at=0 .zombie-0, zombie-current-at=0
+// .zombie-current-0, sink-fails-at=25 .sink-fails-25. The table
+// (harness.ShardFaults) says which rows there are; a segment only names
+// them, in the table's order.
+func faultMod(row harness.ShardFault) string {
+	return strings.TrimSuffix(strings.TrimSuffix(row.Name, "-at"), "-after")
+}
+
+// faultMods are the table's rows as a segment names them: FAULT-K.
+func faultMods() string {
+	var out []string
+	for _, row := range harness.ShardFaults[1:] {
+		out = append(out, faultMod(row)+"-K")
+	}
+	return strings.Join(out, ", ")
+}
+
+// arm is a fault row a run arms, by its index in the table, and its count.
+type arm struct{ row, n int }
+
+// runSegment is a run call's segment: run-SHARD[.eN][.FAULT-K]...[.every-C],
+// the faults in the table's order.
+func (w *shardWalk) runSegment(shard string, epoch int, named bool, arms []arm, every int) string {
 	var b strings.Builder
 	b.WriteString("run-" + shard)
 	if named {
 		fmt.Fprintf(&b, ".e%d", epoch)
 	}
-	if crash > 0 {
-		fmt.Fprintf(&b, ".crash-%d", crash)
-	}
-	if stall > 0 {
-		fmt.Fprintf(&b, ".stall-%d", stall)
-	}
-	if zombie >= 0 {
-		fmt.Fprintf(&b, ".zombie-%d", zombie)
+	for _, a := range slices.SortedFunc(slices.Values(arms), func(x, y arm) int { return x.row - y.row }) {
+		fmt.Fprintf(&b, ".%s-%d", faultMod(harness.ShardFaults[a.row]), a.n)
 	}
 	if every != w.every {
 		fmt.Fprintf(&b, ".every-%d", every)
 	}
 	return b.String()
+}
+
+// faultArm reads a mod FAULT-K as the row it names and its count: from 0
+// for a zombie's moment, from 1 up to the shard's keys for any other row
+// (0 leaves a row unarmed, as the run verb reads it).
+func faultArm(m string, keys int) (arm, bool) {
+	word, _, ok := cutLast(m, "-")
+	if !ok {
+		return arm{}, false
+	}
+	for i, row := range harness.ShardFaults[1:] {
+		if faultMod(row) != word {
+			continue
+		}
+		n, ok := modNumber(m, word)
+		if row.Zombie != harness.NoZombie {
+			return arm{i + 1, n}, ok && n <= 1_000_000
+		}
+		return arm{i + 1, n}, ok && n >= 1 && n <= keys
+	}
+	return arm{}, false
+}
+
+func cutLast(s, sep string) (before, after string, found bool) {
+	i := strings.LastIndex(s, sep)
+	if i < 0 {
+		return s, "", false
+	}
+	return s[:i], s[i+len(sep):], true
+}
+
+// armsClash reports whether arms hold two rows the run verb refuses
+// together: two stops, two failing sinks, two zombies, or one row twice.
+func armsClash(arms []arm) bool {
+	var stops, fails, zombies int
+	for i, a := range arms {
+		row := harness.ShardFaults[a.row]
+		switch {
+		case row.Stop != harness.NoStop:
+			stops++
+		case row.Fails:
+			fails++
+		case row.Zombie != harness.NoZombie:
+			zombies++
+		}
+		if slices.ContainsFunc(arms[:i], func(b arm) bool { return b.row == a.row }) {
+			return true
+		}
+	}
+	return stops > 1 || fails > 1 || zombies > 1
 }
 
 func (w *shardWalk) calls(seg string) ([]harness.Call, error) {
@@ -120,7 +190,8 @@ func (w *shardWalk) calls(seg string) ([]harness.Call, error) {
 	if err != nil {
 		return nil, err
 	}
-	epoch, named, crash, stall, zombie, every, at := 1, false, 0, 0, -1, w.every, -1
+	epoch, named, every, at := 1, false, w.every, -1
+	var arms []arm
 	for _, m := range s.mods {
 		var n int
 		var ok bool
@@ -129,52 +200,40 @@ func (w *shardWalk) calls(seg string) ([]harness.Call, error) {
 			n, ok = modNumber("e-"+m[1:], "e")
 			epoch, named = n, true
 			ok = ok && n >= 1 && n <= 1000
-		case strings.HasPrefix(m, "crash-"):
-			crash, ok = modNumber(m, "crash")
-			ok = ok && crash >= 1 && crash <= w.s.ShardKeys(i)
-		case strings.HasPrefix(m, "stall-"):
-			stall, ok = modNumber(m, "stall")
-			ok = ok && stall >= 1 && stall <= w.s.ShardKeys(i)
-		case strings.HasPrefix(m, "zombie-"):
-			zombie, ok = modNumber(m, "zombie")
-			ok = ok && zombie <= 1_000_000
 		case strings.HasPrefix(m, "every-"):
 			every, ok = modNumber(m, "every")
 			ok = ok && every >= 1 && every <= 1_000_000
 		case strings.HasPrefix(m, "at-"):
 			at, ok = modNumber(m, "at")
 			ok = ok && at <= 10_000_000
+		default:
+			var a arm
+			a, ok = faultArm(m, w.s.ShardKeys(i))
+			arms = append(arms, a)
 		}
 		if !ok {
-			return nil, cannot("state.err.mod", m, seg)
+			return nil, cannot("state.err.mod", m, seg, faultMods())
 		}
 	}
 	shard := s.target
 	switch s.verb {
 	case "run":
-		if crash > 0 && stall > 0 || at >= 0 {
+		if armsClash(arms) || at >= 0 {
 			return nil, cannot("state.err.segment", seg)
 		}
-		if seg != w.runSegment(shard, epoch, named, crash, stall, zombie, every) {
-			return nil, cannot("state.err.canonical", seg, w.runSegment(shard, epoch, named, crash, stall, zombie, every))
-		}
-		if zombie >= 0 {
-			if _, ran := w.s.Reached(uint64(epoch - 1)); epoch < 2 || !ran {
-				return nil, cannot("state.err.no-zombie", seg, epoch-1)
-			}
+		if want := w.runSegment(shard, epoch, named, arms, every); seg != want {
+			return nil, cannot("state.err.canonical", seg, want)
 		}
 		c := harness.Call{Verb: "run", Args: map[string]any{"shard": shard, "every": every}}
 		if named {
 			c.Args["epoch"] = epoch
 		}
-		if crash > 0 {
-			c.Args["crash-after"] = crash
-		}
-		if stall > 0 {
-			c.Args["stall-after"] = stall
-		}
-		if zombie >= 0 {
-			c.Args["zombie-at"] = zombie
+		for _, a := range arms {
+			row := harness.ShardFaults[a.row]
+			if _, ran := w.s.Reached(uint64(epoch - 1)); row.Zombie != harness.NoZombie && (epoch < 2 || !ran) {
+				return nil, cannot("state.err.no-zombie", seg, epoch-1)
+			}
+			c.Args[row.Name] = a.n
 		}
 		out := []harness.Call{c}
 		// fence-at-takeover: a new owner raises the fence as it takes
@@ -184,7 +243,7 @@ func (w *shardWalk) calls(seg string) ([]harness.Call, error) {
 		}
 		return out, nil
 	case "fence", "commit":
-		if !named || crash+stall > 0 || zombie >= 0 || every != w.every || (s.verb == "commit") != (at >= 0) {
+		if !named || len(arms) > 0 || every != w.every || (s.verb == "commit") != (at >= 0) {
 			return nil, cannot("state.err.segment", seg)
 		}
 		c := harness.Call{Verb: s.verb, Args: map[string]any{"shard": shard, "epoch": epoch}}
@@ -193,7 +252,7 @@ func (w *shardWalk) calls(seg string) ([]harness.Call, error) {
 		}
 		return []harness.Call{c}, nil
 	}
-	return nil, cannot("state.err.verb", s.verb, "run-SHARD[.eN][.crash-K|.stall-K][.zombie-J], fence-SHARD.eN, commit-SHARD.eN.at-K")
+	return nil, cannot("state.err.verb", s.verb, "run-SHARD[.eN][.FAULT-K], fence-SHARD.eN, commit-SHARD.eN.at-K")
 }
 
 func (w *shardWalk) took(calls []harness.Call, fields []harness.Fields) {
@@ -232,11 +291,16 @@ func (w *shardWalk) name(c harness.Call) (string, callKind) {
 		if _, err := w.shard(c.Word("shard")); err != nil || !c.Has("every") {
 			return "", callOther
 		}
-		crash, stall := c.Int("crash-after", 0), c.Int("stall-after", 0)
-		if crash < 0 || stall < 0 || crash > 0 && stall > 0 {
-			return "", callOther
+		// Each row the call arms, read as the run verb reads it; a row
+		// left unarmed (crash-after=0) has no segment, and the path's
+		// call, which lacks it, is not the drill's (sameCalls).
+		var arms []arm
+		for i, row := range harness.ShardFaults[1:] {
+			if n := c.Int(row.Name, -1); c.Has(row.Name) && (n > 0 || n == 0 && row.Zombie != harness.NoZombie) {
+				arms = append(arms, arm{i + 1, n})
+			}
 		}
-		return w.runSegment(c.Word("shard"), c.Int("epoch", 1), c.Has("epoch"), crash, stall, c.Int("zombie-at", -1), c.Int("every", 0)), callStep
+		return w.runSegment(c.Word("shard"), c.Int("epoch", 1), c.Has("epoch"), arms, c.Int("every", 0)), callStep
 	case "fence":
 		if _, err := w.shard(c.Word("shard")); err == nil {
 			return fmt.Sprintf("fence-%s.e%d", c.Word("shard"), c.Int("epoch", 1)), callStep
@@ -251,6 +315,20 @@ func (w *shardWalk) name(c harness.Call) (string, callKind) {
 
 func (w *shardWalk) drained() bool { return true }
 
+// form is the count a stop or a failing sink of row takes on a run of a
+// shard of n keys from checkpoint cp: an item, as many as the shard has; a
+// commit, as many as the run makes; its one read of the checkpoint. Its
+// default is an item a little past the next commit, or the first.
+func (w *shardWalk) form(row harness.ShardFault, n, cp int) Form {
+	switch row.After {
+	case harness.CallCommit:
+		return Form{Min: 1, Max: max(1, (n-cp)/w.every+1), Def: 1}
+	case harness.CallLoad:
+		return Form{Min: 1, Max: 1, Def: 1}
+	}
+	return Form{Min: 1, Max: n, Def: max(1, min(n, cp+w.every+max(1, w.every/2)))}
+}
+
 // stopped is shard's last run when it crashed or stalled: its worker is a
 // zombie once a newer epoch runs.
 func (w *shardWalk) stopped(shard string) (shardRun, bool) {
@@ -262,7 +340,20 @@ func (w *shardWalk) stopped(shard string) (shardRun, bool) {
 	return last, last.flag("crashed") || last.flag("stalled")
 }
 
+// actions are the steps a §11.2 state offers on each shard: the owner's
+// run, and that run with each of the table's stops and failing sinks (a
+// form: the count is the reader's); after a stop, a new owner's run, plain
+// and with each of the table's zombies at the owner's first read and its
+// first commit, and the fence; then each zombie's own commit. A fault's
+// words are its row's (harness.ShardFaults): the table, not the page,
+// says what there is to try.
 func (w *shardWalk) actions() []Action {
+	return w.offers(func(harness.ShardFault) bool { return true })
+}
+
+// offers are the actions with the fault rows in of, and every step that
+// arms no row.
+func (w *shardWalk) offers(of func(harness.ShardFault) bool) []Action {
 	var out []Action
 	owner := max(1, int(w.s.Owner()))
 	for i, shard := range w.s.Shards() {
@@ -272,22 +363,30 @@ func (w *shardWalk) actions() []Action {
 		if runs := w.runs[shard]; len(runs) > 0 {
 			named = runs[len(runs)-1].named
 		}
-		def := min(n, cp+w.every+max(1, w.every/2))
-		out = append(out,
-			Action{Segment: w.runSegment(shard, owner, named, 0, 0, -1, w.every), Doc: harness.M("state.act.run", shard, owner, w.every)},
-			Action{Segment: w.runSegment(shard, owner, named, 0, 0, -1, w.every) + ".crash-", Doc: harness.M("state.act.crash", shard, owner), Fault: true,
-				Form: &Form{Prefix: w.runSegment(shard, owner, named, 0, 0, -1, w.every) + ".crash-", Min: 1, Max: n, Def: max(1, def)}},
-			Action{Segment: w.runSegment(shard, owner, named, 0, 0, -1, w.every) + ".stall-", Doc: harness.M("state.act.stall", shard, owner), Fault: true,
-				Form: &Form{Prefix: w.runSegment(shard, owner, named, 0, 0, -1, w.every) + ".stall-", Min: 1, Max: n, Def: max(1, def)}})
+		run := w.runSegment(shard, owner, named, nil, w.every)
+		out = append(out, Action{Segment: run, Doc: harness.M("state.act.run", shard, owner, w.every)})
+		for _, row := range harness.ShardFaults {
+			if row.Stop == harness.NoStop && !row.Fails || !of(row) {
+				continue
+			}
+			f := w.form(row, n, cp)
+			f.Prefix = run + "." + faultMod(row) + "-"
+			out = append(out, Action{Segment: f.Prefix, Doc: harness.M(row.DocKey()), Fault: true, Form: &f})
+		}
 		last, stopped := w.stopped(shard)
 		if stopped && last.epoch == owner {
 			next := owner + 1
 			moves := (n - cp + w.every - 1) / w.every
-			out = append(out,
-				Action{Segment: w.runSegment(shard, next, true, 0, 0, -1, w.every), Doc: harness.M("state.act.take-over", shard, next)},
-				Action{Segment: w.runSegment(shard, next, true, 0, 0, 0, w.every), Doc: harness.M("state.act.take-over-zombie", shard, next, owner), Fault: true})
-			if moves >= 1 {
-				out = append(out, Action{Segment: w.runSegment(shard, next, true, 0, 0, 1, w.every), Doc: harness.M("state.act.take-over-zombie-j", shard, next, owner, 1), Fault: true})
+			out = append(out, Action{Segment: w.runSegment(shard, next, true, nil, w.every), Doc: harness.M("state.act.take-over", shard, next)})
+			for k, row := range harness.ShardFaults {
+				if row.Zombie == harness.NoZombie || !of(row) {
+					continue
+				}
+				// At the owner's first read of the checkpoint, and at
+				// its first commit when it will make one.
+				for j := range min(moves, 1) + 1 {
+					out = append(out, Action{Segment: w.runSegment(shard, next, true, []arm{{k, j}}, w.every), Doc: harness.M(row.DocKey()), Fault: true})
+				}
 			}
 			out = append(out, Action{Segment: fmt.Sprintf("fence-%s.e%d", shard, next), Doc: harness.M("state.act.fence", shard, next)})
 		}
@@ -463,11 +562,16 @@ func reachShard(m *model, s *State) (*Reach, harness.Msg, error) {
 	return nil, within, nil
 }
 
-// searchSteps are the steps the search tries from w: the page's steps,
-// each form at the points where a run's outcome changes.
+// searchSteps are the steps the search tries from w: the page's steps
+// with the faults of the explorer's default scope (ShardFault.Explored),
+// each form at the points where a run's outcome changes. A row beyond the
+// book's scope (a zombie in the current epoch, a failing sink) does its
+// harm under every takeover; the page offers it to try, but a search with
+// it would find that harm from every state, and say nothing of the
+// takeover the page runs.
 func searchSteps(w *shardWalk) []string {
 	var out []string
-	for _, a := range w.actions() {
+	for _, a := range w.offers(func(row harness.ShardFault) bool { return row.Explored }) {
 		if a.Form == nil {
 			out = append(out, a.Segment)
 			continue

@@ -87,6 +87,54 @@ func TestStateActionsAreTheTable(t *testing.T) {
 	}
 }
 
+// TestShardActionsAreTheTable: the faults a §11.2 state offers are the
+// rows of harness.ShardFaults, in the table's order, with the rows' own
+// words: each stop and failing sink as a form on the owner's run, and
+// after a stop each zombie at the new owner's first read and first commit.
+func TestShardActionsAreTheTable(t *testing.T) {
+	st := DefaultStart("shardjob")
+	faults := func(s *State) (forms, zombies []Action) {
+		for _, a := range s.Actions {
+			switch {
+			case a.Form != nil:
+				forms = append(forms, Action{Segment: a.Segment, Doc: a.Doc, Fault: a.Fault})
+			case a.Fault && strings.HasPrefix(a.Segment, "run-"):
+				zombies = append(zombies, Action{Segment: a.Segment, Doc: a.Doc, Fault: a.Fault})
+			}
+		}
+		return forms, zombies
+	}
+	var wantForms, wantZombies []Action
+	for _, row := range harness.ShardFaults {
+		m := strings.TrimSuffix(strings.TrimSuffix(row.Name, "-at"), "-after")
+		switch {
+		case row.Stop != harness.NoStop || row.Fails:
+			wantForms = append(wantForms, Action{Segment: "run-shard-0.e2." + m + "-", Doc: harness.M(row.DocKey()), Fault: true})
+		case row.Zombie != harness.NoZombie:
+			for j := range 2 {
+				wantZombies = append(wantZombies, Action{Segment: fmt.Sprintf("run-shard-0.e2.%s-%d", m, j), Doc: harness.M(row.DocKey()), Fault: true})
+			}
+		}
+	}
+	_, zombies := faults(open(t, st, "run-shard-0.e1.stall-25"))
+	if !reflect.DeepEqual(zombies, wantZombies) {
+		t.Errorf("after a stall, the zombies offered are\n%v\nwant the table's\n%v", zombies, wantZombies)
+	}
+	forms, _ := faults(open(t, st, "run-shard-0.e1.stall-25", "run-shard-0.e2"))
+	// A segment names each row by a word of its own, none of the
+	// other mods' (eN, every-C, at-K).
+	seen := map[string]bool{"every": true, "at": true}
+	for _, row := range harness.ShardFaults[1:] {
+		if m := faultMod(row); seen[m] || m[0] == 'e' && len(m) > 1 && m[1] >= '0' && m[1] <= '9' {
+			t.Errorf("row %s is named %q in a segment, as another mod is", row.Name, m)
+		}
+		seen[faultMod(row)] = true
+	}
+	if !reflect.DeepEqual(forms, wantForms) {
+		t.Errorf("the stops offered are\n%v\nwant the table's\n%v", forms, wantForms)
+	}
+}
+
 // TestStateNoEffect: a step that leaves the state as it is says so, and
 // one that changes it does not.
 func TestStateNoEffect(t *testing.T) {
@@ -336,6 +384,12 @@ func TestShardStepsRoundTrip(t *testing.T) {
 		{"run-shard-0.e1.stall-25", "run-shard-0.e2.zombie-0", "commit-shard-0.e1.at-30"},
 		{"run-shard-0.crash-7", "run-shard-0"},
 		{"run-shard-0.e1.crash-12.every-5", "fence-shard-0.e2", "run-shard-0.e2.zombie-1.every-5"},
+		// The rows beyond the book's scope: a zombie in the current
+		// epoch, a failing sink (the drills current-epoch-zombie and
+		// sink-fails).
+		{"run-shard-0.e1.stall-25", "fence-shard-0.e2", "run-shard-0.e2.crash-1.zombie-current-0", "run-shard-0.e2"},
+		{"run-shard-0.sink-fails-25", "run-shard-0.e2.crash-after-commit-1.zombie-ahead-0"},
+		{"run-shard-0.e1.crash-25.sink-fails-25", "run-shard-0.e2.zombie-stale-1"},
 	} {
 		s := open(t, st, path...)
 		w, _ := begin(&shardModel, st, nil)

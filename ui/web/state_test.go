@@ -131,15 +131,6 @@ func serve(h http.Handler, target string) *httptest.ResponseRecorder {
 
 var branchRE = regexp.MustCompile(`data-branch="([^"]*)"`)
 
-// partialWalks are the drill pages whose walk stops before their end:
-// the state pages do not yet walk a §11.2 run with these rows
-// (explore.Walk.Stopped), so their later steps have no branch link.
-var partialWalks = map[string]string{
-	"/drill/current-epoch-zombie?lang=en": "the state pages do not walk zombie-current-at",
-	"/drill/sink-fails?lang=en":           "the state pages do not walk sink-fails-at",
-	"/drill/lease-expires?lang=en":        "the state pages do not walk lease-expires: a fault at the code's own calls, which check's scope enumerates",
-}
-
 // TestBranchLinks: every step of every drill page whose verbs the state
 // pages walk, and of every counterexample, links to a state page that
 // opens, and the state's run is the drill's up to that step.
@@ -167,9 +158,7 @@ func TestBranchLinks(t *testing.T) {
 		}
 		walked[page] = true
 		steps := strings.Count(body, `<li data-step=`)
-		if why, ok := partialWalks[page]; ok && len(links) < steps+1 {
-			t.Logf("%s: %d branch links for %d steps and the start: %s", page, len(links), steps, why)
-		} else if len(links) != steps+1 {
+		if len(links) != steps+1 {
 			t.Errorf("%s: %d branch links for %d steps and the start", page, len(links), steps)
 		}
 		seen := map[string]bool{}
