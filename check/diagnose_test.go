@@ -154,8 +154,9 @@ func TestBookHasNoDiagnosis(t *testing.T) {
 }
 
 // TestPassCountsEveryFault: a pass names how many schedules each fault
-// class of its scope struck, every one above zero; a pass where a class
-// never struck is not a pass.
+// class of its scope struck, every one above zero but for a class met
+// only at a call the code may never make (the lease's claim, which the
+// book never makes); a pass where a class never struck is not a pass.
 func TestPassCountsEveryFault(t *testing.T) {
 	for _, e := range Exercises {
 		r := checkedBook(e)
@@ -166,7 +167,7 @@ func TestPassCountsEveryFault(t *testing.T) {
 			t.Fatalf("%s: no fault counts", e.Name)
 		}
 		for _, f := range r.Faults {
-			if f.N == 0 || f.N > r.Walked {
+			if f.N == 0 && !harness.NeedsCall(f.Name) || f.N > r.Walked {
 				t.Errorf("%s: fault %s struck %d of %d schedules", e.Name, f.Name, f.N, r.Walked)
 			}
 		}
