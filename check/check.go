@@ -454,8 +454,13 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 	// The code's first answers, before anything else ran it (keptState).
 	var probed string
 	if e.probe != nil {
-		var err error
-		if probed, err = e.probe(s); r.stopped(err) {
+		s.Watch.At(harness.Name("the probe"))
+		err := safely(func() error {
+			var err error
+			probed, err = e.probe(s)
+			return err
+		})
+		if r.stopped(err) {
 			return r
 		}
 	}
@@ -652,7 +657,12 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 // it (a counterexample that does not replay). nil when both runs agree.
 func keptState(e *Exercise, env harness.Env, first *drills.Result, probed string) *Lesson {
 	if e.probe != nil {
-		again, err := e.probe(env.Student)
+		var again string
+		err := safely(func() error {
+			var err error
+			again, err = e.probe(env.Student)
+			return err
+		})
 		if err == nil && again != probed {
 			return &Lesson{Check: "state-kept", Key: "check.lesson.state-kept-probe"}
 		}
