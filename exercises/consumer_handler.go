@@ -42,13 +42,23 @@ import "archlab/harness"
 //	d.Relay()      makes the call of every outbox row not relayed yet,
 //	               then marks the row relayed
 //
+// Or claim the key with a lease, as an idempotency middleware does:
+//
+//	d.Claim()      the message's key, with a lease, committed at once;
+//	               false if the key is completed; a lease that ended (its
+//	               holder died, or was slow past it) is taken over
+//	d.Complete()   marks the claimed key completed, committed at once
+//
 // After a crash your consumer process restarts with its local store
 // intact and runs ConsumerRecover (below) before its next delivery, and
-// once more before the books are read.
+// once more before the books are read. Keep every piece of state in that
+// store: a package-level variable outlives no restart.
 //
 // Once the scenario crashes the consumer, every verb returns
-// harness.ErrCrashed: return it. A crash can strike before your first
-// call, between two writes, before your Ack and right after it. The store may also
+// harness.ErrCrashed: return it. A crash can strike right before any of
+// your calls, inside a write of two, and after your last; after d.Claim
+// your lease may run out while you are slow, and another consumer handle
+// the message first. The store may also
 // refuse the write that carries the effect, with the consumer alive:
 // ApplyOnce or Effect then returns harness.ErrEffectFailed, nothing of
 // that write commits, and a handler that returns the error sends no ack,
@@ -58,9 +68,12 @@ import "archlab/harness"
 // with your handler (the drills of §8.2 whose handler is the safe one),
 // then every schedule of `archlab explore inbox` (3 messages, 2 faults:
 // crashes, lost acks, replays) with the store's failures and the crash
-// right after the ack added (effect-fails, crash-after-ack), where m1 asks
-// for a call outside the store: no message lost, none applied twice,
-// every message acked in the end, m1's call made.
+// right after the ack added (effect-fails, crash-after-ack), a crash
+// right before each of your calls (crash-call-k) and the lease running
+// out after each Claim (lease-expires), where m1 asks for a call outside
+// the store: no message lost, none applied twice, every message acked in
+// the end, m1's call made; and a short run of your handler, first and
+// last, answers the same.
 //
 // 练习 consumer-handler，§8.2（消费端幂等、去重表与“恰好一次”的真实边界）。
 //
@@ -73,8 +86,12 @@ import "archlab/harness"
 // 提交；Pending() 列出尚未处理的行；Process(m) 在同一个本地事务里写一行的效果和
 // “已处理”标记。或者通过发件箱发出外部调用：ApplyOnceWithOutbox() 就是
 // ApplyOnce，同时在同一个事务里往你的发件箱表写一行，记下这条消息要求的调用；
-// Relay() 对每个尚未转发的发件箱行发出调用，再把它标记为已转发。崩溃之后，你的消费进程带着完好的本地存储重启，在下一次投递之前
-// （以及最后核对账目之前）运行 ConsumerRecover。
+// Relay() 对每个尚未转发的发件箱行发出调用，再把它标记为已转发。也可以像幂等
+// 中间件那样以租约认领去重键：Claim() 认领并立即提交，键已完成时返回 false，
+// 已结束的租约（持有者死去或慢过了租期）会被接管；Complete() 把认领的键标为
+// 已完成并立即提交。崩溃之后，你的消费进程带着完好的本地存储重启，在下一次投递之前
+// （以及最后核对账目之前）运行 ConsumerRecover。所有状态都要放进那个存储：包级
+// 变量挺不过重启。
 //
 // 可以调用的动词（都在 d 上）：Message() 投递来的消息；ApplyOnce() 在同一个本
 // 地事务里写去重键和效果，键已存在时返回 (false, nil) 且什么都不改；Mark() 只
@@ -82,16 +99,19 @@ import "archlab/harness"
 // NaiveApply() 只写效果，完全没有键；Notify(m) 调用 m 要求的本地存储之外的服务
 // （通知、发布），不要求的消息什么都不做，没有事务覆盖它；Ack() 告诉消息代理消息已处理，可能返回
 // inbox.ErrAckLost（消息代理会重投一次）。场景让消费端崩溃之后，每个动词都返回
-// harness.ErrCrashed：把它返回即可。崩溃可能发生在第一次调用之前、两次写之间、
-// Ack 之前以及 Ack 刚完成之后。存储也可能在消费端没有崩溃时拒绝写入效果：ApplyOnce 或 Effect
+// harness.ErrCrashed：把它返回即可。崩溃可能发生在你的任何一次调用之前、
+// 一次两写操作的中间，以及最后一次调用之后；Claim 之后，你的租约可能在你变慢时
+// 到期，另一个消费端先处理了这条消息。存储也可能在消费端没有崩溃时拒绝写入效果：ApplyOnce 或 Effect
 // 返回 harness.ErrEffectFailed，这次写入什么都不提交；把错误返回的处理函数不会
 // 发出确认，于是消息代理重投这条消息。
 //
 // 检查什么：先用你的处理函数运行演练 ack-lost、dedup-scope 和 prune-window
 // （§8.2 中处理函数是安全设计的那些演练），再运行 archlab explore inbox 的每一
 // 种故障序列（3 条消息、2 次故障：崩溃、确认丢失、重放），并加入存储的失败
-// （effect-fails），其中 m1 要求一次本地存储之外的调用：没有消息丢失，没有消息
-// 生效两次，每条消息最终都被确认，m1 的调用发出了。
+// （effect-fails）、确认之后的崩溃（crash-after-ack）、你每次调用之前的崩溃
+// （crash-call-k）以及每次 Claim 之后租约到期（lease-expires），其中 m1 要求一次
+// 本地存储之外的调用：没有消息丢失，没有消息生效两次，每条消息最终都被确认，m1
+// 的调用发出了；你的处理函数的一次简短运行，在最先和最后给出同样的回答。
 func ConsumerHandler(d *harness.Delivery) error {
 	// Write your handler here. 在这里写你的处理函数。
 	return ErrNotImplemented
