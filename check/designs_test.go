@@ -92,14 +92,7 @@ func TestSoundDesignsAreDone(t *testing.T) {
 // transaction, the lease guarding only the call outside the store, is
 // done.
 func TestLeaseThatExpires(t *testing.T) {
-	if raceOn {
-		t.Skip("two whole checks: tens of seconds each under the race detector")
-	}
-	t.Parallel()
-	e, err := Lookup("consumer-handler")
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := handlerChecks(t)
 	oneTransaction := func(d *harness.Delivery) error {
 		claimed, err := d.Claim()
 		if err != nil {
@@ -140,14 +133,7 @@ func TestLeaseThatExpires(t *testing.T) {
 // twice and the first one's counterexample did not replay. Both are not
 // done, with the lesson that names the state kept.
 func TestStateKeptIsNamed(t *testing.T) {
-	if raceOn {
-		t.Skip("two whole checks: tens of seconds each under the race detector")
-	}
-	t.Parallel()
-	e, err := Lookup("consumer-handler")
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := handlerChecks(t)
 	for name, handler := range map[string]func(*harness.Delivery) error{
 		"notified-in-memory": notifiedInMemory,
 		"dedup-in-memory":    dedupInMemory,
@@ -198,4 +184,20 @@ func dedupInMemory(d *harness.Delivery) error {
 		}
 	}
 	return d.Ack()
+}
+
+// handlerChecks is the consumer-handler exercise for a test of whole
+// checks of it, which runs beside the others; under the race detector
+// such a check takes tens of seconds, and the test is skipped.
+func handlerChecks(t *testing.T) *Exercise {
+	t.Helper()
+	if raceOn {
+		t.Skip("whole checks: tens of seconds each under the race detector, which watches the same code in TestModelBookPasses")
+	}
+	t.Parallel()
+	e, err := Lookup("consumer-handler")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
 }

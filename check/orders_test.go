@@ -25,14 +25,7 @@ import (
 //     no redelivery), and the call is lost;
 //   - every other order is done.
 func TestDurableInboxInEveryOrder(t *testing.T) {
-	if raceOn {
-		t.Skip("twelve whole checks: minutes under the race detector, which watches the same code in TestModelBookPasses")
-	}
-	t.Parallel()
-	e, err := Lookup("consumer-handler")
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := handlerChecks(t)
 	recover := harness.LabStudents(harness.DurableInbox).Recover
 	for _, order := range durableOrders() {
 		name := strings.Join(order, "-")
