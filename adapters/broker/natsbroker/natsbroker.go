@@ -267,6 +267,12 @@ func (b *Inbox) Ack(m inbox.Message, lost bool) error {
 	if lost {
 		return inbox.ErrAckLost
 	}
+	if st.acked {
+		// A late holder's ack, after another consumer was handed the
+		// message and acked it (its lease ran out, lease-expires): the
+		// server has nothing pending left to ack.
+		return nil
+	}
 	ctx, cancel := b.c.op()
 	defer cancel()
 	if err := st.pending.DoubleAck(ctx); err != nil {
