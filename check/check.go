@@ -704,6 +704,14 @@ func sameRun(a, b *drills.Result) bool {
 	return true
 }
 
+// Unjudged reports whether the machine kept r from a verdict: its limits
+// stopped the child, or it was too busy to run two calls at once. Such a
+// result is no verdict on the code: `archlab check` exits 3.
+func Unjudged(r *Result) bool {
+	var limit *LimitError
+	return errors.Is(r.Err, ErrTooBusy) || errors.As(r.Err, &limit)
+}
+
 // harmLesson is the harm h (the name of the check it breaks: "not-lost")
 // done in drill.
 func harmLesson(drill, h string) Lesson {

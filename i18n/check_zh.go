@@ -45,6 +45,8 @@ archlab（比如先安装、后修改）什么也不检查：它用一行说明�
 	"check.line.done":                   "✓ %s（§%s）：已完成：%d 个演练、%s 种故障序列，没有一个能破坏它",
 	"check.line.not-done":               "✗ %s（§%s）：未完成：%s",
 	"check.line.not-started":            "○ %s（§%s）：尚未开始：在 %[4]s 中编写 %[3]s",
+	"check.line.unjudged":               "○ %s（§%s）：未判定：%s",
+	"check.why.busy":                    "这台机器太忙，无法同时运行两个 goroutine",
 	"check.line.error":                  "✗ %s（§%s）：你的代码出错：%v",
 	"check.detail.shortest":             "    最短运行：%s",
 	"check.detail.hint":                 "    提示：%s",

@@ -188,10 +188,16 @@ func (o *Options) Run(ctx context.Context) error {
 	}
 	done := 0
 	var notDone []string
+	var unjudged error // the first exercise the machine kept from a verdict
 	for _, r := range results {
-		if r.Status == check.Done {
+		switch {
+		case r.Status == check.Done:
 			done++
-		} else {
+		case check.Unjudged(r):
+			if unjudged == nil {
+				unjudged = o.unjudged(r)
+			}
+		default:
 			notDone = append(notDone, r.Exercise.Name)
 		}
 	}
@@ -230,8 +236,17 @@ func (o *Options) Run(ctx context.Context) error {
 			rep.ShowHint(hint)
 		}
 	}
+	mismatch := g.T("check.err.not-done", strings.Join(notDone, ", "))
+	if unjudged != nil {
+		// No whole verdict: exit 3, whatever the others came to; the
+		// exercises not done are still said.
+		if len(notDone) > 0 {
+			fmt.Fprintln(g.IO.Err, "archlab: "+mismatch)
+		}
+		return unjudged
+	}
 	if len(notDone) > 0 {
-		return &status.Mismatch{Msg: g.T("check.err.not-done", strings.Join(notDone, ", "))}
+		return &status.Mismatch{Msg: mismatch}
 	}
 	return nil
 }
@@ -246,13 +261,7 @@ func (o *Options) results(ctx context.Context) ([]*check.Result, error) {
 		if g.IO.Check != nil {
 			all = g.IO.Check
 		}
-		out, err := all(ctx, g.Students(), o.Only)
-		for _, r := range out {
-			if err := o.unjudged(r); err != nil {
-				return nil, err
-			}
-		}
-		return out, err
+		return all(ctx, g.Students(), o.Only)
 	}
 	exe, err := g.IO.Exe()
 	if err != nil {
@@ -273,9 +282,6 @@ func (o *Options) results(ctx context.Context) ([]*check.Result, error) {
 		if errors.As(r.Err, &start) {
 			return nil, &status.CouldNotRun{Msg: g.T("check.err.exe", start.Err)}
 		}
-		if err := o.unjudged(r); err != nil {
-			return nil, err
-		}
 		out = append(out, r)
 	}
 	if ctx.Err() != nil {
@@ -284,8 +290,9 @@ func (o *Options) results(ctx context.Context) ([]*check.Result, error) {
 	return out, nil
 }
 
-// unjudged is exit 3 for a result the machine kept from a verdict: its
-// limits stopped the child, or it was too busy to run two calls at once.
+// unjudged is exit 3 for a result the machine kept from a verdict
+// (check.Unjudged): its limits stopped the child, or it was too busy to
+// run two calls at once. The report shows every exercise first.
 func (o *Options) unjudged(r *check.Result) error {
 	var limit *check.LimitError
 	switch {

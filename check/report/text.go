@@ -38,6 +38,9 @@ func (r *Report) renderOne(res *check.Result) error {
 		tone = r.P.Good.Sprint
 	case check.NotDone, check.Failed:
 		tone = r.P.Bad.Sprint
+		if check.Unjudged(res) {
+			tone = fmt.Sprint // the machine's, not the code's
+		}
 	}
 	para(r.line(res), tone)
 	switch res.Status {
@@ -221,6 +224,13 @@ func (r *Report) line(res *check.Result) string {
 		return r.t("check.line.not-started", e.Name, e.Section, e.Func, e.File)
 	case check.Failed:
 		var none *check.NoResultError
+		var limit *check.LimitError
+		switch {
+		case errors.Is(res.Err, check.ErrTooBusy):
+			return r.t("check.line.unjudged", e.Name, e.Section, r.t("check.why.busy"))
+		case errors.As(res.Err, &limit):
+			return r.t("check.line.unjudged", e.Name, e.Section, limit.Why)
+		}
 		if errors.As(res.Err, &none) {
 			return r.t("check.line.error", e.Name, e.Section, r.t("check.err.no-result", none.Why))
 		}
