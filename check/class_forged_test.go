@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"archlab/check"
-	"archlab/check/class"
-	"archlab/check/report"
 	"archlab/i18n"
+	"archlab/ui/class"
+	"archlab/ui/report"
 	"archlab/ui/term"
 )
 

@@ -10,10 +10,10 @@ import (
 	"testing"
 
 	"archlab/check"
-	"archlab/check/class"
-	"archlab/check/report"
 	"archlab/harness"
 	"archlab/i18n"
+	"archlab/ui/class"
+	"archlab/ui/report"
 	"archlab/ui/term"
 )
 

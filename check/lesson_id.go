@@ -77,7 +77,7 @@ func LessonTextByID(lang i18n.Lang, exercise, id string) (text string, ok bool) 
 // KnownLessonID reports whether id is a lesson exercise can break, as
 // this archlab names them: a unit the exercise has, a counter of one of
 // its drills, a check or clause the catalogue has words for, a fault
-// class or a clause of its own. A class (check/class) counts only those:
+// class or a clause of its own. A class (ui/class) counts only those:
 // an ID a result made up would bring its own words to the projector
 // (issue 43).
 func KnownLessonID(exercise, id string) bool {

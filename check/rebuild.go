@@ -11,7 +11,7 @@ import (
 	"archlab/internal/ordering"
 )
 
-// A result file comes from a student's machine, so a class (check/class)
+// A result file comes from a student's machine, so a class (ui/class)
 // takes none of its counterexample's code or counts on trust: it hands
 // the calls the result lists to RebuildRun, which reads each call as one
 // of the model's, replays them on the book's code and writes the Go test

@@ -1,6 +1,6 @@
 package i18n
 
-// classEN holds the words of archlab class (check/class): a class's
+// classEN holds the words of archlab class (ui/class): a class's
 // results counted, and why a result file was refused.
 var classEN = map[string]string{
 	"class.head":             "The class: %d students.",
@@ -64,7 +64,7 @@ var classEN = map[string]string{
 	"class.head.one":         "The class: %d student.",
 	"web.class.steps.one":    "%d step",
 	"web.class.see-drill":    "the same mistake in the drill %s, step by step",
-	// archlab class --clones (check/class/clones.go).
+	// archlab class --clones (ui/class/clones.go).
 	"help.flag.class-clones":  "DIR holds the students' repositories (clones), not their results: check each one's exercises/ with this archlab, then count them",
 	"class.clones.checking":   "archlab class: checking %s",
 	"class.err.not-clone":     "not a student's repository: no .go file in exercises/",

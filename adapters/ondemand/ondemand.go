@@ -34,8 +34,8 @@ import (
 //
 // So the archlab that `go run ./cmd/archlab` builds leaves them out. Each
 // is a build tag, and its wiring is a file of its own that only that tag
-// compiles: drills/front's with_brokers.go and with_sqlite.go,
-// cmd/archlab's with_web.go (each registers its part, ui/cli.Link). A run that needs
+// compiles: ui/cmd/drill's with_brokers.go and with_sqlite.go,
+// ui/cmd/serve's with_web.go (each registers its part, ui/cli.Link). A run that needs
 // one of them is checked as usual (a bad flag is still exit 2 at once),
 // then handed to an archlab built with the tags it needs: the first time,
 // archlab builds that one with `go build -tags …` from its own source into

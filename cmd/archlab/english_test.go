@@ -18,11 +18,11 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"archlab/check/report"
 	"archlab/drills"
 	"archlab/harness"
 	"archlab/i18n"
 	"archlab/ui/cli"
+	"archlab/ui/report"
 	"archlab/ui/web"
 )
 

@@ -12,11 +12,11 @@ import (
 	"testing"
 
 	"archlab/check"
-	"archlab/check/report"
 	"archlab/drills"
 	"archlab/harness"
 	"archlab/i18n"
 	"archlab/internal/ordering"
+	"archlab/ui/report"
 )
 
 // readResults reads DIR/EXERCISE/results.json twice over: as the struct,

@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"archlab/drills"
-	"archlab/drills/front"
 	"archlab/i18n"
 	"archlab/ui/cli"
+	"archlab/ui/cmd/drill"
 	"archlab/ui/status"
 )
 
@@ -46,7 +46,7 @@ func TestMismatchExitsOne(t *testing.T) {
 		res.Pass = false
 		g := &cli.Env{Lang: i18n.EN}
 		var stderr bytes.Buffer
-		code := exitCode(&stderr, i18n.EN, front.Mismatch(g, []*drills.Result{res}))
+		code := exitCode(&stderr, i18n.EN, drill.Mismatch(g, []*drills.Result{res}))
 		if code != exitMismatch {
 			t.Fatalf("exit %d, want %d", code, exitMismatch)
 		}

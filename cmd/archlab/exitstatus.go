@@ -7,9 +7,9 @@ import (
 	"io"
 	"syscall"
 
-	"archlab/drills/front"
 	"archlab/i18n"
 	"archlab/ui/cli"
+	"archlab/ui/cmd/drill"
 	"archlab/ui/status"
 )
 
@@ -87,9 +87,9 @@ func describe(err error) (code int, msg, hint string) {
 	if err == nil {
 		return exitOK, "", ""
 	}
-	var se *front.StatusError
+	var se *drill.StatusError
 	if errors.As(err, &se) {
-		return se.Code, "", "" // a drill's child said what it had to (drills/front/child.go)
+		return se.Code, "", "" // a drill's child said what it had to (ui/cmd/drill/child.go)
 	}
 	var mm *status.Mismatch
 	if errors.As(err, &mm) {

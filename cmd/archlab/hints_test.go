@@ -9,9 +9,9 @@ import (
 
 	"archlab/adapters/ondemand"
 	"archlab/check"
-	"archlab/check/report"
 	"archlab/harness"
 	"archlab/i18n"
+	"archlab/ui/report"
 )
 
 // hintRun runs check --hint --json with s plugged in and returns the hint

@@ -18,17 +18,17 @@ import (
 	xterm "golang.org/x/term"
 
 	"archlab/adapters/ondemand"
-	"archlab/drills/front"
 	"archlab/ui/cli"
+	"archlab/ui/cmd/drill"
 	"archlab/ui/term"
 )
 
 func main() {
 	// A consumer process of --crash real serves its one delivery before
 	// any command tree is built, in the archlab built with SQLite
-	// (drills/front/with_sqlite.go): it starts in milliseconds, not in the time the
+	// (ui/cmd/drill/with_sqlite.go): it starts in milliseconds, not in the time the
 	// CLI takes to build.
-	if code, ok := front.ConsumerChild(); ok {
+	if code, ok := drill.ConsumerChild(); ok {
 		os.Exit(code)
 	}
 	os.Exit(run(newIO(), os.Args[1:]))

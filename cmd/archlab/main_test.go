@@ -22,11 +22,11 @@ import (
 
 	"archlab/adapters/consumerproc"
 	"archlab/check"
-	"archlab/drills/front"
 	"archlab/harness"
 	"archlab/i18n"
 	"archlab/internal/inbox"
 	"archlab/ui/cli"
+	"archlab/ui/cmd/drill"
 )
 
 // TestMain lets the test binary act as the archlab command, so the scripts
@@ -40,7 +40,7 @@ func TestMain(m *testing.M) {
 	// A Go test that needs archlab as a real process (its stdout on
 	// /dev/full, a signal, a second run on one database) starts this
 	// binary with asArchlab=1 (exitstatus_test.go).
-	if os.Getenv(asArchlab) == "1" || os.Getenv(check.ChildEnv) == "1" || os.Getenv(front.ChildEnv) == "1" {
+	if os.Getenv(asArchlab) == "1" || os.Getenv(check.ChildEnv) == "1" || os.Getenv(drill.ChildEnv) == "1" {
 		os.Exit(run(scriptIO(), os.Args[1:]))
 	}
 	if os.Getenv(asScreens) == "1" {

@@ -8,9 +8,16 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"archlab/drills/front"
 	"archlab/i18n"
 	"archlab/ui/cli"
+	"archlab/ui/cmd/check"
+	"archlab/ui/cmd/class"
+	"archlab/ui/cmd/completion"
+	"archlab/ui/cmd/drill"
+	"archlab/ui/cmd/explain"
+	"archlab/ui/cmd/explore"
+	"archlab/ui/cmd/list"
+	"archlab/ui/cmd/serve"
 	"archlab/ui/status"
 	"archlab/ui/term"
 )
@@ -20,8 +27,8 @@ import (
 // outWriter, checked once at the end: a result that could not be written
 // is never an exit 0 (see exitstatus.go).
 func run(io *cli.IO, args []string) int {
-	if io.Getenv(front.ChildEnv) == "1" {
-		return front.ServeChild(io, args, run) // drills/front/child.go
+	if io.Getenv(drill.ChildEnv) == "1" {
+		return drill.ServeChild(io, args, run) // ui/cmd/drill/child.go
 	}
 	var errw goio.Writer = io.Err
 	if io.ErrWidth > 0 {
@@ -141,11 +148,11 @@ func newRootCmd(g *cli.Env) *cobra.Command {
 			return target.Help()
 		},
 	})
-	root.AddCommand(newDrillCmd(g), newListCmd(g), newExplainCmd(g), newVersionCmd(g))
-	root.AddCommand(newExploreCmd(g))
-	root.AddCommand(newCheckCmd(g), newClassCmd(g))
-	root.AddCommand(newServeCmd(g))
-	root.AddCommand(newCompletionCmd(g, root))
+	root.AddCommand(drill.NewCmd(g), list.NewCmd(g), explain.NewCmd(g), newVersionCmd(g))
+	root.AddCommand(explore.NewCmd(g))
+	root.AddCommand(check.NewCmd(g), class.NewCmd(g))
+	root.AddCommand(serve.NewCmd(g))
+	root.AddCommand(completion.NewCmd(g, root))
 	cli.RegisterCompletions(root)
 	// The consumer process of --crash real: archlab started by itself.
 	return root

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"archlab/check/watch"
+	"archlab/ui/watch"
 )
 
 // BenchmarkSaveToVerdict is the student's feedback loop: the time from

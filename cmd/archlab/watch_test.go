@@ -17,7 +17,7 @@ import (
 func TestCheckWatch(t *testing.T) {
 	t.Parallel() // a child process's test: it waits more than it computes
 	if raceOn || !longOn {
-		t.Skip("builds the checker from a copy of the clone, where every package compiles again: twenty seconds, minutes with -race; the long sweep (-tags long, once in CI) runs it, and check/watch's own tests the watcher")
+		t.Skip("builds the checker from a copy of the clone, where every package compiles again: twenty seconds, minutes with -race; the long sweep (-tags long, once in CI) runs it, and ui/watch's own tests the watcher")
 	}
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")

@@ -12,8 +12,8 @@ import (
 
 // Some runs need a heavy part this archlab may be built without (SQLite,
 // the embedded brokers, net/http): each is a build tag, wired by a file of
-// its own that only that tag compiles (drills/front/with_sqlite.go and
-// with_brokers.go, cmd/archlab/with_web.go), which calls Link. A run that
+// its own that only that tag compiles (ui/cmd/drill/with_sqlite.go and
+// with_brokers.go, ui/cmd/serve/with_web.go), which calls Link. A run that
 // needs a part not linked is checked as usual, then handed to the archlab
 // built with it, which adapters/ondemand builds once from the clone into
 // the user's cache.

@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"strconv"
 
-	"archlab/check/class"
+	"archlab/ui/class"
 )
 
 // The class page (archlab serve --class DIR): the table `archlab class`

@@ -1,0 +1,61 @@
+// Package explain is `archlab explain NAME`: a drill's or an exercise's
+// lesson, in the reader's language.
+package explain
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"archlab/check"
+	"archlab/drills"
+	"archlab/ui/cli"
+	"archlab/ui/cmd/drill"
+	"archlab/ui/status"
+	"archlab/ui/term"
+)
+
+// explainExercise prints an exercise's section, title and explanation:
+// the task, the verbs, what is checked.
+func explainExercise(g *cli.Env, e *check.Exercise) error {
+	r := g.Renderer()
+	sec, _ := drills.SectionByID(e.Section)
+	for _, l := range term.WrapText(g.T(sec.TitleKey()), g.Width()) {
+		fmt.Fprintln(g.IO.Out, r.P.Dim.Sprint(l))
+	}
+	term.WriteHanging(g.IO.Out, r.P.Bold.Sprint(e.Name)+" — ", strings.Repeat(" ", len(e.Name)+3), g.T(e.TitleKey()), g.Width())
+	// What decides a verdict is the same for every exercise: said once,
+	// after the exercise's own words.
+	_, err := fmt.Fprintf(g.IO.Out, "\n%s\n\n%s\n", term.Reflow(g.T(e.ExplainKey()), g.Width()), term.Reflow(g.T("check.explain.verdict"), g.Width()))
+	return err
+}
+
+// NewCmd is `archlab explain NAME`: a drill's or an exercise's
+// lesson, the code to read and what to try.
+func NewCmd(g *cli.Env) *cobra.Command {
+	return &cobra.Command{
+		Use:     "explain <name>",
+		Short:   g.T("help.explain.short"),
+		Example: g.T("help.explain.example"),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return &status.Usage{Msg: g.T("err.explain.args", len(args)), Hint: g.T("err.hint.list")}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			d, err := drills.Lookup(args[0])
+			if err != nil {
+				if e, err := check.Lookup(args[0]); err == nil {
+					return explainExercise(g, e)
+				}
+				return drill.UnknownDrill(g, args[0])
+			}
+			r := g.Renderer()
+			r.Header(d)
+			_, err = fmt.Fprintf(g.IO.Out, "\n%s\n", term.Reflow(d.Explain(g.Lang), g.Width()))
+			return err
+		},
+	}
+}
