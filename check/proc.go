@@ -1,6 +1,8 @@
 package check
 
 import (
+	"archlab/built"
+
 	"bytes"
 	"context"
 	"errors"
@@ -358,7 +360,7 @@ func LimitChild() {
 	// in a session of their own too (EndDescendants).
 	unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 	debug.SetMaxStack(256 << 20)
-	if raceBuild() {
+	if built.WithRace { // the shadow memory needs terabytes of address space
 		return
 	}
 	if size, ok := vmSize(); ok {
@@ -406,21 +408,6 @@ func vmSize() (uint64, bool) {
 
 // ErrNoPipe is ResultPipe's error in a process Spawn did not start.
 var ErrNoPipe = errors.New("no result pipe on fd 3: archlab check starts this process itself")
-
-// raceBuild reports whether this binary has the race detector, which maps
-// terabytes of shadow memory: no address-space limit can hold it.
-func raceBuild() bool {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return false
-	}
-	for _, s := range info.Settings {
-		if s.Key == "-race" {
-			return s.Value == "true"
-		}
-	}
-	return false
-}
 
 // clock is a child's time as its limit counts it: wall time less the time
 // it stood in the run queue, waiting for a CPU that other processes had

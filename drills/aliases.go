@@ -3,32 +3,17 @@ package drills
 import "archlab/harness"
 
 // The recording vocabulary lives in package harness, which records; these
-// names let the command keep saying drills.Step.
+// names let the drills and their renderers keep saying drills.Step.
 type (
-	Step     = harness.Step
-	Msg      = harness.Msg
-	Phase    = harness.Phase
-	Tone     = harness.Tone
-	Counter  = harness.Counter
-	Check    = harness.Check
-	Recorder = harness.Recorder
+	Step    = harness.Step
+	Msg     = harness.Msg
+	Counter = harness.Counter
+	Check   = harness.Check
 )
 
-// Phases and tones.
+// The tones a renderer colours a step by.
 const (
-	Setup    = harness.Setup
-	Fault    = harness.Fault
-	Recovery = harness.Recovery
-	Verdict  = harness.Verdict
-	Neutral  = harness.Neutral
-	Good     = harness.Good
-	Bad      = harness.Bad
-	Harm     = harness.Harm
-	Zombie   = harness.Zombie
+	Good = harness.Good
+	Bad  = harness.Bad
+	Harm = harness.Harm
 )
-
-// Phases lists the phases in order.
-var Phases = harness.Phases
-
-// M builds a Msg.
-func M(key string, args ...any) Msg { return harness.M(key, args...) }

@@ -11,14 +11,11 @@ import (
 // (package exercises, checked by `archlab check`): the same file, with the
 // header line "strategy student".
 
-// ForStudent returns a copy of d that runs the student's code: the same
+// ForExercise returns a copy of d that runs the student's code: the same
 // steps, counters, checks and expected counters, under strategy student.
-// RunIn's Env carries the code.
-func ForStudent(d *Drill) *Drill { return ForExercise(d, "") }
-
-// ForExercise is ForStudent for one of the section's mechanism exercises
-// ("ledger"): the student's mechanism under the book's own functions; ""
-// is the section's protocol exercise, as ForStudent.
+// exercise is one of the section's mechanism exercises ("ledger"), the
+// student's mechanism under the book's own functions, or "" for the
+// section's protocol exercise. RunIn's Env carries the code.
 func ForExercise(d *Drill, exercise string) *Drill {
 	f := *d.file
 	f.strategy, f.exercise = harness.Student, exercise
@@ -27,13 +24,9 @@ func ForExercise(d *Drill, exercise string) *Drill {
 	return &c
 }
 
-// StudentSource is d's file with its header naming strategy student: the
-// drill file that replays, with `archlab drill --file`, what ForStudent(d)
-// runs.
-func StudentSource(d *Drill) ([]byte, error) { return ExerciseSource(d, "") }
-
-// ExerciseSource is StudentSource for a mechanism exercise: the header
-// also names it ("exercise ledger").
+// ExerciseSource is d's file with its header naming strategy student (and
+// the mechanism exercise, "exercise ledger", when there is one): the drill
+// file that replays, with `archlab drill --file`, what ForExercise runs.
 func ExerciseSource(d *Drill, exercise string) ([]byte, error) {
 	src, err := Source(d)
 	if err != nil {

@@ -33,9 +33,6 @@ const (
 	AtCall Point = "at-call"
 )
 
-// Points lists the points in order.
-var Points = []Point{BeforeWrites, BetweenWrites, BeforeAck, AfterAck}
-
 // MsgState is what the broker holds of a message.
 type MsgState uint8
 

@@ -5,6 +5,8 @@
 package ondemand
 
 import (
+	"archlab/built"
+
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -16,7 +18,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"syscall"
@@ -115,13 +116,13 @@ func variantIn(ctx context.Context, w Want, goTool, root, cache, pkg string) (st
 	t := func(key string, args ...any) string { return i18n.T(w.Lang, key, args...) }
 	what := partsWords(w.Lang, w.Parts)
 	sweep(cache)
-	race := RaceBuilt()
+	withRace := built.WithRace
 	name := "archlab-" + strings.Join(w.Parts, "+")
-	if race {
+	if withRace {
 		name += "-race"
 	}
 	bin := filepath.Join(cache, name)
-	stamp, err := sourceStamp(root, w.Parts, race)
+	stamp, err := sourceStamp(root, w.Parts, withRace)
 	if err != nil {
 		return "", &Error{Msg: t("err.ondemand.no-source", w.Asker, what, err)}
 	}
@@ -159,7 +160,7 @@ func variantIn(ctx context.Context, w Want, goTool, root, cache, pkg string) (st
 		})
 		defer func() {
 			// Once fired, the line is waited for: nothing said after this
-			// call may race it for w.Err.
+			// call may withRace it for w.Err.
 			if !timer.Stop() {
 				saying.Lock()
 				saying.Unlock()
@@ -167,7 +168,7 @@ func variantIn(ctx context.Context, w Want, goTool, root, cache, pkg string) (st
 		}()
 	}
 	done := Tick(w.Tick, w.Lang, t("ondemand.tick", name))
-	err = Build(ctx, goTool, root, bin, pkg, w.Parts, race)
+	err = Build(ctx, goTool, root, bin, pkg, w.Parts, withRace)
 	done(err == nil)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -473,22 +474,6 @@ func sourceStamp(root string, tags []string, race bool) (string, error) {
 		return nil
 	})
 	return fmt.Sprintf("%x\n", h.Sum(nil)), err
-}
-
-// RaceBuilt reports whether this binary was built with -race: the
-// variant is then built with it too (go test -race tests the wiring the
-// variant holds).
-func RaceBuilt() bool {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return false
-	}
-	for _, s := range info.Settings {
-		if s.Key == "-race" {
-			return s.Value == "true"
-		}
-	}
-	return false
 }
 
 // partsWords names the parts in the reader's language: "the embedded

@@ -27,6 +27,8 @@ var layers = map[string]int{
 	// i18n is the catalogue of words every layer above the book prints;
 	// it imports nothing of archlab, and the book must not print.
 	"i18n": 1,
+	// built says how this binary was built (-race); it imports nothing.
+	"built": 1,
 	// 2 the drivers: scenarios as data, the explorer, the checker.
 	"drills": 2, "drills/fuzz": 2, "explore": 2, "check": 2,
 	// exercises is the student's code, which check drives: it may use

@@ -15,6 +15,8 @@
 package watch
 
 import (
+	"archlab/built"
+
 	"context"
 	"errors"
 	"fmt"
@@ -124,9 +126,9 @@ func (o Options) watched(files []string) []string {
 func (o Options) round(ctx context.Context, goTool, root, bin string, names []string) error {
 	r := o.Report
 	t := func(key string, args ...any) string { return i18n.T(r.Lang, key, args...) }
-	built := ondemand.Tick(o.Tick, r.Lang, t("check.watch.tick"))
-	err := ondemand.Build(ctx, goTool, root, bin, "./cmd/archlab-check", nil, ondemand.RaceBuilt())
-	built(err == nil)
+	building := ondemand.Tick(o.Tick, r.Lang, t("check.watch.tick"))
+	err := ondemand.Build(ctx, goTool, root, bin, "./cmd/archlab-check", nil, built.WithRace)
+	building(err == nil)
 	if err != nil {
 		if ctx.Err() != nil {
 			return &status.Interrupted{Msg: t("check.watch.stopped"), Code: status.SignalStatus(ctx)}
