@@ -44,7 +44,7 @@ func (p Param) UsageKey(drill string) string { return "param." + drill + "." + p
 type Values map[string]int
 
 // Drill is one scenario: a drill file, parsed. The built-in drills are the
-// files under drills/testdata... no: under drills/files, embedded.
+// files under drills/files, embedded in the binary.
 type Drill struct {
 	Name    string // the book's log prefix, "ack-lost"
 	Section string // "8.2"

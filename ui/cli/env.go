@@ -4,8 +4,8 @@
 // before cobra parses it (--lang, an input method's dashes, --json), flag
 // errors in the reader's words, help wrapped to the screen, and the hand-over
 // to an archlab built with the parts a run needs. It decides nothing about
-// drills, the explorer or check: their front ends (ui/cmd/drill,
-// ui/cmd/explore, ui/cmd/check) do, and cmd/archlab wires them to cobra.
+// drills, the explorer or check: each command's package under ui/cmd/
+// does, and cmd/archlab puts those commands under its root.
 package cli
 
 import (
