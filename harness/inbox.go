@@ -793,7 +793,7 @@ func splitRef(ref string) (producer, id string, ok bool) {
 // InboxSection is §8.2 as a drill file speaks it.
 var InboxSection = Section{
 	Harms: []RunHarm{{"lost", "not-lost"}, {"doubled", "not-doubled"}, {"uncalled", "outside-called"}, {"unacked", "all-acked"}},
-	ID:    "8.2", Harness: "inbox",
+	ID:    "8.2", Chapter: 8, Package: "internal/inbox", Harness: "inbox",
 	Strategies: []string{string(EffectThenAck), string(Naive), string(MarkBeforeEffect), string(EarlyPrune), string(AckBeforeEffect), string(DurableInbox), string(Outbox), string(Lease)},
 	Verbs: []Verb{
 		{Name: "message", Args: []Arg{{Name: "msg", Kind: Word}, {Name: "seq", Kind: Number, Optional: true},

@@ -149,6 +149,8 @@ type Observable struct {
 // observables, strategies and a constructor.
 type Section struct {
 	ID          string // "8.2"
+	Chapter     int    // 8
+	Package     string // the book's code it runs, "internal/inbox"
 	Harness     string // "inbox"
 	Verbs       []Verb
 	Observables []Observable
@@ -177,6 +179,9 @@ type Section struct {
 	// New starts a run of strategy ("" for the section's default).
 	New func(strategy string, env Env, rec *Recorder) (Harness, error)
 }
+
+// TitleKey is the catalogue key of the section's title.
+func (s *Section) TitleKey() string { return "section." + s.ID }
 
 // RunHarm is one harm a run can do: the observable (of no argument) that
 // counts it, a count above 0 or true, and the name of the check that

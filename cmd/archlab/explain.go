@@ -9,6 +9,7 @@ import (
 	"archlab/check"
 	"archlab/drills"
 	"archlab/drills/front"
+	"archlab/harness"
 	"archlab/ui/cli"
 	"archlab/ui/status"
 	"archlab/ui/term"
@@ -18,7 +19,7 @@ import (
 // the task, the verbs, what is checked.
 func explainExercise(g *cli.Env, e *check.Exercise) error {
 	r := g.Renderer()
-	sec, _ := drills.SectionByID(e.Section)
+	sec, _ := harness.SectionByName(e.Section)
 	for _, l := range term.WrapText(g.T(sec.TitleKey()), g.Width()) {
 		fmt.Fprintln(g.IO.Out, r.P.Dim.Sprint(l))
 	}
