@@ -187,10 +187,6 @@ func (d *Drill) Harms() []string {
 	return out
 }
 
-// HasEnv reports whether the drill's consumer can run in an Env other than
-// the book's (the §8.2 drills: --store, --crash).
-func (d *Drill) HasEnv() bool { return d.Section == "8.2" }
-
 // Sec is the section the drill is in, the value upper layers key their
 // tables on; Section is its ID, for printing.
 func (d *Drill) Sec() *harness.Section { return d.file.section }

@@ -818,6 +818,7 @@ var InboxSection = Section{
 		{"calls", 0}, {"called", 1}, {"key", 1}, {"dropped", 1},
 	},
 	Exercises: []string{LedgerExercise},
+	RealStore: true,
 	New: func(strategy string, env Env, rec *Recorder) (Harness, error) {
 		switch {
 		case strategy == Student && env.Exercise == LedgerExercise:

@@ -176,6 +176,11 @@ type Section struct {
 	// argument arms: the scenario stages them by what it delivers and
 	// when. --verbs lists them after the verbs.
 	Staged []StagedFault
+	// RealStore says the section's consumer keeps its state in a store
+	// the run can take from outside (InboxEnv.Open): a real database, in
+	// consumer processes that really crash. The other sections' state
+	// lives in the harness's memory only.
+	RealStore bool
 	// New starts a run of strategy ("" for the section's default).
 	New func(strategy string, env Env, rec *Recorder) (Harness, error)
 }

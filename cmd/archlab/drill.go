@@ -161,7 +161,7 @@ func newDrillSubcommand(o *front.Options, d *drills.Drill) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&o.Source, "source", false, g.T("help.flag.source"))
 	front.AddBrokerFlags(cmd.Flags(), g, &o.Stores, d)
-	if d.HasEnv() {
+	if d.Sec().RealStore {
 		front.AddStoreFlags(cmd.Flags(), g, &o.Stores)
 		cmd.Example += front.StoreExample(g, d)
 	}

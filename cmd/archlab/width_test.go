@@ -145,7 +145,7 @@ func TestEveryScreenFits(t *testing.T) {
 }
 
 func storeArgs(d *drills.Drill) []string {
-	if d.HasEnv() {
+	if d.Sec().RealStore {
 		return []string{"--store", "sqlite", "--trace"}
 	}
 	return []string{"--trace"}
