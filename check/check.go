@@ -18,10 +18,10 @@ import (
 // built-in drills that run with it, and the explorer's scope it must
 // survive.
 type Exercise struct {
-	Name    string // "consumer-handler"
-	Section string // "8.2"
-	File    string // the file the student edits, "exercises/consumer_handler.go"
-	Func    string // the function in it, "ConsumerHandler"
+	Name    string           // "consumer-handler"
+	Section *harness.Section // the section whose code it plugs into
+	File    string           // the file the student edits, "exercises/consumer_handler.go"
+	Func    string           // the function in it, "ConsumerHandler"
 	// Tier is TierProtocol (the student chooses which verbs to call around
 	// the book's mechanism) or TierMechanism (the student writes the
 	// mechanism itself, in the book's shape).
@@ -115,7 +115,7 @@ var schedule = explore.Options{Engine: explore.EngineEnumerate}
 
 // Exercises lists the exercises in the book's order.
 var Exercises = []*Exercise{
-	{Name: "consumer-handler", Section: "8.2", File: "exercises/consumer_handler.go", Func: "ConsumerHandler", Tier: TierProtocol,
+	{Name: "consumer-handler", Section: &harness.InboxSection, File: "exercises/consumer_handler.go", Func: "ConsumerHandler", Tier: TierProtocol,
 		Drills:   []string{"ack-lost", "dedup-scope", "prune-window"},
 		Mistakes: handlerMistakes,
 		plugged:  func(s *harness.Students) bool { return s.Inbox != nil },
@@ -127,7 +127,7 @@ var Exercises = []*Exercise{
 			return explore.StudentInbox(ctx, explore.StudentInboxWide, s, explore.Options{})
 		}},
 	// The mechanism itself: the student's Ledger, under the book's Consume.
-	{Name: "ledger", Section: "8.2", File: "exercises/ledger.go", Func: "Ledger", Tier: TierMechanism,
+	{Name: "ledger", Section: &harness.InboxSection, File: "exercises/ledger.go", Func: "Ledger", Tier: TierMechanism,
 		model:    ledgerMachine,
 		Mistakes: ledgerMistakes,
 		Units:    ledgerUnits,
@@ -136,7 +136,7 @@ var Exercises = []*Exercise{
 		explore: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
 			return explore.StudentLedger(ctx, explore.StudentInboxScope, s)
 		}},
-	{Name: "projection-decision", Section: "8.3", File: "exercises/projection_decision.go", Func: "ProjectionDecision", Tier: TierProtocol,
+	{Name: "projection-decision", Section: &harness.OrderingSection, File: "exercises/projection_decision.go", Func: "ProjectionDecision", Tier: TierProtocol,
 		Drills:   []string{"out-of-order", "poison", "retry-budget", "reconcile", "redelivered-event"},
 		Mistakes: decisionMistakes,
 		plugged:  func(s *harness.Students) bool { return s.Ordering != nil },
@@ -146,7 +146,7 @@ var Exercises = []*Exercise{
 		wide: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
 			return explore.StudentOrdering(ctx, explore.StudentOrderingWide, s, explore.Options{})
 		}},
-	{Name: "projection", Section: "8.3", File: "exercises/projection.go", Func: "Projection", Tier: TierMechanism,
+	{Name: "projection", Section: &harness.OrderingSection, File: "exercises/projection.go", Func: "Projection", Tier: TierMechanism,
 		model:    projectionMachine,
 		Mistakes: projectionMistakes,
 		Units:    projectionUnits,
@@ -162,7 +162,7 @@ var Exercises = []*Exercise{
 		wide: func(ctx context.Context, s *harness.Students) (*explore.Report, error) {
 			return explore.StudentProjection(ctx, explore.StudentProjectionWide, s)
 		}},
-	{Name: "shard-loop", Section: "11.2", File: "exercises/shard_loop.go", Func: "ShardLoop", Tier: TierProtocol,
+	{Name: "shard-loop", Section: &harness.ShardjobSection, File: "exercises/shard_loop.go", Func: "ShardLoop", Tier: TierProtocol,
 		Drills:   []string{"crash-resume", "stale-epoch"},
 		Mistakes: loopMistakes,
 		plugged:  func(s *harness.Students) bool { return s.Shardjob != nil },
@@ -176,7 +176,7 @@ var Exercises = []*Exercise{
 	// fence around the runner. Without the fence the book's Runner.Run lets
 	// a zombie move the checkpoint: shard-loop's lesson, not a fault of the
 	// mechanism the student copies from the book.
-	{Name: "runner", Section: "11.2", File: "exercises/runner.go", Func: "Runner.Run/Checkpoint.Commit", Tier: TierMechanism,
+	{Name: "runner", Section: &harness.ShardjobSection, File: "exercises/runner.go", Func: "Runner.Run/Checkpoint.Commit", Tier: TierMechanism,
 		model:    runnerMachine,
 		Mistakes: runnerMistakes,
 		Units:    runnerUnits,

@@ -185,7 +185,7 @@ func TestRunnerChecksAreTheBooks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	section, err := drills.InSection("11.2")
+	section, err := drills.InSection(e.Section.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

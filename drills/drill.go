@@ -12,16 +12,6 @@ import (
 	"archlab/i18n"
 )
 
-// Section is one section of the book that archlab follows.
-type Section struct {
-	ID      string // "8.2"
-	Chapter int    // 8
-	Package string // the mechanism, "internal/inbox"
-}
-
-// TitleKey is the catalogue key of the section's title.
-func (s Section) TitleKey() string { return "section." + s.ID }
-
 // Param is a knob a class can turn to ask "what if". Its default is the
 // book's scenario.
 type Param struct {
@@ -197,9 +187,9 @@ func (d *Drill) Harms() []string {
 	return out
 }
 
-// HasEnv reports whether the drill's consumer can run in an Env other than
-// the book's (the §8.2 drills: --store, --crash).
-func (d *Drill) HasEnv() bool { return d.Section == "8.2" }
+// Sec is the section the drill is in, the value upper layers key their
+// tables on; Section is its ID, for printing.
+func (d *Drill) Sec() *harness.Section { return d.file.section }
 
 // RunIn is Run with the consumer in env. The zero Env is Run.
 func (d *Drill) RunIn(v Values, env harness.Env) (*Result, error) {
@@ -389,7 +379,7 @@ func Lookup(name string) (*Drill, error) {
 func InSection(id string) ([]*Drill, error) {
 	var out []*Drill
 	for _, f := range index() {
-		if f.section == id {
+		if f.section.ID == id {
 			out = append(out, f.parse())
 		}
 	}
@@ -397,14 +387,4 @@ func InSection(id string) ([]*Drill, error) {
 		return nil, fmt.Errorf("%w %q", ErrUnknownSection, id)
 	}
 	return out, nil
-}
-
-// SectionByID returns a section of the book.
-func SectionByID(id string) (Section, bool) {
-	for _, s := range Sections {
-		if s.ID == id {
-			return s, true
-		}
-	}
-	return Section{}, false
 }

@@ -205,7 +205,7 @@ func TestEveryRecordedKeyIsTranslated(t *testing.T) {
 			}
 		}
 	}
-	for _, s := range Sections {
+	for _, s := range harness.Sections {
 		for _, lang := range i18n.Langs {
 			if !i18n.Has(lang, s.TitleKey()) {
 				t.Errorf("section %s: title missing in %s", s.ID, lang)
@@ -287,7 +287,7 @@ func TestLookup(t *testing.T) {
 		t.Fatal("unknown section found")
 	}
 	got := 0
-	for _, s := range Sections {
+	for _, s := range harness.Sections {
 		list, err := InSection(s.ID)
 		if err != nil {
 			t.Fatal(err)
@@ -303,11 +303,11 @@ func TestLookup(t *testing.T) {
 // files by their number as a number (1, 2, … 9, 10, 11), not as text,
 // which put 10-effect-fails second (issue 42).
 func TestBookOrder(t *testing.T) {
-	last := map[string]int{}
+	last := map[*harness.Section]int{}
 	for _, f := range index() {
 		n := fileNumber(path.Base(f.path))
 		if n <= last[f.section] {
-			t.Errorf("%s comes after number %d of §%s", f.path, last[f.section], f.section)
+			t.Errorf("%s comes after number %d of §%s", f.path, last[f.section], f.section.ID)
 		}
 		last[f.section] = n
 	}

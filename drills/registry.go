@@ -9,14 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-)
 
-// Sections are the book's sections archlab follows, in book order.
-var Sections = []Section{
-	{ID: "8.2", Chapter: 8, Package: "internal/inbox"},
-	{ID: "8.3", Chapter: 8, Package: "internal/ordering"},
-	{ID: "11.2", Chapter: 11, Package: "internal/shardjob"},
-}
+	"archlab/harness"
+)
 
 // files holds the built-in drills: one drill file each, in a folder per
 // section, numbered in the book's order.
@@ -29,9 +24,10 @@ var files embed.FS
 // and `archlab version` none (parsing all 29 was a tenth of every
 // command's start-up, issue 27).
 type builtinFile struct {
-	section, name, path string
-	once                sync.Once
-	drill               *Drill
+	section    *harness.Section
+	name, path string
+	once       sync.Once
+	drill      *Drill
 }
 
 // index lists the embedded drill files in book order, without parsing
@@ -40,7 +36,7 @@ type builtinFile struct {
 // order puts 10-effect-fails before 2-naive-redelivery.
 var index = sync.OnceValue(func() []*builtinFile {
 	var out []*builtinFile
-	for _, s := range Sections {
+	for _, s := range harness.Sections {
 		dir := path.Join("files", s.ID)
 		entries, err := fs.ReadDir(files, dir)
 		if err != nil {
@@ -49,7 +45,7 @@ var index = sync.OnceValue(func() []*builtinFile {
 		slices.SortStableFunc(entries, func(a, b fs.DirEntry) int { return fileNumber(a.Name()) - fileNumber(b.Name()) })
 		for _, e := range entries {
 			_, name, _ := strings.Cut(strings.TrimSuffix(e.Name(), ".txtar"), "-")
-			out = append(out, &builtinFile{section: s.ID, name: name, path: path.Join(dir, e.Name())})
+			out = append(out, &builtinFile{section: s, name: name, path: path.Join(dir, e.Name())})
 		}
 	}
 	return out
@@ -80,8 +76,8 @@ func (f *builtinFile) parse() *Drill {
 		if err != nil {
 			panic(fmt.Sprintf("drills: built-in drill: %v", err))
 		}
-		if d.Section != f.section || d.Name != f.name {
-			panic(fmt.Sprintf("drills: %s is in folder %s and named %s but says drill %s, section %s", f.path, f.section, f.name, d.Name, d.Section))
+		if d.Sec() != f.section || d.Name != f.name {
+			panic(fmt.Sprintf("drills: %s is in folder %s and named %s but says drill %s, section %s", f.path, f.section.ID, f.name, d.Name, d.Section))
 		}
 		d.Builtin = true
 		f.drill = d

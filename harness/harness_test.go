@@ -3,6 +3,10 @@ package harness
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"archlab/internal/inbox"
@@ -437,5 +441,19 @@ func TestCurrentEpochZombieIsAZombie(t *testing.T) {
 	}
 	if h.Applied() != 99 || h.cp.Epoch("shard-0") != 2 {
 		t.Fatalf("applied %d, epoch %d; want 99 (item 25 lost), 2", h.Applied(), h.cp.Epoch("shard-0"))
+	}
+}
+
+// TestSectionRows: each section's chapter is the first number of its ID
+// and its package is a folder of the book's code, so `archlab list`
+// never names a package that is not there.
+func TestSectionRows(t *testing.T) {
+	for _, s := range Sections {
+		if !strings.HasPrefix(s.ID, strconv.Itoa(s.Chapter)+".") {
+			t.Errorf("§%s: chapter %d", s.ID, s.Chapter)
+		}
+		if fi, err := os.Stat(filepath.Join("..", s.Package)); err != nil || !fi.IsDir() || !strings.HasPrefix(s.Package, "internal/") {
+			t.Errorf("§%s: package %q is no folder of the book's code under internal/", s.ID, s.Package)
+		}
 	}
 }

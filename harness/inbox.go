@@ -575,7 +575,7 @@ func splitRef(ref string) (producer, id string, ok bool) {
 // InboxSection is §8.2 as a drill file speaks it.
 var InboxSection = Section{
 	Harms: []RunHarm{{"lost", "not-lost"}, {"doubled", "not-doubled"}, {"uncalled", "outside-called"}, {"unacked", "all-acked"}},
-	ID:    "8.2", Harness: "inbox",
+	ID:    "8.2", Chapter: 8, Package: "internal/inbox", Harness: "inbox",
 	Strategies: []string{string(EffectThenAck), string(Naive), string(MarkBeforeEffect), string(EarlyPrune), string(AckBeforeEffect), string(DurableInbox), string(Outbox), string(Lease)},
 	Verbs: []Verb{
 		{Name: "message", Args: []Arg{{Name: "msg", Kind: Word}, {Name: "seq", Kind: Number, Optional: true},
@@ -600,6 +600,7 @@ var InboxSection = Section{
 		{"calls", 0}, {"called", 1}, {"key", 1}, {"dropped", 1},
 	},
 	Exercises: []string{LedgerExercise},
+	RealStore: true,
 	New: func(strategy string, env Env, rec *Recorder) (Harness, error) {
 		switch {
 		case strategy == Student && env.Exercise == LedgerExercise:

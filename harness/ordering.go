@@ -471,7 +471,7 @@ func (o *Ordering) DLQ() []ordering.DLQEntry {
 var OrderingSection = Section{
 	Harms: []RunHarm{{"diverged", "not-diverged"}, {"applied_twice", "not-applied-twice"}, {"moved_back", "not-moved-back"}, {"duplicate_refused", "duplicate-not-refused"}, {"skipped", "no-skipped-version"}, {"", "within-budget"}},
 	Task:  []string{"poison/first-attempt", "out-of-order/converges-with-budget", "retry-budget/spent-exactly"},
-	ID:    "8.3", Harness: "ordering",
+	ID:    "8.3", Chapter: 8, Package: "internal/ordering", Harness: "ordering",
 	Exercises: []string{ProjectionExercise},
 	Verbs: []Verb{
 		{Name: "event", Args: []Arg{{Name: "id", Kind: Word}, {Name: "order", Kind: Word}, {Name: "version", Kind: Word},

@@ -463,7 +463,7 @@ func (s *Shardjob) ZombieMove() (from, to int, moved bool) {
 // ShardjobSection is §11.2 as a drill file speaks it.
 var ShardjobSection = Section{
 	Harms: []RunHarm{{"unapplied", "exactly-once"}, {"moved_back", "never-back"}, {"zombie_moved", "zombie-never-moves"}, {"", "replay-matches"}},
-	ID:    "11.2", Harness: "shardjob",
+	ID:    "11.2", Chapter: 11, Package: "internal/shardjob", Harness: "shardjob",
 	Exercises: []string{RunnerExercise},
 	Verbs: []Verb{
 		{Name: "split", Args: []Arg{{Name: "keys", Kind: Number, Size: true}, {Name: "shards", Kind: Number, Size: true}}, Binds: []string{"error"}},

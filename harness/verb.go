@@ -149,6 +149,8 @@ type Observable struct {
 // observables, strategies and a constructor.
 type Section struct {
 	ID          string // "8.2"
+	Chapter     int    // 8
+	Package     string // the book's code it runs, "internal/inbox"
 	Harness     string // "inbox"
 	Verbs       []Verb
 	Observables []Observable
@@ -174,9 +176,17 @@ type Section struct {
 	// argument arms: the scenario stages them by what it delivers and
 	// when. --verbs lists them after the verbs.
 	Staged []StagedFault
+	// RealStore says the section's consumer keeps its state in a store
+	// the run can take from outside (InboxEnv.Open): a real database, in
+	// consumer processes that really crash. The other sections' state
+	// lives in the harness's memory only.
+	RealStore bool
 	// New starts a run of strategy ("" for the section's default).
 	New func(strategy string, env Env, rec *Recorder) (Harness, error)
 }
+
+// TitleKey is the catalogue key of the section's title.
+func (s *Section) TitleKey() string { return "section." + s.ID }
 
 // RunHarm is one harm a run can do: the observable (of no argument) that
 // counts it, a count above 0 or true, and the name of the check that

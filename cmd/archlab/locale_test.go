@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"archlab/drills"
+	"archlab/harness"
 	"archlab/ui/term"
 )
 
@@ -21,7 +22,7 @@ const asScreens = "ARCHLAB_TEST_PRINT_SCREENS"
 // every drill, the summaries, and explore's strategy tables.
 func tableScreens() [][]string {
 	screens := [][]string{{"drill", "--all"}}
-	for _, s := range drills.Sections {
+	for _, s := range harness.Sections {
 		screens = append(screens, []string{"drill", "--chapter", s.ID})
 	}
 	for _, d := range drills.All() {

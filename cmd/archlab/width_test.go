@@ -11,6 +11,7 @@ import (
 
 	"archlab/check"
 	"archlab/drills"
+	"archlab/harness"
 	"archlab/i18n"
 	"archlab/ui/cli"
 	"archlab/ui/term"
@@ -53,7 +54,7 @@ var screens memo[shownScreen]
 // TestNoEnglishInChinese reads them in Chinese.
 func everyScreen() [][]string {
 	screens := [][]string{{"list"}, {"drill", "--all"}, {"drill", "--all", "--trace"}, {"check"}, {"--help"}}
-	for _, s := range drills.Sections {
+	for _, s := range harness.Sections {
 		screens = append(screens, []string{"drill", "--chapter", s.ID}, []string{"drill", "--verbs", s.ID})
 	}
 	for _, d := range drills.All() {
@@ -144,7 +145,7 @@ func TestEveryScreenFits(t *testing.T) {
 }
 
 func storeArgs(d *drills.Drill) []string {
-	if d.HasEnv() {
+	if d.Sec().RealStore {
 		return []string{"--store", "sqlite", "--trace"}
 	}
 	return []string{"--trace"}

@@ -91,7 +91,7 @@ type Odd struct {
 func Count(lang i18n.Lang, c *Class) *Summary {
 	s := &Summary{Students: len(c.Students), Refused: c.Refused}
 	for _, ex := range check.Exercises {
-		n := ExerciseCount{Name: ex.Name, Section: ex.Section}
+		n := ExerciseCount{Name: ex.Name, Section: ex.Section.ID}
 		for _, st := range c.Students {
 			e := st.exercise(ex.Name)
 			if e == nil {

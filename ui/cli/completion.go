@@ -8,6 +8,7 @@ import (
 	"archlab/check"
 	"archlab/drills"
 	"archlab/explore"
+	"archlab/harness"
 	"archlab/i18n"
 )
 
@@ -15,8 +16,8 @@ import (
 // is: a shell completes them after the flag. A flag with free values (a
 // path, an address) is completed by the shell's own rules.
 func FlagValues() map[string][]string {
-	sections := make([]string, len(drills.Sections))
-	for i, s := range drills.Sections {
+	sections := make([]string, len(harness.Sections))
+	for i, s := range harness.Sections {
 		sections[i] = s.ID
 	}
 	return map[string][]string{

@@ -173,7 +173,7 @@ func (r *Report) JUnit(results []*check.Result) (JUnitSuites, error) {
 		}
 		sum := summary(res)
 		s := JUnitSuite{Name: res.Exercise.Name, Properties: []JUnitProperty{
-			{"section", res.Exercise.Section}, {"status", sum.Status},
+			{"section", res.Exercise.Section.ID}, {"status", sum.Status},
 			{"lessons", strings.Join(sum.LessonIDs, " ")}, {"mistake", sum.Mistake},
 			{"archlab_version", r.Info.ArchlabVersion}, {"sources_sha256", r.Info.SourcesSHA256}}}
 		for _, t := range ex.Tests {

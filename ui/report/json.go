@@ -159,7 +159,7 @@ func clauseCounts(cs []check.ClauseCount) []explore.Count {
 func (r *Report) JSON(results []*check.Result, done int) JSONAll {
 	out := JSONAll{Done: done, Total: len(results), Exercises: []JSONExercise{}, GraderInfo: r.Info}
 	for _, res := range results {
-		j := JSONExercise{Name: res.Exercise.Name, Section: res.Exercise.Section, File: res.Exercise.File, Status: string(res.Status),
+		j := JSONExercise{Name: res.Exercise.Name, Section: res.Exercise.Section.ID, File: res.Exercise.File, Status: string(res.Status),
 			Lessons: []string{}, LessonIDs: []string{}, Drills: res.Drills, DrillsPassed: res.Passed, Schedules: res.Schedules, WideSkipped: res.WideSkipped, Hint: res.Hint(r.Lang)}
 		for _, l := range res.Lessons {
 			j.Lessons = append(j.Lessons, check.LessonText(r.Lang, l))

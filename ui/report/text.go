@@ -219,26 +219,26 @@ func (r *Report) line(res *check.Result) string {
 	e := res.Exercise
 	switch res.Status {
 	case check.Done:
-		return r.t("check.line.done", e.Name, e.Section, res.Drills, term.GroupDigits(res.Schedules))
+		return r.t("check.line.done", e.Name, e.Section.ID, res.Drills, term.GroupDigits(res.Schedules))
 	case check.NotStarted:
-		return r.t("check.line.not-started", e.Name, e.Section, e.Func, e.File)
+		return r.t("check.line.not-started", e.Name, e.Section.ID, e.Func, e.File)
 	case check.Failed:
 		var none *check.NoResultError
 		var limit *check.LimitError
 		switch {
 		case errors.Is(res.Err, check.ErrTooBusy):
-			return r.t("check.line.unjudged", e.Name, e.Section, r.t("check.why.busy"))
+			return r.t("check.line.unjudged", e.Name, e.Section.ID, r.t("check.why.busy"))
 		case errors.As(res.Err, &limit):
-			return r.t("check.line.unjudged", e.Name, e.Section, limit.Why)
+			return r.t("check.line.unjudged", e.Name, e.Section.ID, limit.Why)
 		}
 		if errors.As(res.Err, &none) {
-			return r.t("check.line.error", e.Name, e.Section, r.t("check.err.no-result", none.Why))
+			return r.t("check.line.error", e.Name, e.Section.ID, r.t("check.err.no-result", none.Why))
 		}
-		return r.t("check.line.error", e.Name, e.Section, res.Err)
+		return r.t("check.line.error", e.Name, e.Section.ID, res.Err)
 	case check.Hung:
-		return r.t("check.line.hung", e.Name, e.Section, term.Duration(r.Lang, res.Hang.Limit))
+		return r.t("check.line.hung", e.Name, e.Section.ID, term.Duration(r.Lang, res.Hang.Limit))
 	}
-	return r.t("check.line.not-done", e.Name, e.Section, check.LessonText(r.Lang, res.Lessons[0]))
+	return r.t("check.line.not-done", e.Name, e.Section.ID, check.LessonText(r.Lang, res.Lessons[0]))
 }
 
 // calls is the model's counterexample: each call, numbered, with its

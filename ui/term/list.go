@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"archlab/drills"
+	"archlab/harness"
 	"archlab/i18n"
 )
 
@@ -17,7 +18,7 @@ func (r *Renderer) List() error {
 		nameW = max(nameW, len(d.Name))
 	}
 	w := r.Width
-	for i, s := range drills.Sections {
+	for i, s := range harness.Sections {
 		if i > 0 {
 			fmt.Fprintln(r.Out)
 		}
@@ -79,7 +80,7 @@ type JSONListArg struct {
 // ListJSON is `archlab list --json` in lang.
 func ListJSON(lang i18n.Lang) JSONList {
 	out := JSONList{Schema: JSONSchema, Sections: []JSONSection{}}
-	for _, s := range drills.Sections {
+	for _, s := range harness.Sections {
 		js := JSONSection{ID: s.ID, Title: i18n.T(lang, s.TitleKey()), Package: s.Package, Drills: []JSONEntry{}}
 		list, _ := drills.InSection(s.ID)
 		for _, d := range list {

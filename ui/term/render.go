@@ -42,7 +42,7 @@ func (r *Renderer) t(key string, args ...any) string { return i18n.T(r.Lang, key
 
 // Header names the drill's place in the book and its title.
 func (r *Renderer) Header(d *drills.Drill) {
-	s, _ := drills.SectionByID(d.Section)
+	s := d.Sec()
 	w := r.Width
 	for _, l := range WrapText(r.t(s.TitleKey()), w) {
 		fmt.Fprintln(r.out(), r.P.Dim.Sprint(l))

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"archlab/harness"
 	"archlab/ui/class"
 )
 
@@ -18,13 +19,21 @@ import (
 // shortest run can be fetched as the file that replays it.
 
 // mistakePages are the explorer's counterexamples that make a known
-// mistake of the exercises: mechanism and strategy.
-var mistakePages = map[string][2]string{
-	"mark-before-effect": {"inbox", "mark-before-effect"},
-	"no-key":             {"inbox", "naive"},
-	"prune-too-much":     {"inbox", "early-prune"},
-	"no-fence":           {"shardjob", "fence-at-first-commit"},
+// mistake of the exercises: its section's and a strategy's.
+var mistakePages = map[string]explorePage{
+	"mark-before-effect": {&harness.InboxSection, "mark-before-effect"},
+	"no-key":             {&harness.InboxSection, "naive"},
+	"prune-too-much":     {&harness.InboxSection, "early-prune"},
+	"no-fence":           {&harness.ShardjobSection, "fence-at-first-commit"},
 }
+
+// explorePage is a strategy's counterexample page in the explorer.
+type explorePage struct {
+	sec      *harness.Section
+	strategy string
+}
+
+func (pg explorePage) path() string { return "/explore/" + pg.sec.Harness + "/" + pg.strategy }
 
 // mistakeDrills are, for the known mistakes no strategy of the explorer
 // makes, the drill that shows the same harm, or its refusal, on the
@@ -60,7 +69,7 @@ var mistakeDrills = map[string]string{
 // the drill that shows it; "" for none.
 func mistakeLink(p *page, mistake string) (href, text string) {
 	if pg, ok := mistakePages[mistake]; ok {
-		return "/explore/" + pg[0] + "/" + pg[1] + "?lang=" + string(p.Lang), p.T("web.class.see")
+		return pg.path() + "?lang=" + string(p.Lang), p.T("web.class.see")
 	}
 	if d, ok := mistakeDrills[mistake]; ok {
 		return "/drill/" + d + "?lang=" + string(p.Lang), p.T("web.class.see-drill", d)

@@ -21,9 +21,9 @@ func TestMistakePagesExist(t *testing.T) {
 			t.Errorf("%s: no such mistake", mistake)
 		}
 		w := httptest.NewRecorder()
-		s.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "http://127.0.0.1:8017/explore/"+pg[0]+"/"+pg[1], nil))
+		s.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "http://127.0.0.1:8017"+pg.path(), nil))
 		if w.Code != http.StatusOK {
-			t.Errorf("%s: /explore/%s/%s answers %d", mistake, pg[0], pg[1], w.Code)
+			t.Errorf("%s: %s answers %d", mistake, pg.path(), w.Code)
 		}
 	}
 }

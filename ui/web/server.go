@@ -20,6 +20,7 @@ import (
 
 	"archlab/drills"
 	"archlab/explore"
+	"archlab/harness"
 	"archlab/i18n"
 	"archlab/ui/view"
 )
@@ -307,7 +308,7 @@ func (s *Server) fail(w http.ResponseWriter, p *page, status int, msg string) {
 
 func sections(lang i18n.Lang) []section {
 	var out []section
-	for _, sec := range drills.Sections {
+	for _, sec := range harness.Sections {
 		list, _ := drills.InSection(sec.ID)
 		x := section{ID: sec.ID, Title: i18n.T(lang, sec.TitleKey())}
 		for _, d := range list {
@@ -380,10 +381,9 @@ func (s *Server) drill(w http.ResponseWriter, r *http.Request) {
 // drillError shows the drill's page with its form and the message, and no
 // run: a bad value is the reader's to fix, never a server error.
 func (s *Server) drillError(w http.ResponseWriter, p *page, d *drills.Drill, params []param, status int, msg string) {
-	sec, _ := drills.SectionByID(d.Section)
 	p.Error = msg
 	p.Title = d.Name + " — archlab"
-	p.Run = &run{Name: d.Name, Title: d.Title(p.Lang), Section: p.T(sec.TitleKey()), Params: params, Action: "/drill/" + d.Name, Explain: d.Explain(p.Lang)}
+	p.Run = &run{Name: d.Name, Title: d.Title(p.Lang), Section: p.T(d.Sec().TitleKey()), Params: params, Action: "/drill/" + d.Name, Explain: d.Explain(p.Lang)}
 	s.render(w, status, "drill.html", p)
 }
 
@@ -461,10 +461,9 @@ func (s *Server) runError(p *page, err error) (int, string, bool) {
 // layout turns a run into the page's parts, all from package view.
 func (s *Server) layout(lang i18n.Lang, res *drills.Result, params []param) *run {
 	d := res.Drill
-	sec, _ := drills.SectionByID(d.Section)
 	rows := view.Rows(lang, res.Steps)
 	return &run{
-		Name: d.Name, Title: d.Title(lang), Section: i18n.T(lang, sec.TitleKey()),
+		Name: d.Name, Title: d.Title(lang), Section: i18n.T(lang, d.Sec().TitleKey()),
 		WhatIf:  view.WhatIf(lang, res),
 		Params:  params,
 		Rows:    rows,
@@ -572,7 +571,7 @@ func (s *Server) explore(w http.ResponseWriter, r *http.Request) {
 		s.exploreError(w, p, mech, err)
 		return
 	}
-	sec, _ := drills.SectionByID(rep.Section)
+	sec, _ := harness.SectionByName(rep.Section)
 
 	legend := i18n.T(p.Lang, "explore.legend."+mech)
 	if len(rep.Legend) > 0 {
@@ -617,7 +616,7 @@ func (s *Server) counterexample(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, p, http.StatusInternalServerError, err.Error())
 		return
 	}
-	sec, _ := drills.SectionByID(rep.Section)
+	sec, _ := harness.SectionByName(rep.Section)
 	rows := view.Rows(p.Lang, steps)
 	p.Run = &run{
 		Name: "explore " + mech + " " + name, Title: c.Line(p.Lang), Section: p.T(sec.TitleKey()),

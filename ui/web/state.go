@@ -95,7 +95,7 @@ func (s *Server) resolve(ctx context.Context, q url.Values, p *page, mech string
 			return nil, &problem{http.StatusNotFound, p.T("err.unknown-drill", from)}
 		}
 		sec, _ := harness.SectionByName(mech)
-		if d.Section != sec.ID {
+		if d.Sec() != sec {
 			return nil, &problem{http.StatusNotFound, p.T("web.state.err.section", from, d.Section, mech)}
 		}
 		isDrill = true
@@ -425,7 +425,7 @@ func (s *Server) state(w http.ResponseWriter, r *http.Request) {
 	base.Set("strategy", st.Strategy)
 	base.Set("lang", string(p.Lang))
 	sec, _ := harness.SectionByName(mech)
-	v := &stateView{Mech: mech, Section: p.T(sectionKey(sec.ID)), Strategy: st.Strategy, Start: stateURL(mech, nil, base)}
+	v := &stateView{Mech: mech, Section: p.T(sec.TitleKey()), Strategy: st.Strategy, Start: stateURL(mech, nil, base)}
 	p.StateView = v
 	p.Title = "explore " + mech + " — " + p.T("web.state.title")
 	if bad >= 0 {
@@ -469,8 +469,6 @@ func (s *Server) state(w http.ResponseWriter, r *http.Request) {
 	}
 	s.render(w, http.StatusOK, "state.html", p)
 }
-
-func sectionKey(id string) string { return "section." + id }
 
 // pageSlot is a state page's run slot, held until release, and its
 // context: the request's, under the server's deadline.
@@ -800,7 +798,7 @@ func (s *Server) save(w http.ResponseWriter, r *http.Request) {
 
 // drillBranches links each step of a drill's run to the state before it.
 func (s *Server) drillBranches(ctx context.Context, p *page, d *drills.Drill, values drills.Values) {
-	sec, _ := harness.SectionByName(d.Section)
+	sec := d.Sec()
 	q := url.Values{}
 	for _, dp := range d.Params {
 		if values[dp.Name] != dp.Default {

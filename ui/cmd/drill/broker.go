@@ -26,9 +26,9 @@ type brokerOptions struct {
 	natsGiven, kafkaGiven bool
 }
 
-// The sections each real broker runs: NATS JetStream delivers §8.2's
+// The section each real broker runs: NATS JetStream delivers §8.2's
 // messages, Kafka carries §8.3's queue, DLQ and log.
-var brokerSection = map[string]string{"nats": "8.2", "kafka": "8.3"}
+var brokerSection = map[string]*harness.Section{"nats": &harness.InboxSection, "kafka": &harness.OrderingSection}
 
 // AddBrokerFlags registers the broker flags: all of them on the drill
 // command (--all, --chapter, --file), and on a drill subcommand --broker
@@ -36,10 +36,10 @@ var brokerSection = map[string]string{"nats": "8.2", "kafka": "8.3"}
 func AddBrokerFlags(f *pflag.FlagSet, g *cli.Env, so *StoreOptions, d *drills.Drill) {
 	o := &so.broker
 	f.StringVar(&o.broker, "broker", "memory", g.T("help.flag.broker"))
-	if d == nil || d.Section == brokerSection["nats"] {
+	if d == nil || d.Sec() == brokerSection["nats"] {
 		f.Var(givenString{&o.natsURL, &o.natsGiven}, "nats-url", g.T("help.flag.nats-url"))
 	}
-	if d == nil || d.Section == brokerSection["kafka"] {
+	if d == nil || d.Sec() == brokerSection["kafka"] {
 		f.Var(givenString{&o.kafkaBrokers, &o.kafkaGiven}, "kafka-brokers", g.T("help.flag.kafka-brokers"))
 	}
 }
@@ -95,9 +95,9 @@ func checkBroker(g *cli.Env, o brokerOptions, list []*drills.Drill) error {
 		return nil
 	}
 	for _, d := range list {
-		if d.Section != brokerSection[o.broker] {
+		if sec := brokerSection[o.broker]; d.Sec() != sec {
 			return &status.Usage{Msg: g.T("err.broker.section", o.broker, d.Name, d.Section),
-				Hint: g.T("err.broker.section.hint", brokerSection[o.broker], o.broker)}
+				Hint: g.T("err.broker.section.hint", sec.ID, o.broker)}
 		}
 	}
 	return nil

@@ -160,7 +160,7 @@ func newDrillSubcommand(o *Options, d *drills.Drill) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&o.Source, "source", false, g.T("help.flag.source"))
 	AddBrokerFlags(cmd.Flags(), g, &o.Stores, d)
-	if d.HasEnv() {
+	if d.Sec().RealStore {
 		AddStoreFlags(cmd.Flags(), g, &o.Stores)
 		cmd.Example += StoreExample(g, d)
 	}

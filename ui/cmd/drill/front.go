@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"archlab/drills"
+	"archlab/harness"
 	"archlab/ui/cli"
 	"archlab/ui/numflag"
 	"archlab/ui/status"
@@ -243,8 +244,8 @@ func UnknownDrill(g *cli.Env, name string) error {
 }
 
 func SectionIDs() string {
-	ids := make([]string, len(drills.Sections))
-	for i, s := range drills.Sections {
+	ids := make([]string, len(harness.Sections))
+	for i, s := range harness.Sections {
 		ids[i] = s.ID
 	}
 	return strings.Join(ids, ", ")
@@ -254,10 +255,9 @@ func SectionIDs() string {
 // injects and what its counters show (the explanation's first paragraph is
 // the scenario), and whether the counters are the book's or the lab's.
 func Long(g *cli.Env, d *drills.Drill) string {
-	s, _ := drills.SectionByID(d.Section)
 	var b strings.Builder
 	// Paragraphs of their own: help reflows each paragraph to the width.
-	fmt.Fprintf(&b, "%s\n\n%s\n\n", g.T(s.TitleKey()), d.Title(g.Lang))
+	fmt.Fprintf(&b, "%s\n\n%s\n\n", g.T(d.Sec().TitleKey()), d.Title(g.Lang))
 	b.WriteString(d.Explain(g.Lang))
 	b.WriteString("\n\n")
 	names := make([]string, len(d.Book))

@@ -90,7 +90,7 @@ func (o *Options) openStores(list []*drills.Drill, many bool) (*stores, error) {
 	if err := checkBroker(g, so.broker, list); err != nil {
 		return nil, err
 	}
-	if so.store == "sqlite" && !anyHasEnv(list) {
+	if so.store == "sqlite" && !anyRealStore(list) {
 		return nil, &status.Usage{Msg: g.T("err.store-no-drill", o.Chapter)}
 	}
 	if err := cli.NeedParts(so.asker(), so.parts()...); err != nil {
@@ -144,7 +144,7 @@ func (so StoreOptions) asker() string {
 // run runs one drill, in its Env when the drill has one.
 func (s *stores) run(d *drills.Drill, v drills.Values) (*drills.Result, error) {
 	env := harness.Env{Student: s.students}
-	if s.o.store == "sqlite" && d.HasEnv() {
+	if s.o.store == "sqlite" && d.Sec().RealStore {
 		env.Inbox = sqlite.inboxEnv(s, d)
 	}
 	if s.brokers != nil {
@@ -198,9 +198,9 @@ func (s *stores) close(g *cli.Env, err *error) {
 	}
 }
 
-func anyHasEnv(list []*drills.Drill) bool {
+func anyRealStore(list []*drills.Drill) bool {
 	for _, d := range list {
-		if d.HasEnv() {
+		if d.Sec().RealStore {
 			return true
 		}
 	}

@@ -107,9 +107,9 @@ func dial(ctx context.Context, g *cli.Env, o brokerOptions) (*brokers, error) {
 
 func (b *brokers) env(d *drills.Drill, env *harness.Env) {
 	switch {
-	case b.nats != nil && d.Section == brokerSection["nats"]:
+	case b.nats != nil && d.Sec() == brokerSection["nats"]:
 		env.Inbox.Broker = b.nats.NewInbox
-	case b.kafka != nil && d.Section == brokerSection["kafka"]:
+	case b.kafka != nil && d.Sec() == brokerSection["kafka"]:
 		env.Ordering.Broker = b.kafka.NewOrdering
 	}
 }

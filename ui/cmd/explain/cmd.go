@@ -20,8 +20,7 @@ import (
 // the task, the verbs, what is checked.
 func explainExercise(g *cli.Env, e *check.Exercise) error {
 	r := g.Renderer()
-	sec, _ := drills.SectionByID(e.Section)
-	for _, l := range term.WrapText(g.T(sec.TitleKey()), g.Width()) {
+	for _, l := range term.WrapText(g.T(e.Section.TitleKey()), g.Width()) {
 		fmt.Fprintln(g.IO.Out, r.P.Dim.Sprint(l))
 	}
 	term.WriteHanging(g.IO.Out, r.P.Bold.Sprint(e.Name)+" — ", strings.Repeat(" ", len(e.Name)+3), g.T(e.TitleKey()), g.Width())
