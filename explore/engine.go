@@ -138,8 +138,8 @@ func (c *OutsideCalls) count(n int) {
 
 // Report is one exploration.
 type Report struct {
-	Mechanism string  // "inbox", "ordering", "shardjob"
-	Section   string  // "8.2"
+	Mechanism string  // its section's Harness, as the command names it: inbox
+	Section   string  // its section's ID: 8.2
 	Scope     []Param // the scope's flags, in their order
 	Sampled   bool    // Samples > 0: a random sample, not the whole scope
 	Engine    Engine  // how the scope was walked
@@ -247,17 +247,6 @@ func (o Options) workers() int {
 
 // Sampled reports whether o draws a sample.
 func (o Options) Sampled() bool { return o.Samples > 0 }
-
-// EngineFor is the engine a mechanism's scope is walked with under o:
-// shardjob, which has no state graph, and every sample schedule by
-// schedule; inbox and ordering through their states unless o says
-// enumerate. The command names its progress by it (states or schedules).
-func EngineFor(mechanism string, o Options) Engine {
-	if mechanism == "shardjob" {
-		return EngineEnumerate
-	}
-	return o.engine()
-}
 
 // engine is the engine o asks for: a sample is drawn schedule by
 // schedule; otherwise the state graph unless o says enumerate.
@@ -596,26 +585,4 @@ func pick(r *rand.Rand, weights []float64) int {
 		x -= w
 	}
 	return last // rounding: x landed on the sum
-}
-
-// Strategies names a mechanism's strategies in the order its report lists
-// them; nil for an unknown mechanism. The command checks a STRATEGY
-// argument against it before exploring.
-func Strategies(mechanism string) []string {
-	var out []string
-	switch mechanism {
-	case "inbox":
-		for _, s := range harness.InboxStrategies {
-			out = append(out, string(s))
-		}
-	case "ordering":
-		for _, s := range orderingStrategies {
-			out = append(out, s.name)
-		}
-	case "shardjob":
-		for _, s := range shardjobStrategies {
-			out = append(out, s.name)
-		}
-	}
-	return out
 }

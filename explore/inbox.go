@@ -477,12 +477,12 @@ func Inbox(ctx context.Context, sc InboxScope, o Options) (*Report, error) {
 		}
 		n, tallies, calls = ran, t.st, t.calls
 	}
-	rep := &Report{Mechanism: "inbox", Section: "8.2", Sampled: o.Samples > 0, Seed: o.Seed, Engine: engine, States: states,
+	rep := &Report{Mechanism: harness.InboxSection.Harness, Section: harness.InboxSection.ID, Sampled: o.Samples > 0, Seed: o.Seed, Engine: engine, States: states,
 		Scope: sc.params(), Space: sp.size(), Schedules: n}
 	for i, m := range sp.msgs {
 		rep.Legend = append(rep.Legend, fmt.Sprintf("m%d=%s", i+1, m))
 	}
-	file := drillFile{mechanism: "inbox", section: "8.2", scope: scopeLine(rep.Scope), strategyLine: true,
+	file := drillFile{sec: &harness.InboxSection, scope: scopeLine(rep.Scope), strategyLine: true,
 		counters: []string{"deliveries", "effects", "lost", "doubled"},
 		checks:   []check{{"not-lost", "lost == 0", "lost"}, {"not-doubled", "doubled == 0", "doubled"}}}
 	for k, strategy := range harness.InboxStrategies {

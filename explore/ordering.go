@@ -58,10 +58,7 @@ const (
 	retryOnly
 )
 
-var orderingStrategies = []struct {
-	name string
-	safe bool
-}{
+var orderingStrategies = []bookStrategy{
 	{"retry-then-reconcile", true},
 	{"retry-only", false},
 }
@@ -251,7 +248,7 @@ func Ordering(ctx context.Context, sc OrderingScope, o Options) (*Report, error)
 			return nil, err
 		}
 	}
-	rep := &Report{Mechanism: "ordering", Section: "8.3", Sampled: o.Samples > 0, Seed: o.Seed, Engine: engine, States: states,
+	rep := &Report{Mechanism: harness.OrderingSection.Harness, Section: harness.OrderingSection.ID, Sampled: o.Samples > 0, Seed: o.Seed, Engine: engine, States: states,
 		Scope:     sc.params(),
 		Space:     sp.size(),
 		Schedules: n,
@@ -370,7 +367,7 @@ func (sc OrderingScope) params() []Param {
 // orderingFile is how a §8.3 counterexample is written as a drill file: its
 // counters and one check per invariant.
 func orderingFile(scope []Param) drillFile {
-	return drillFile{mechanism: "ordering", section: "8.3", scope: scopeLine(scope),
+	return drillFile{sec: &harness.OrderingSection, scope: scopeLine(scope),
 		counters: []string{"deliveries", "dlq", "fixes", "moved_back", "applied_twice", "diverged", "duplicate_refused"},
 		checks: []check{{"not-moved-back", "!moved_back", "moved-back"}, {"not-applied-twice", "!applied_twice", "applied-twice"},
 			{"not-diverged", "diverged == 0", "diverged"}, {"duplicate-not-refused", "!duplicate_refused", "duplicate-refused"}}}

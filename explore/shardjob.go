@@ -70,10 +70,7 @@ const (
 	fenceAtFirstCommit
 )
 
-var shardjobStrategies = []struct {
-	name string
-	safe bool
-}{
+var shardjobStrategies = []bookStrategy{
 	{"fence-at-takeover", true},
 	{"fence-at-first-commit", false},
 }
@@ -260,7 +257,7 @@ func Shardjob(ctx context.Context, sc ShardjobScope, o Options) (*Report, error)
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Mechanism: "shardjob", Section: "11.2", Sampled: o.Samples > 0, Seed: o.Seed, Engine: EngineEnumerate,
+	rep := &Report{Mechanism: harness.ShardjobSection.Harness, Section: harness.ShardjobSection.ID, Sampled: o.Samples > 0, Seed: o.Seed, Engine: EngineEnumerate,
 		Scope: []Param{{"keys", sc.Keys}}, Space: sp.size(), Schedules: n, Replay: t.replay[1:]}
 	file := shardjobFile(rep.Scope)
 	for k, strat := range shardjobStrategies {
@@ -346,7 +343,7 @@ type shardResult struct {
 // shardjobFile is how a §11.2 counterexample is written as a drill file:
 // its counters and one check per invariant.
 func shardjobFile(scope []Param) drillFile {
-	return drillFile{mechanism: "shardjob", section: "11.2", scope: scopeLine(scope),
+	return drillFile{sec: &harness.ShardjobSection, scope: scopeLine(scope),
 		counters: []string{"applied", "keys", "moved_back", "zombie_moved"},
 		checks: []check{{"exactly-once", "applied == keys", "not-exactly-once"},
 			{"replay-matches", "rerun.suppressed == max(0, first.reached - rerun.from)", "replay-mismatch"},

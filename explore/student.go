@@ -101,7 +101,7 @@ func studentInboxReport(ctx context.Context, sc InboxScope, sp *studentInbox, o 
 		return nil, err
 	}
 	msgs := inboxMessages(sc.Messages)
-	rep := &Report{Mechanism: "inbox", Section: "8.2", Scope: sc.params()}
+	rep := &Report{Mechanism: harness.InboxSection.Harness, Section: harness.InboxSection.ID, Scope: sc.params()}
 	for i, m := range msgs {
 		rep.Legend = append(rep.Legend, fmt.Sprintf("m%d=%s", i+1, m))
 	}
@@ -147,7 +147,7 @@ func studentInboxReport(ctx context.Context, sc InboxScope, sp *studentInbox, o 
 	for _, m := range msgs {
 		acked = append(acked, fmt.Sprintf("acked(%q)", m.String()))
 	}
-	file := drillFile{mechanism: "inbox", section: "8.2", scope: scopeLine(rep.Scope), strategyLine: true, exercise: sp.exercise(),
+	file := drillFile{sec: &harness.InboxSection, scope: scopeLine(rep.Scope), strategyLine: true, exercise: sp.exercise(),
 		counters: []string{"deliveries", "effects", "lost", "doubled"},
 		checks: []check{{"not-lost", "lost == 0", "lost"}, {"not-doubled", "doubled == 0", "doubled"},
 			{"all-acked", strings.Join(acked, " && "), studentUnacked}}}
@@ -381,7 +381,7 @@ func studentOrdering(ctx context.Context, sc OrderingScope, s *harness.Students,
 			return nil, err
 		}
 	}
-	rep := &Report{Mechanism: "ordering", Section: "8.3", Space: n, Schedules: n, Scope: sc.params(), Engine: engine, States: states}
+	rep := &Report{Mechanism: harness.OrderingSection.Harness, Section: harness.OrderingSection.ID, Space: n, Schedules: n, Scope: sc.params(), Engine: engine, States: states}
 	var settled []string
 	for i := range sp.events() {
 		settled = append(settled, fmt.Sprintf("outcome(%q) != \"retry\"", orderingEvents[i].ID))
@@ -498,7 +498,7 @@ func studentShardjob(ctx context.Context, sc ShardjobScope, s *harness.Students,
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Mechanism: "shardjob", Section: "11.2", Scope: []Param{{"keys", sc.Keys}}, Space: n, Schedules: n, Engine: EngineEnumerate}
+	rep := &Report{Mechanism: harness.ShardjobSection.Harness, Section: harness.ShardjobSection.ID, Scope: []Param{{"keys", sc.Keys}}, Space: n, Schedules: n, Engine: EngineEnumerate}
 	file := shardjobFile(rep.Scope)
 	file.strategyLine, file.exercise = true, exercise
 	st, err := strategyResult(harness.Student, true, n, false, t, section[shardSchedule]{

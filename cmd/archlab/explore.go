@@ -10,6 +10,7 @@ import (
 	"archlab/drills"
 	"archlab/explore"
 	"archlab/explore/front"
+	"archlab/harness"
 	"archlab/ui/cli"
 	"archlab/ui/numflag"
 	"archlab/ui/status"
@@ -79,7 +80,8 @@ func newExploreCmd(g *cli.Env) *cobra.Command {
 // strategies, picks the counterexample --show and --emit print.
 func subcommand(o *front.Options, name string, run func(context.Context, explore.Options) (*explore.Report, error)) *cobra.Command {
 	g := o.G
-	strategies := explore.Strategies(name)
+	sec, _ := harness.SectionByName(name)
+	strategies := explore.Mechanisms[sec].Strategies
 	long := g.T("explore.help." + name + ".long")
 	if name == "inbox" {
 		long = g.T("explore.help.inbox.long", front.FaultTable(g))
@@ -112,7 +114,7 @@ func subcommand(o *front.Options, name string, run func(context.Context, explore
 			if err != nil {
 				return err
 			}
-			return o.Run(cmd.Context(), name, opts, run)
+			return o.Run(cmd.Context(), sec, opts, run)
 		},
 	}
 }
