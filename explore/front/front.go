@@ -44,9 +44,6 @@ const (
 	MaxWorkers = 1024
 )
 
-// Mechanisms names the subcommands in book order, for errors.
-const Mechanisms = "inbox, ordering, shardjob"
-
 // Check checks explore's own flags and turns them into engine options.
 // Without --seed a sample gets a seed from the clock, which the output
 // prints so the run can be repeated.
