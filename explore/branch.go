@@ -33,8 +33,8 @@ import (
 // Start is where a path begins: a section, the strategy every step runs
 // under, and the world it starts from.
 type Start struct {
-	Mechanism string // inbox, ordering, shardjob
-	Strategy  string // one of Strategies(Mechanism), or harness.Student
+	Section  *harness.Section
+	Strategy string // one of StateStrategies(Section, Students)
 	// Decls declare the world, in the section's verbs: message (§8.2);
 	// event, consumer and truth (§8.3); split (§11.2).
 	Decls []harness.Call
@@ -221,62 +221,35 @@ func cannot(key string, args ...any) error { return &stepErr{why: harness.M(key,
 
 // model is what the generic machine knows of a section.
 type model struct {
-	sec *harness.Section
 	// open starts a run of st, its world declared; rec may be nil.
 	open func(st Start, rec *harness.Recorder) (walker, error)
 	// reach is the fewest steps to a violation from s.
 	reach func(m *model, s *State) (*Reach, harness.Msg, error)
 	// strategy is the default strategy of a start with none.
 	strategy string
-}
-
-func modelOf(mech string) (*model, bool) {
-	switch mech {
-	case "inbox":
-		return &inboxModel, true
-	case "ordering":
-		return &orderingModel, true
-	case "shardjob":
-		return &shardModel, true
-	}
-	return nil, false
-}
-
-// StateStrategies are the strategies a start of mech may name: the
-// explorer's, then the section's others (§8.2's ack-before-effect, which
-// one drill runs and the explorer's table leaves out), then the student's
-// when students has the section's code.
-func StateStrategies(mech string, students *harness.Students) []string {
-	out := Strategies(mech)
-	if m, ok := modelOf(mech); ok {
-		for _, s := range m.sec.Strategies {
-			if !slices.Contains(out, s) {
-				out = append(out, s)
-			}
-		}
-	}
-	if students != nil {
-		switch {
-		case mech == "inbox" && students.Inbox != nil,
-			mech == "ordering" && students.Ordering != nil,
-			mech == "shardjob" && students.Shardjob != nil:
-			out = append(out, harness.Student)
-		}
-	}
-	return out
+	// decls are the verbs that declare a world, not a step.
+	decls []string
+	// steps, when set, is what a start takes from a drill's steps
+	// (§11.2's commit interval).
+	steps func(st *Start, steps []harness.Call)
 }
 
 // check validates st and fills in its defaults.
 func (st *Start) check() (*model, error) {
-	m, ok := modelOf(st.Mechanism)
+	mech, ok := Mechanisms[st.Section]
 	if !ok {
-		return nil, &StartError{Why: harness.M("state.err.mechanism", st.Mechanism)}
+		name := ""
+		if st.Section != nil {
+			name = st.Section.Harness
+		}
+		return nil, &StartError{Why: harness.M("state.err.mechanism", name)}
 	}
+	m := mech.model
 	if st.Strategy == "" {
 		st.Strategy = m.strategy
 	}
-	if all := StateStrategies(st.Mechanism, st.Students); !slices.Contains(all, st.Strategy) {
-		return nil, &StartError{Why: harness.M("state.err.strategy", st.Strategy, st.Mechanism, strings.Join(all, ", "))}
+	if all := StateStrategies(st.Section, st.Students); !slices.Contains(all, st.Strategy) {
+		return nil, &StartError{Why: harness.M("state.err.strategy", st.Strategy, st.Section.Harness, strings.Join(all, ", "))}
 	}
 	return m, nil
 }
@@ -459,8 +432,8 @@ type Walk struct {
 // that a class can branch between two of them. rows is the number of steps
 // each call recorded in the drill's own trace, which the path's replay
 // must match; a mismatch ends the walk there.
-func Branch(mech, strategy string, calls []harness.Call, rows []int, students *harness.Students) (*Walk, error) {
-	st := Start{Mechanism: mech, Strategy: strategy, Students: students}
+func Branch(sec *harness.Section, strategy string, calls []harness.Call, rows []int, students *harness.Students) (*Walk, error) {
+	st := Start{Section: sec, Strategy: strategy, Students: students}
 	m, err := st.check()
 	if err != nil {
 		return nil, err
@@ -474,13 +447,8 @@ func Branch(mech, strategy string, calls []harness.Call, rows []int, students *h
 		}
 	}
 	st.Decls = slices.Clone(calls[:first])
-	if mech == "shardjob" {
-		for _, c := range calls[first:] {
-			if c.Verb == "run" && c.Has("every") {
-				st.Every = c.Int("every", 0)
-				break
-			}
-		}
+	if m.steps != nil {
+		m.steps(&st, calls[first:])
 	}
 	rec := &harness.Recorder{}
 	w, err := begin(m, st, rec)
@@ -496,7 +464,7 @@ func Branch(mech, strategy string, calls []harness.Call, rows []int, students *h
 		}
 	}
 	if len(rec.Steps) != sum(rows[:first]) {
-		return nil, fmt.Errorf("explore: the world of %s recorded %d steps, the drill %d", mech, len(rec.Steps), sum(rows[:first]))
+		return nil, fmt.Errorf("explore: the world of %s recorded %d steps, the drill %d", sec.Harness, len(rec.Steps), sum(rows[:first]))
 	}
 	row(len(rec.Steps), 0)
 	stop := func(i int, why string) *Walk {
@@ -553,8 +521,7 @@ func Branch(mech, strategy string, calls []harness.Call, rows []int, students *h
 
 // kindOf is what a call is to a path, asked of the section with no run.
 func kindOf(m *model, c harness.Call) callKind {
-	switch m.sec.Harness + " " + c.Verb {
-	case "inbox message", "ordering event", "ordering consumer", "ordering truth", "shardjob split":
+	if slices.Contains(m.decls, c.Verb) {
 		return callDecl
 	}
 	return callStep

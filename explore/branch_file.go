@@ -70,34 +70,34 @@ func (s *State) DrillFile(lang i18n.Lang, name, url string) (string, error) {
 	}
 	spec := s.w.file()
 	var b strings.Builder
-	comment := i18n.T(lang, harness.Plural("state.file.comment", len(s.Path)), s.Start.Mechanism, len(s.Path), s.Start.Strategy, url)
+	comment := i18n.T(lang, harness.Plural("state.file.comment", len(s.Path)), s.Start.Section.Harness, len(s.Path), s.Start.Strategy, url)
 	if len(s.Legend) > 0 {
 		comment += "\n" + i18n.T(lang, "state.file.legend", strings.Join(s.Legend, " "))
 	}
 	for _, line := range strings.Split(comment, "\n") {
 		b.WriteString(strings.TrimRight("# "+line, " ") + "\n")
 	}
-	m, _ := modelOf(s.Start.Mechanism)
-	fmt.Fprintf(&b, "drill %s\nsection %s\nharness %s\n", name, m.sec.ID, m.sec.Harness)
-	if len(m.sec.Strategies) > 0 || s.Start.Strategy == harness.Student {
+	sec := s.Start.Section
+	fmt.Fprintf(&b, "drill %s\nsection %s\nharness %s\n", name, sec.ID, sec.Harness)
+	if len(sec.Strategies) > 0 || s.Start.Strategy == harness.Student {
 		fmt.Fprintf(&b, "strategy %s\n", s.Start.Strategy)
 	}
 	b.WriteString("-- steps --\n")
 	for _, c := range s.Start.Decls {
-		b.WriteString(callLine(m.sec, c, "") + "\n")
+		b.WriteString(callLine(sec, c, "") + "\n")
 	}
 	n := 0
 	for i, st := range s.Path {
 		fmt.Fprintf(&b, "# %d %s\n", i+1, st.Segment)
 		for _, c := range st.Calls {
-			b.WriteString(callLine(m.sec, c, spec.binds[n]) + "\n")
+			b.WriteString(callLine(sec, c, spec.binds[n]) + "\n")
 			n++
 		}
 	}
 	if len(spec.looks) > 0 {
 		b.WriteString("[verdict]\n")
 		for _, c := range spec.looks {
-			b.WriteString(callLine(m.sec, c, "") + "\n")
+			b.WriteString(callLine(sec, c, "") + "\n")
 		}
 	}
 	b.WriteString("-- counters --\n")
@@ -123,7 +123,7 @@ func (s *State) DrillFile(lang i18n.Lang, name, url string) (string, error) {
 	}
 	for _, l := range []i18n.Lang{i18n.EN, i18n.ZH} {
 		fmt.Fprintf(&b, "-- %s --\n", l)
-		fmt.Fprintf(&b, "title: %s\n", i18n.T(l, harness.Plural("state.file.title", len(s.Path)), s.Start.Mechanism, len(s.Path), s.Start.Strategy))
+		fmt.Fprintf(&b, "title: %s\n", i18n.T(l, harness.Plural("state.file.title", len(s.Path)), s.Start.Section.Harness, len(s.Path), s.Start.Strategy))
 		for _, c := range spec.checks {
 			fmt.Fprintf(&b, "check %s: %s\n", c.name, i18n.T(l, c.text.Key, c.text.Args...))
 		}

@@ -19,35 +19,20 @@ import (
 // with no fault budget, then a prune through each message's seq.
 
 var inboxModel = model{
-	sec:      &harness.InboxSection,
 	strategy: string(harness.EffectThenAck),
 	open:     openInbox,
 	reach:    reachInbox,
+	decls:    []string{"message"},
 }
 
-// DefaultStart is the explorer's default scope as a state page's start:
-// its messages, ordering's events with a retry budget of 3 and the source
-// of truth, or shardjob's keys in one shard.
-func DefaultStart(mech string) Start {
-	st := Start{Mechanism: mech}
-	switch mech {
-	case "inbox":
-		for _, m := range inboxMessages(DefaultInbox.Messages) {
-			st.Decls = append(st.Decls, harness.Call{Verb: "message", Args: map[string]any{
-				"msg": m.String(), "seq": int(m.Seq), "order": m.OrderID, "amount": int(m.AmountCents)}})
-		}
-	case "ordering":
-		for _, e := range orderingEvents[:poisonEvent] {
-			st.Decls = append(st.Decls, harness.Call{Verb: "event", Args: map[string]any{
-				"id": e.ID, "order": e.OrderID, "version": fmt.Sprintf("v%d", e.Version), "type": e.Type}})
-		}
-		st.Decls = append(st.Decls,
-			harness.Call{Verb: "truth", Args: map[string]any{"order": orderingOrder, "state": orderingTruth.String()}},
-			harness.Call{Verb: "consumer", Args: map[string]any{"max-attempts": DefaultOrdering.MaxAttempts}})
-	case "shardjob":
-		st.Decls = []harness.Call{{Verb: "split", Args: map[string]any{"keys": DefaultShardjob.Keys, "shards": 1}}}
+// inboxDecls is the default scope's messages.
+func inboxDecls() []harness.Call {
+	var decls []harness.Call
+	for _, m := range inboxMessages(DefaultInbox.Messages) {
+		decls = append(decls, harness.Call{Verb: "message", Args: map[string]any{
+			"msg": m.String(), "seq": int(m.Seq), "order": m.OrderID, "amount": int(m.AmountCents)}})
 	}
-	return st
+	return decls
 }
 
 type inboxWalk struct {

@@ -19,10 +19,23 @@ import (
 // never takes reconcile.
 
 var orderingModel = model{
-	sec:      &harness.OrderingSection,
 	strategy: orderingStrategies[retryThenReconcile].name,
 	open:     openOrdering,
 	reach:    reachOrdering,
+	decls:    []string{"event", "consumer", "truth"},
+}
+
+// orderingDecls is the default scope's events, before the poison one, the
+// source of truth and a retry budget of 3.
+func orderingDecls() []harness.Call {
+	var decls []harness.Call
+	for _, e := range orderingEvents[:poisonEvent] {
+		decls = append(decls, harness.Call{Verb: "event", Args: map[string]any{
+			"id": e.ID, "order": e.OrderID, "version": fmt.Sprintf("v%d", e.Version), "type": e.Type}})
+	}
+	return append(decls,
+		harness.Call{Verb: "truth", Args: map[string]any{"order": orderingOrder, "state": orderingTruth.String()}},
+		harness.Call{Verb: "consumer", Args: map[string]any{"max-attempts": DefaultOrdering.MaxAttempts}})
 }
 
 type orderingWalk struct {

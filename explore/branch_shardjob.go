@@ -25,10 +25,27 @@ import (
 // as it is.
 
 var shardModel = model{
-	sec:      &harness.ShardjobSection,
 	strategy: shardjobStrategies[fenceAtFirstCommit].name,
 	open:     openShard,
 	reach:    reachShard,
+	decls:    []string{"split"},
+	steps:    shardEvery,
+}
+
+// shardDecls is the default scope's keys, in one shard.
+func shardDecls() []harness.Call {
+	return []harness.Call{{Verb: "split", Args: map[string]any{"keys": DefaultShardjob.Keys, "shards": 1}}}
+}
+
+// shardEvery takes a drill's commit interval, its first run's, for the
+// runs the page offers.
+func shardEvery(st *Start, steps []harness.Call) {
+	for _, c := range steps {
+		if c.Verb == "run" && c.Has("every") {
+			st.Every = c.Int("every", 0)
+			return
+		}
+	}
 }
 
 // defaultEvery is the commit interval of the runs a page offers when its

@@ -39,7 +39,7 @@ func broken(s *State) []string {
 // order, with the rows' own words: the explorer's choices, not a list of
 // the page's own.
 func TestStateActionsAreTheTable(t *testing.T) {
-	st := DefaultStart("inbox")
+	st := DefaultStart(&harness.InboxSection)
 	wantFor := func(msg int, on harness.MsgState) []Action {
 		var out []Action
 		for k, row := range harness.InboxFaults {
@@ -92,7 +92,7 @@ func TestStateActionsAreTheTable(t *testing.T) {
 // words: each stop and failing sink as a form on the owner's run, and
 // after a stop each zombie at the new owner's first read and first commit.
 func TestShardActionsAreTheTable(t *testing.T) {
-	st := DefaultStart("shardjob")
+	st := DefaultStart(&harness.ShardjobSection)
 	faults := func(s *State) (forms, zombies []Action) {
 		for _, a := range s.Actions {
 			switch {
@@ -138,7 +138,7 @@ func TestShardActionsAreTheTable(t *testing.T) {
 // TestStateNoEffect: a step that leaves the state as it is says so, and
 // one that changes it does not.
 func TestStateNoEffect(t *testing.T) {
-	st := Start{Mechanism: "inbox", Strategy: string(harness.EffectThenAck), Decls: ackLostWorld}
+	st := Start{Section: &harness.InboxSection, Strategy: string(harness.EffectThenAck), Decls: ackLostWorld}
 	s := open(t, st, "deliver-m1")
 	effect := map[string]bool{}
 	for _, a := range s.Actions {
@@ -168,7 +168,7 @@ func TestStateNoEffect(t *testing.T) {
 // held and its effect never applied: lost, here already. Under
 // effect-then-ack the same step commits nothing, and nothing is lost.
 func TestStateLost(t *testing.T) {
-	st := Start{Mechanism: "inbox", Strategy: string(harness.MarkBeforeEffect), Decls: ackLostWorld}
+	st := Start{Section: &harness.InboxSection, Strategy: string(harness.MarkBeforeEffect), Decls: ackLostWorld}
 	if got := broken(open(t, st, "deliver-m1.crash-mid")); !slices.Equal(got, []string{"lost"}) {
 		t.Errorf("mark-before-effect, crash-mid: broken %v, want [lost]", got)
 	}
@@ -184,9 +184,9 @@ func TestStateLost(t *testing.T) {
 
 // TestPathErrors: a step that cannot be taken names its number and why.
 func TestPathErrors(t *testing.T) {
-	inbox := Start{Mechanism: "inbox", Strategy: string(harness.EffectThenAck), Decls: ackLostWorld}
-	ordering := DefaultStart("ordering")
-	shard := DefaultStart("shardjob")
+	inbox := Start{Section: &harness.InboxSection, Strategy: string(harness.EffectThenAck), Decls: ackLostWorld}
+	ordering := DefaultStart(&harness.OrderingSection)
+	shard := DefaultStart(&harness.ShardjobSection)
 	tests := []struct {
 		st   Start
 		path []string
@@ -202,7 +202,7 @@ func TestPathErrors(t *testing.T) {
 		{inbox, []string{"fly-m1"}, 1, "state.err.verb"},
 		{ordering, []string{"deliver-evt-7"}, 1, "state.err.no-event"},
 		{ordering, []string{"next"}, 1, "state.err.queue-empty"},
-		{Start{Mechanism: "ordering", Strategy: "retry-only", Decls: ordering.Decls}, []string{"reconcile-o-1"}, 1, "state.err.no-reconcile"},
+		{Start{Section: &harness.OrderingSection, Strategy: "retry-only", Decls: ordering.Decls}, []string{"reconcile-o-1"}, 1, "state.err.no-reconcile"},
 		{shard, []string{"run-shard-1"}, 1, "state.err.no-shard"},
 		{shard, []string{"run-shard-0.crash-31"}, 1, "state.err.mod"},
 		{shard, []string{"run-shard-0.every-10.e1"}, 1, "state.err.canonical"},
@@ -212,7 +212,7 @@ func TestPathErrors(t *testing.T) {
 		_, err := Open(tt.st, tt.path)
 		var pe *PathError
 		if !errors.As(err, &pe) || pe.Step != tt.step || pe.Segment != tt.path[tt.step-1] || pe.Why.Key != tt.why {
-			t.Errorf("%s %v: %v, want step %d (%s): %s", tt.st.Mechanism, tt.path, err, tt.step, tt.path[tt.step-1], tt.why)
+			t.Errorf("%s %v: %v, want step %d (%s): %s", tt.st.Section.Harness, tt.path, err, tt.step, tt.path[tt.step-1], tt.why)
 		}
 	}
 	long := make([]string, MaxPath+1)
@@ -222,7 +222,7 @@ func TestPathErrors(t *testing.T) {
 	if _, err := Open(inbox, long); !errors.As(err, new(*PathError)) {
 		t.Errorf("a path of %d steps: %v", len(long), err)
 	}
-	for _, st := range []Start{{Mechanism: "queue"}, {Mechanism: "inbox", Strategy: "optimistic"}} {
+	for _, st := range []Start{{Section: &harness.Section{Harness: "queue"}}, {Section: &harness.InboxSection, Strategy: "optimistic"}} {
 		if _, err := Open(st, nil); !errors.As(err, new(*StartError)) {
 			t.Errorf("%+v: %v, want a StartError", st, err)
 		}
@@ -236,7 +236,7 @@ func TestPathErrors(t *testing.T) {
 func TestReachIsTheFewest(t *testing.T) {
 	for _, strategy := range harness.InboxStrategies {
 		for _, path := range [][]string{nil, {"deliver-m1.ack-lost"}} {
-			st := DefaultStart("inbox")
+			st := DefaultStart(&harness.InboxSection)
 			st.Strategy = string(strategy)
 			s := open(t, st, path...)
 			want, wantPath := bfsBroken(t, st, path, 3)
@@ -324,16 +324,16 @@ func bfsBroken(t *testing.T, st Start, path []string, depth int) (int, []string)
 // have a violation within reach of the start, the safe ones none, and the
 // reach's end is broken.
 func TestReachOtherSections(t *testing.T) {
-	budget1 := DefaultStart("ordering")
+	budget1 := DefaultStart(&harness.OrderingSection)
 	budget1.Decls[len(budget1.Decls)-1] = harness.Call{Verb: "consumer", Args: map[string]any{"max-attempts": 1}}
 	for _, tt := range []struct {
 		st   Start
 		safe bool
 	}{
-		{Start{Mechanism: "ordering", Strategy: "retry-then-reconcile", Decls: budget1.Decls}, true},
-		{Start{Mechanism: "ordering", Strategy: "retry-only", Decls: budget1.Decls}, false},
-		{Start{Mechanism: "shardjob", Strategy: "fence-at-takeover", Decls: DefaultStart("shardjob").Decls}, true},
-		{Start{Mechanism: "shardjob", Strategy: "fence-at-first-commit", Decls: DefaultStart("shardjob").Decls}, false},
+		{Start{Section: &harness.OrderingSection, Strategy: "retry-then-reconcile", Decls: budget1.Decls}, true},
+		{Start{Section: &harness.OrderingSection, Strategy: "retry-only", Decls: budget1.Decls}, false},
+		{Start{Section: &harness.ShardjobSection, Strategy: "fence-at-takeover", Decls: DefaultStart(&harness.ShardjobSection).Decls}, true},
+		{Start{Section: &harness.ShardjobSection, Strategy: "fence-at-first-commit", Decls: DefaultStart(&harness.ShardjobSection).Decls}, false},
 	} {
 		s := open(t, tt.st)
 		if (s.Reach == nil) != tt.safe {
@@ -355,7 +355,7 @@ func TestReachOtherSections(t *testing.T) {
 // under retry-then-reconcile the run has not settled until the order is
 // reconciled, and reconciling repairs it.
 func TestOrderingSettles(t *testing.T) {
-	st := DefaultStart("ordering")
+	st := DefaultStart(&harness.OrderingSection)
 	st.Decls[len(st.Decls)-1] = harness.Call{Verb: "consumer", Args: map[string]any{"max-attempts": 1}}
 	path := []string{"deliver-evt-1", "deliver-evt-3", "deliver-evt-2"}
 	st.Strategy = "retry-only"
@@ -378,7 +378,7 @@ func TestOrderingSettles(t *testing.T) {
 // TestShardStepsRoundTrip: a §11.2 step's segment and the call it runs
 // name each other: the segment of a drill's call opens to the same call.
 func TestShardStepsRoundTrip(t *testing.T) {
-	st := DefaultStart("shardjob")
+	st := DefaultStart(&harness.ShardjobSection)
 	st.Strategy = "fence-at-first-commit"
 	for _, path := range [][]string{
 		{"run-shard-0.e1.stall-25", "run-shard-0.e2.zombie-0", "commit-shard-0.e1.at-30"},
@@ -417,23 +417,22 @@ func TestShardStepsRoundTrip(t *testing.T) {
 
 // TestOpenIsDeterministic: the same path gives the same state.
 func TestOpenIsDeterministic(t *testing.T) {
-	for _, mech := range []string{"inbox", "ordering", "shardjob"} {
-		st := DefaultStart(mech)
-		path := map[string][]string{
-			"inbox":    {"deliver-m1.ack-lost", "deliver-m2.duplicate"},
-			"ordering": {"publish-evt-2", "deliver-evt-1", "next"},
-			"shardjob": {"run-shard-0.e1.stall-25"},
-		}[mech]
+	for sec, path := range map[*harness.Section][]string{
+		&harness.InboxSection:    {"deliver-m1.ack-lost", "deliver-m2.duplicate"},
+		&harness.OrderingSection: {"publish-evt-2", "deliver-evt-1", "next"},
+		&harness.ShardjobSection: {"run-shard-0.e1.stall-25"},
+	} {
+		st := DefaultStart(sec)
 		a, b := open(t, st, path...), open(t, st, path...)
 		a.w, b.w = nil, nil
 		if !reflect.DeepEqual(a, b) {
-			t.Errorf("%s %v: two opens differ", mech, path)
+			t.Errorf("%s %v: two opens differ", sec.Harness, path)
 		}
 	}
 }
 
 func ExampleOpen() {
-	st := Start{Mechanism: "inbox", Strategy: "mark-before-effect", Decls: ackLostWorld}
+	st := Start{Section: &harness.InboxSection, Strategy: "mark-before-effect", Decls: ackLostWorld}
 	s, _ := Open(st, []string{"deliver-m1.crash-mid"})
 	for _, p := range s.Props {
 		fmt.Println(p.Name, "broken:", p.Broken)
@@ -461,10 +460,8 @@ func ExampleOpen() {
 // argument one the verb declares and a choice one of its choices: the
 // pages name the steps, the harness's table says what they are.
 func TestStateStepsAreTheSectionsVerbs(t *testing.T) {
-	for _, mech := range []string{"inbox", "ordering", "shardjob"} {
-		st := DefaultStart(mech)
-		m, _ := modelOf(mech)
-		sec := m.sec
+	for _, sec := range harness.Sections {
+		st := DefaultStart(sec)
 		var path []string
 		for depth := range 3 {
 			s := open(t, st, path...)
@@ -485,15 +482,15 @@ func TestStateStepsAreTheSectionsVerbs(t *testing.T) {
 				for _, c := range x.Path[len(x.Path)-1].Calls {
 					v, ok := sec.Verb(c.Verb)
 					if !ok {
-						t.Errorf("%s %v: step %s calls %q, not a verb of §%s", mech, path, seg, c.Verb, sec.ID)
+						t.Errorf("%s %v: step %s calls %q, not a verb of §%s", sec.Harness, path, seg, c.Verb, sec.ID)
 						continue
 					}
 					for name, val := range c.Args {
 						i := slices.IndexFunc(v.Args, func(a harness.Arg) bool { return a.Name == name })
 						if i < 0 {
-							t.Errorf("%s %v: step %s: %s has no argument %q", mech, path, seg, c.Verb, name)
+							t.Errorf("%s %v: step %s: %s has no argument %q", sec.Harness, path, seg, c.Verb, name)
 						} else if arg := v.Args[i]; arg.Kind == harness.Choice && !slices.Contains(arg.Choices, fmt.Sprint(val)) {
-							t.Errorf("%s %v: step %s: %s %s=%v is not one of %v", mech, path, seg, c.Verb, name, val, arg.Choices)
+							t.Errorf("%s %v: step %s: %s %s=%v is not one of %v", sec.Harness, path, seg, c.Verb, name, val, arg.Choices)
 						}
 					}
 				}
@@ -502,7 +499,7 @@ func TestStateStepsAreTheSectionsVerbs(t *testing.T) {
 				}
 			}
 			if next == "" {
-				t.Fatalf("%s: no step with an effect at depth %d", mech, depth)
+				t.Fatalf("%s: no step with an effect at depth %d", sec.Harness, depth)
 			}
 			path = append(path, next)
 		}

@@ -46,10 +46,9 @@ type check struct {
 // counters listed and expected, and one check per invariant, in the
 // invariants' order.
 type drillFile struct {
-	mechanism string // "inbox": the harness, and the drill's name
-	section   string // "8.2"
-	scope     string // "messages=3 faults=2", for the opening comment
-	strategy  string // the strategy the counterexample broke
+	sec      *harness.Section // its harness, and the drill's name
+	scope    string           // "messages=3 faults=2", for the opening comment
+	strategy string           // the strategy the counterexample broke
 	// demonstrates: the book teaches that this strategy breaks, so the
 	// file demonstrates the book's point (a student's code, which should
 	// hold, is not)
@@ -66,7 +65,9 @@ type drillFile struct {
 }
 
 // Name is the emitted drill's name: explore-inbox-naive.
-func (c *Counterexample) Name() string { return "explore-" + c.file.mechanism + "-" + c.file.strategy }
+func (c *Counterexample) Name() string {
+	return "explore-" + c.file.sec.Harness + "-" + c.file.strategy
+}
 
 // Emit writes the counterexample as a drill file (txtar, as package drills
 // parses it): an opening comment in lang saying what the file shows, the
@@ -86,11 +87,11 @@ func (c *Counterexample) Emit(lang i18n.Lang) (string, error) {
 	if !f.demonstrates {
 		key += ".fails" // a student's code: the replay fails
 	}
-	comment := i18n.T(lang, key, f.mechanism, f.scope, f.strategy, c.Index+1, c.Line(lang), c.Name())
+	comment := i18n.T(lang, key, f.sec.Harness, f.scope, f.strategy, c.Index+1, c.Line(lang), c.Name())
 	for _, line := range strings.Split(comment, "\n") {
 		b.WriteString(strings.TrimRight("# "+line, " ") + "\n")
 	}
-	fmt.Fprintf(&b, "drill %s\nsection %s\nharness %s\n", c.Name(), f.section, f.mechanism)
+	fmt.Fprintf(&b, "drill %s\nsection %s\nharness %s\n", c.Name(), f.sec.ID, f.sec.Harness)
 	if f.strategyLine {
 		fmt.Fprintf(&b, "strategy %s\n", f.strategy)
 	}

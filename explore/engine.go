@@ -138,8 +138,8 @@ func (c *OutsideCalls) count(n int) {
 
 // Report is one exploration.
 type Report struct {
-	Mechanism string  // "inbox", "ordering", "shardjob"
-	Section   string  // "8.2"
+	Mechanism string  // its section's Harness, as the command names it: inbox
+	Section   string  // its section's ID: 8.2
 	Scope     []Param // the scope's flags, in their order
 	Sampled   bool    // Samples > 0: a random sample, not the whole scope
 	Engine    Engine  // how the scope was walked
@@ -247,17 +247,6 @@ func (o Options) workers() int {
 
 // Sampled reports whether o draws a sample.
 func (o Options) Sampled() bool { return o.Samples > 0 }
-
-// EngineFor is the engine a mechanism's scope is walked with under o:
-// shardjob, which has no state graph, and every sample schedule by
-// schedule; inbox and ordering through their states unless o says
-// enumerate. The command names its progress by it (states or schedules).
-func EngineFor(mechanism string, o Options) Engine {
-	if mechanism == "shardjob" {
-		return EngineEnumerate
-	}
-	return o.engine()
-}
 
 // engine is the engine o asks for: a sample is drawn schedule by
 // schedule; otherwise the state graph unless o says enumerate.
@@ -505,50 +494,105 @@ func (t *strategyTally[S]) merge(o *strategyTally[S]) {
 	t.shortest.merge(o.shortest)
 }
 
-// section is what a mechanism tells the engine about one strategy's
-// shortest counterexample: how to name it, replay it and emit it.
+// section is what a mechanism tells the engine about its strategies'
+// shortest counterexamples: how to name them and emit them.
 type section[S any] struct {
 	invariants []string
 	// faults names the fault classes a tally's fired counted, bit by bit.
 	faults   []string
 	schedule func(*S) string
-	outcome  func(*S) ([]harness.Msg, error)
-	replay   func(*S, *harness.Recorder, *tape) error
 	file     drillFile
 }
 
-// strategyResult turns a tally into a Strategy with its verdict.
-func strategyResult[S any](name string, safe bool, schedules uint64, sampled bool, t *strategyTally[S], sec section[S]) (Strategy, error) {
-	st := Strategy{Name: name, Safe: safe, Schedules: schedules, Broken: t.broken}
-	for i, inv := range sec.invariants {
+// strategyRun is one strategy's walk: its tally, and how to tell and
+// replay its shortest counterexample.
+type strategyRun[S any] struct {
+	name    string
+	safe    bool // what the book teaches
+	tally   *strategyTally[S]
+	outcome func(*S) ([]harness.Msg, error)
+	replay  func(*S, *harness.Recorder, *tape) error
+}
+
+// numbered are the runs of the book's strategies, one tally each, where
+// strategy k is told by outcome(k, s) and replayed by run(k, s, …).
+func numbered[S, R any](strategies []bookStrategy, tallies []strategyTally[S],
+	outcome func(int, *S) ([]harness.Msg, error), run func(int, *S, *harness.Recorder, *tape) (R, error)) []strategyRun[S] {
+	runs := make([]strategyRun[S], len(strategies))
+	for k, b := range strategies {
+		runs[k] = strategyRun[S]{name: b.name, safe: b.safe, tally: &tallies[k],
+			outcome: func(s *S) ([]harness.Msg, error) { return outcome(k, s) },
+			replay: func(s *S, rec *harness.Recorder, tp *tape) error {
+				_, err := run(k, s, rec, tp)
+				return err
+			}}
+	}
+	return runs
+}
+
+// walked is what a walk of a section's scope found, before it is a
+// report.
+type walked[S any] struct {
+	scope  []Param
+	o      Options // a sample's Samples and Seed
+	engine Engine
+	states uint64 // distinct states, on the state engine
+	space  uint64 // schedules in the scope
+	n      uint64 // schedules run, per strategy
+	how    section[S]
+	runs   []strategyRun[S]
+}
+
+// assemble is the report of what w found in sec's scope: one Strategy per
+// run, in the runs' order, each with its verdict. The caller adds what is
+// its own (a legend, the budgets, the replay cost).
+func assemble[S any](sec *harness.Section, w walked[S]) (*Report, error) {
+	rep := &Report{Mechanism: sec.Harness, Section: sec.ID, Scope: w.scope, Sampled: w.o.Samples > 0, Seed: w.o.Seed,
+		Engine: w.engine, States: w.states, Space: w.space, Schedules: w.n}
+	w.how.file.sec, w.how.file.scope = sec, scopeLine(w.scope)
+	for _, r := range w.runs {
+		st, err := strategyResult(r, &w.how, w.n, rep.Sampled)
+		if err != nil {
+			return nil, err
+		}
+		rep.Strategies = append(rep.Strategies, st)
+	}
+	return rep, nil
+}
+
+// strategyResult turns a strategy's tally into a Strategy with its verdict.
+func strategyResult[S any](r strategyRun[S], how *section[S], schedules uint64, sampled bool) (Strategy, error) {
+	t := r.tally
+	st := Strategy{Name: r.name, Safe: r.safe, Schedules: schedules, Broken: t.broken}
+	for i, inv := range how.invariants {
 		st.Violations = append(st.Violations, Count{Name: inv, N: t.violations[i]})
 	}
 	if t.faults != nil {
-		for i, f := range sec.faults {
+		for i, f := range how.faults {
 			st.Faults = append(st.Faults, Count{Name: f, N: t.faults[i]})
 		}
 	}
 	if b := t.shortest; b.found {
 		s := b.sched
-		outcome, err := sec.outcome(&s)
+		outcome, err := r.outcome(&s)
 		if err != nil {
 			return st, err
 		}
-		ce := &Counterexample{Index: b.index, Length: b.length, Schedule: sec.schedule(&s), Outcome: outcome, file: sec.file}
-		for i, inv := range sec.invariants {
+		ce := &Counterexample{Index: b.index, Length: b.length, Schedule: how.schedule(&s), Outcome: outcome, file: how.file}
+		for i, inv := range how.invariants {
 			if b.broken&(1<<i) != 0 {
 				ce.Broken = append(ce.Broken, inv)
 			}
 		}
-		ce.replay = func(r *harness.Recorder, tp *tape) error { return sec.replay(&s, r, tp) }
-		ce.file.strategy = name
-		ce.file.demonstrates = !safe
+		ce.replay = func(rec *harness.Recorder, tp *tape) error { return r.replay(&s, rec, tp) }
+		ce.file.strategy = r.name
+		ce.file.demonstrates = !r.safe
 		st.Shortest = ce
 	}
 	switch {
-	case safe == (st.Shortest == nil):
+	case r.safe == (st.Shortest == nil):
 		st.Verdict = AsTheBook
-	case !safe && sampled:
+	case !r.safe && sampled:
 		st.Verdict = NotFound
 	default:
 		st.Verdict = Contradicts
@@ -596,26 +640,4 @@ func pick(r *rand.Rand, weights []float64) int {
 		x -= w
 	}
 	return last // rounding: x landed on the sum
-}
-
-// Strategies names a mechanism's strategies in the order its report lists
-// them; nil for an unknown mechanism. The command checks a STRATEGY
-// argument against it before exploring.
-func Strategies(mechanism string) []string {
-	var out []string
-	switch mechanism {
-	case "inbox":
-		for _, s := range harness.InboxStrategies {
-			out = append(out, string(s))
-		}
-	case "ordering":
-		for _, s := range orderingStrategies {
-			out = append(out, s.name)
-		}
-	case "shardjob":
-		for _, s := range shardjobStrategies {
-			out = append(out, s.name)
-		}
-	}
-	return out
 }

@@ -82,6 +82,16 @@ const (
 // (harness.InboxStrategies): only effect-then-ack is safe.
 func safeInbox(s harness.Strategy) bool { return s == harness.EffectThenAck }
 
+// inboxStrategies are harness.InboxStrategies, each with what the book
+// teaches of it.
+var inboxStrategies = func() []bookStrategy {
+	out := make([]bookStrategy, len(harness.InboxStrategies))
+	for i, s := range harness.InboxStrategies {
+		out[i] = bookStrategy{string(s), safeInbox(s)}
+	}
+	return out
+}()
+
 // delivery is one step's row of the fault table: 0 is the plain delivery,
 // d > 0 the fault harness.InboxFaults[d].
 type delivery uint8
@@ -477,34 +487,39 @@ func Inbox(ctx context.Context, sc InboxScope, o Options) (*Report, error) {
 		}
 		n, tallies, calls = ran, t.st, t.calls
 	}
-	rep := &Report{Mechanism: "inbox", Section: "8.2", Sampled: o.Samples > 0, Seed: o.Seed, Engine: engine, States: states,
-		Scope: sc.params(), Space: sp.size(), Schedules: n}
-	for i, m := range sp.msgs {
-		rep.Legend = append(rep.Legend, fmt.Sprintf("m%d=%s", i+1, m))
+	rep, err := assemble(&harness.InboxSection, walked[inboxSchedule]{scope: sc.params(), o: o, engine: engine, states: states,
+		space: sp.size(), n: n, how: section[inboxSchedule]{invariants: inboxInvariants, schedule: (*inboxSchedule).String, file: inboxFile()},
+		runs: numbered(inboxStrategies, tallies[:],
+			func(k int, s *inboxSchedule) ([]harness.Msg, error) { return sp.outcome(harness.InboxStrategies[k], s) },
+			func(k int, s *inboxSchedule, rec *harness.Recorder, tp *tape) (uint8, error) {
+				return sp.run(harness.InboxStrategies[k], s, rec, tp)
+			})})
+	if err != nil {
+		return nil, err
 	}
-	file := drillFile{mechanism: "inbox", section: "8.2", scope: scopeLine(rep.Scope), strategyLine: true,
-		counters: []string{"deliveries", "effects", "lost", "doubled"},
-		checks:   []check{{"not-lost", "lost == 0", "lost"}, {"not-doubled", "doubled == 0", "doubled"}}}
-	for k, strategy := range harness.InboxStrategies {
-		st, err := strategyResult(string(strategy), safeInbox(strategy), n, rep.Sampled, &tallies[k], section[inboxSchedule]{
-			invariants: inboxInvariants,
-			schedule:   (*inboxSchedule).String,
-			outcome:    func(s *inboxSchedule) ([]harness.Msg, error) { return sp.outcome(strategy, s) },
-			replay: func(s *inboxSchedule, rec *harness.Recorder, tp *tape) error {
-				_, err := sp.run(strategy, s, rec, tp)
-				return err
-			},
-			file: file,
-		})
-		if err != nil {
-			return nil, err
+	rep.Legend = inboxLegend(sp.msgs)
+	if sc.Notify {
+		for k := range rep.Strategies {
+			rep.Strategies[k].Outside = &calls[k]
 		}
-		if sc.Notify {
-			st.Outside = &calls[k]
-		}
-		rep.Strategies = append(rep.Strategies, st)
 	}
 	return rep, nil
+}
+
+// inboxLegend names the scope's messages: m1=checkout:evt-1.
+func inboxLegend(msgs []inbox.Message) []string {
+	out := make([]string, len(msgs))
+	for i, m := range msgs {
+		out[i] = fmt.Sprintf("m%d=%s", i+1, m)
+	}
+	return out
+}
+
+// inboxFile is how a §8.2 counterexample is written as a drill file: its
+// counters and one check per invariant.
+func inboxFile() drillFile {
+	return drillFile{strategyLine: true, counters: []string{"deliveries", "effects", "lost", "doubled"},
+		checks: []check{{"not-lost", "lost == 0", "lost"}, {"not-doubled", "doubled == 0", "doubled"}}}
 }
 
 // schedule is the schedule of a path through the state graph.

@@ -58,10 +58,7 @@ const (
 	retryOnly
 )
 
-var orderingStrategies = []struct {
-	name string
-	safe bool
-}{
+var orderingStrategies = []bookStrategy{
 	{"retry-then-reconcile", true},
 	{"retry-only", false},
 }
@@ -251,31 +248,15 @@ func Ordering(ctx context.Context, sc OrderingScope, o Options) (*Report, error)
 			return nil, err
 		}
 	}
-	rep := &Report{Mechanism: "ordering", Section: "8.3", Sampled: o.Samples > 0, Seed: o.Seed, Engine: engine, States: states,
-		Scope:     sc.params(),
-		Space:     sp.size(),
-		Schedules: n,
-		Budgets:   t.budgets,
+	rep, err := assemble(&harness.OrderingSection, walked[orderingSchedule]{scope: sc.params(), o: o, engine: engine, states: states,
+		space: sp.size(), n: n, how: section[orderingSchedule]{invariants: orderingInvariants, schedule: (*orderingSchedule).String, file: orderingFile()},
+		runs: numbered(orderingStrategies, t.st[:], sp.outcome, sp.run)})
+	if err != nil {
+		return nil, err
 	}
+	rep.Budgets = t.budgets
 	for i := range rep.Budgets {
 		rep.Budgets[i].MaxAttempts = i + 1
-	}
-	file := orderingFile(rep.Scope)
-	for k, strat := range orderingStrategies {
-		st, err := strategyResult(strat.name, strat.safe, n, rep.Sampled, &t.st[k], section[orderingSchedule]{
-			invariants: orderingInvariants,
-			schedule:   (*orderingSchedule).String,
-			outcome:    func(s *orderingSchedule) ([]harness.Msg, error) { return sp.outcome(k, s) },
-			replay: func(s *orderingSchedule, rec *harness.Recorder, tp *tape) error {
-				_, err := sp.run(k, s, rec, tp)
-				return err
-			},
-			file: file,
-		})
-		if err != nil {
-			return nil, err
-		}
-		rep.Strategies = append(rep.Strategies, st)
 	}
 	return rep, nil
 }
@@ -369,9 +350,8 @@ func (sc OrderingScope) params() []Param {
 
 // orderingFile is how a §8.3 counterexample is written as a drill file: its
 // counters and one check per invariant.
-func orderingFile(scope []Param) drillFile {
-	return drillFile{mechanism: "ordering", section: "8.3", scope: scopeLine(scope),
-		counters: []string{"deliveries", "dlq", "fixes", "moved_back", "applied_twice", "diverged", "duplicate_refused"},
+func orderingFile() drillFile {
+	return drillFile{counters: []string{"deliveries", "dlq", "fixes", "moved_back", "applied_twice", "diverged", "duplicate_refused"},
 		checks: []check{{"not-moved-back", "!moved_back", "moved-back"}, {"not-applied-twice", "!applied_twice", "applied-twice"},
 			{"not-diverged", "diverged == 0", "diverged"}, {"duplicate-not-refused", "!duplicate_refused", "duplicate-refused"}}}
 }

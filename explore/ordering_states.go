@@ -253,7 +253,7 @@ func (sp *orderingSpace) countBudget(ctx context.Context, budget int, t *orderin
 			}
 			c := lv.root()
 			if c.total != m.orders {
-				return drift(Strategies("ordering")[k], fmt.Errorf("budget %d, multiset %v: its states count %d orders, the multiset has %d", budget, m.counts, c.total, m.orders))
+				return drift(orderingStrategies[k].name, fmt.Errorf("budget %d, multiset %v: its states count %d orders, the multiset has %d", budget, m.counts, c.total, m.orders))
 			}
 			sched := func(steps []uint16) orderingSchedule {
 				s := orderingSchedule{budget: uint8(budget), n: uint8(len(steps))}

@@ -70,10 +70,7 @@ const (
 	fenceAtFirstCommit
 )
 
-var shardjobStrategies = []struct {
-	name string
-	safe bool
-}{
+var shardjobStrategies = []bookStrategy{
 	{"fence-at-takeover", true},
 	{"fence-at-first-commit", false},
 }
@@ -260,25 +257,13 @@ func Shardjob(ctx context.Context, sc ShardjobScope, o Options) (*Report, error)
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Mechanism: "shardjob", Section: "11.2", Sampled: o.Samples > 0, Seed: o.Seed, Engine: EngineEnumerate,
-		Scope: []Param{{"keys", sc.Keys}}, Space: sp.size(), Schedules: n, Replay: t.replay[1:]}
-	file := shardjobFile(rep.Scope)
-	for k, strat := range shardjobStrategies {
-		st, err := strategyResult(strat.name, strat.safe, n, rep.Sampled, &t.st[k], section[shardSchedule]{
-			invariants: shardjobInvariants,
-			schedule:   (*shardSchedule).String,
-			outcome:    func(s *shardSchedule) ([]harness.Msg, error) { return sp.outcome(k, s) },
-			replay: func(s *shardSchedule, rec *harness.Recorder, tp *tape) error {
-				_, err := sp.run(k, s, rec, tp)
-				return err
-			},
-			file: file,
-		})
-		if err != nil {
-			return nil, err
-		}
-		rep.Strategies = append(rep.Strategies, st)
+	rep, err := assemble(&harness.ShardjobSection, walked[shardSchedule]{scope: []Param{{"keys", sc.Keys}}, o: o, engine: EngineEnumerate,
+		space: sp.size(), n: n, how: section[shardSchedule]{invariants: shardjobInvariants, schedule: (*shardSchedule).String, file: shardjobFile()},
+		runs: numbered(shardjobStrategies, t.st[:], sp.outcome, sp.run)})
+	if err != nil {
+		return nil, err
 	}
+	rep.Replay = t.replay[1:]
 	return rep, nil
 }
 
@@ -345,9 +330,8 @@ type shardResult struct {
 
 // shardjobFile is how a §11.2 counterexample is written as a drill file:
 // its counters and one check per invariant.
-func shardjobFile(scope []Param) drillFile {
-	return drillFile{mechanism: "shardjob", section: "11.2", scope: scopeLine(scope),
-		counters: []string{"applied", "keys", "moved_back", "zombie_moved"},
+func shardjobFile() drillFile {
+	return drillFile{counters: []string{"applied", "keys", "moved_back", "zombie_moved"},
 		checks: []check{{"exactly-once", "applied == keys", "not-exactly-once"},
 			{"replay-matches", "rerun.suppressed == max(0, first.reached - rerun.from)", "replay-mismatch"},
 			{"never-back", "!moved_back", "moved-back"}, {"zombie-never-moves", "zombie_moved == 0", "zombie-moved"}}}

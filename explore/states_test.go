@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"sync/atomic"
 	"testing"
+
+	"archlab/harness"
 )
 
 // TestEnginesAgree is the state engine's claim: on every scope small
@@ -223,18 +225,18 @@ func TestStatesStopWhenCancelled(t *testing.T) {
 // names its progress: shardjob and samples schedule by schedule.
 func TestEngineFor(t *testing.T) {
 	for _, tt := range []struct {
-		mechanism string
-		o         Options
-		want      Engine
+		sec  *harness.Section
+		o    Options
+		want Engine
 	}{
-		{"inbox", Options{}, EngineStates},
-		{"ordering", Options{}, EngineStates},
-		{"shardjob", Options{}, EngineEnumerate},
-		{"inbox", Options{Engine: EngineEnumerate}, EngineEnumerate},
-		{"ordering", Options{Samples: 10}, EngineEnumerate},
+		{&harness.InboxSection, Options{}, EngineStates},
+		{&harness.OrderingSection, Options{}, EngineStates},
+		{&harness.ShardjobSection, Options{}, EngineEnumerate},
+		{&harness.InboxSection, Options{Engine: EngineEnumerate}, EngineEnumerate},
+		{&harness.OrderingSection, Options{Samples: 10}, EngineEnumerate},
 	} {
-		if got := EngineFor(tt.mechanism, tt.o); got != tt.want {
-			t.Errorf("EngineFor(%s, %+v) = %s, want %s", tt.mechanism, tt.o, got, tt.want)
+		if got := EngineFor(tt.sec, tt.o); got != tt.want {
+			t.Errorf("EngineFor(%s, %+v) = %s, want %s", tt.sec.Harness, tt.o, got, tt.want)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"archlab/harness"
@@ -101,10 +102,6 @@ func studentInboxReport(ctx context.Context, sc InboxScope, sp *studentInbox, o 
 		return nil, err
 	}
 	msgs := inboxMessages(sc.Messages)
-	rep := &Report{Mechanism: "inbox", Section: "8.2", Scope: sc.params()}
-	for i, m := range msgs {
-		rep.Legend = append(rep.Legend, fmt.Sprintf("m%d=%s", i+1, m))
-	}
 	sp.inboxBounds, sp.msgs = sc.bounds(), msgs
 	// The ledger exercise runs the book's Consume, which makes the book's
 	// outside call itself: the notify message is the handler's lesson.
@@ -113,9 +110,9 @@ func studentInboxReport(ctx context.Context, sc InboxScope, sp *studentInbox, o 
 		o.Engine = EngineEnumerate // the states have no bit for the call
 	}
 	var t strategyTally[inboxSchedule]
-	var n uint64
-	rep.Engine = o.engine()
-	if rep.Engine == EngineStates {
+	var n, states uint64
+	engine := o.engine()
+	if engine == EngineStates {
 		isp := newInboxSpace(sc)
 		x := &inboxStates{sp: isp, strategy: harness.Student, students: s}
 		lv, err := walkStates(ctx, x, inboxKey(0, 0, 0), brokeLost|brokeDoubled|brokeUnacked, 0, StateLimit, nil)
@@ -125,7 +122,7 @@ func studentInboxReport(ctx context.Context, sc InboxScope, sp *studentInbox, o 
 		if t, err = tallyOf(lv, x, 0, isp.schedule, func(s *inboxSchedule) int { return int(s.n) }); err != nil {
 			return nil, err
 		}
-		n, rep.States = lv.root().total, uint64(lv.states())
+		n, states = lv.root().total, uint64(lv.states())
 	} else {
 		var runErr error
 		sp.each(func(sched inboxSchedule, broken uint8) bool {
@@ -142,36 +139,35 @@ func studentInboxReport(ctx context.Context, sc InboxScope, sp *studentInbox, o 
 			return nil, runErr
 		}
 	}
-	rep.Space, rep.Schedules = n, n
 	var acked []string
 	for _, m := range msgs {
 		acked = append(acked, fmt.Sprintf("acked(%q)", m.String()))
 	}
-	file := drillFile{mechanism: "inbox", section: "8.2", scope: scopeLine(rep.Scope), strategyLine: true, exercise: sp.exercise(),
-		counters: []string{"deliveries", "effects", "lost", "doubled"},
-		checks: []check{{"not-lost", "lost == 0", "lost"}, {"not-doubled", "doubled == 0", "doubled"},
-			{"all-acked", strings.Join(acked, " && "), studentUnacked}}}
-	invariants := []string{"lost", "doubled", studentUnacked}
+	file := inboxFile()
+	file.exercise = sp.exercise()
+	file.checks = append(file.checks, check{"all-acked", strings.Join(acked, " && "), studentUnacked})
+	invariants := append(slices.Clone(inboxInvariants), studentUnacked)
 	if sp.notify {
 		file.checks = append(file.checks, check{"outside-called", fmt.Sprintf("called(%q) >= 1", msgs[0].String()), studentOutside})
 		invariants = append(invariants, studentOutside)
 	}
-	st, err := strategyResult(harness.Student, true, n, false, &t, section[inboxSchedule]{
-		invariants: invariants,
-		faults:     inboxClasses(sc),
-		schedule:   (*inboxSchedule).String,
-		outcome:    sp.outcome,
-		replay: func(sched *inboxSchedule, rec *harness.Recorder, tp *tape) error {
+	rep, err := assemble(&harness.InboxSection, walked[inboxSchedule]{scope: sc.params(), engine: engine, states: states, space: n, n: n,
+		how: section[inboxSchedule]{invariants: invariants, faults: inboxClasses(sc), schedule: (*inboxSchedule).String, file: file},
+		runs: studentRun(&t, sp.outcome, func(sched *inboxSchedule, rec *harness.Recorder, tp *tape) error {
 			_, _, err := sp.run(sched, rec, tp)
 			return err
-		},
-		file: file,
-	})
+		})})
 	if err != nil {
 		return nil, err
 	}
-	rep.Strategies = append(rep.Strategies, st)
+	rep.Legend = inboxLegend(msgs)
 	return rep, nil
+}
+
+// studentRun is the student's code as the one strategy a report walks: it
+// should hold, whatever the book teaches of the others.
+func studentRun[S any](t *strategyTally[S], outcome func(*S) ([]harness.Msg, error), replay func(*S, *harness.Recorder, *tape) error) []strategyRun[S] {
+	return []strategyRun[S]{{name: harness.Student, safe: true, tally: t, outcome: outcome, replay: replay}}
 }
 
 // studentInbox is the §8.2 scope as the student's handler meets it.
@@ -381,15 +377,14 @@ func studentOrdering(ctx context.Context, sc OrderingScope, s *harness.Students,
 			return nil, err
 		}
 	}
-	rep := &Report{Mechanism: "ordering", Section: "8.3", Space: n, Schedules: n, Scope: sc.params(), Engine: engine, States: states}
 	var settled []string
 	for i := range sp.events() {
 		settled = append(settled, fmt.Sprintf("outcome(%q) != \"retry\"", orderingEvents[i].ID))
 	}
-	file := orderingFile(rep.Scope)
+	file := orderingFile()
 	file.strategyLine, file.exercise = true, mechanism
 	file.checks = append(file.checks, check{"within-budget", strings.Join(settled, " && "), studentStuck})
-	invariants := append(append([]string(nil), orderingInvariants...), studentStuck)
+	invariants := append(slices.Clone(orderingInvariants), studentStuck)
 	if mechanism != "" {
 		// The student's own version gate may let a gap through, which
 		// reconciliation would later hide: every apply must move an order
@@ -397,24 +392,14 @@ func studentOrdering(ctx context.Context, sc OrderingScope, s *harness.Students,
 		file.checks = append(file.checks, check{"no-skipped-version", "!skipped", studentSkipped})
 		invariants = append(invariants, studentSkipped)
 	}
-	st, err := strategyResult(harness.Student, true, n, false, t, section[orderingSchedule]{
-		invariants: invariants,
-		faults:     orderingFaultClasses,
-		schedule:   (*orderingSchedule).String,
-		outcome: func(sched *orderingSchedule) ([]harness.Msg, error) {
+	return assemble(&harness.OrderingSection, walked[orderingSchedule]{scope: sc.params(), engine: engine, states: states, space: n, n: n,
+		how: section[orderingSchedule]{invariants: invariants, faults: orderingFaultClasses, schedule: (*orderingSchedule).String, file: file},
+		runs: studentRun(t, func(sched *orderingSchedule) ([]harness.Msg, error) {
 			return sp.withStudents(s).outcome(retryThenReconcile, sched)
-		},
-		replay: func(sched *orderingSchedule, rec *harness.Recorder, tp *tape) error {
+		}, func(sched *orderingSchedule, rec *harness.Recorder, tp *tape) error {
 			_, err := studentOrderingRun(sp, s, sched, rec, tp)
 			return err
-		},
-		file: file,
-	})
-	if err != nil {
-		return nil, err
-	}
-	rep.Strategies = append(rep.Strategies, st)
-	return rep, nil
+		})})
 }
 
 // tallyEach runs every schedule each yields, in order, on this goroutine
@@ -498,27 +483,16 @@ func studentShardjob(ctx context.Context, sc ShardjobScope, s *harness.Students,
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Mechanism: "shardjob", Section: "11.2", Scope: []Param{{"keys", sc.Keys}}, Space: n, Schedules: n, Engine: EngineEnumerate}
-	file := shardjobFile(rep.Scope)
+	file := shardjobFile()
 	file.strategyLine, file.exercise = true, exercise
-	st, err := strategyResult(harness.Student, true, n, false, t, section[shardSchedule]{
-		invariants: shardjobInvariants,
-		faults:     sp.classes(),
-		schedule:   (*shardSchedule).String,
-		outcome: func(sched *shardSchedule) ([]harness.Msg, error) {
+	return assemble(&harness.ShardjobSection, walked[shardSchedule]{scope: []Param{{"keys", sc.Keys}}, engine: EngineEnumerate, space: n, n: n,
+		how: section[shardSchedule]{invariants: shardjobInvariants, faults: sp.classes(), schedule: (*shardSchedule).String, file: file},
+		runs: studentRun(t, func(sched *shardSchedule) ([]harness.Msg, error) {
 			return sp.outcome(strategy, sched)
-		},
-		replay: func(sched *shardSchedule, rec *harness.Recorder, tp *tape) error {
+		}, func(sched *shardSchedule, rec *harness.Recorder, tp *tape) error {
 			_, err := sp.run(strategy, sched, rec, tp)
 			return err
-		},
-		file: file,
-	})
-	if err != nil {
-		return nil, err
-	}
-	rep.Strategies = append(rep.Strategies, st)
-	return rep, nil
+		})})
 }
 
 // withStudents is the same scope run on the student's code.

@@ -19,7 +19,7 @@ import (
 // replayed PASS; deliver-m2.crash-mid, "no effect", moved m2's effects).
 func TestDurableStatePagesAgree(t *testing.T) {
 	t.Parallel()
-	st := explore.DefaultStart("inbox")
+	st := explore.DefaultStart(&harness.InboxSection)
 	st.Strategy = string(harness.DurableInbox)
 	var walk func(path []string)
 	walk = func(path []string) {
@@ -72,7 +72,7 @@ func books(s *explore.State) string {
 // the counters at 2599).
 func TestDurableTraceReadsSettled(t *testing.T) {
 	t.Parallel()
-	st := explore.DefaultStart("inbox")
+	st := explore.DefaultStart(&harness.InboxSection)
 	st.Strategy = string(harness.DurableInbox)
 	s, err := explore.Open(st, []string{"deliver-m1.crash-after-ack"})
 	if err != nil {

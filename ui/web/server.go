@@ -33,8 +33,17 @@ var embedded embed.FS
 // other fields.
 const MaxBodyBytes = 3*drills.MaxFileBytes + 4096
 
-// Mechanisms are the explorer's scopes, in book order.
-var Mechanisms = []string{"inbox", "ordering", "shardjob"}
+// Mechanisms are the explorer's scopes, in book order, as a page's URL
+// names them: each section's harness.
+var Mechanisms = func() []string {
+	var out []string
+	for _, sec := range harness.Sections {
+		if _, ok := explore.Mechanisms[sec]; ok {
+			out = append(out, sec.Harness)
+		}
+	}
+	return out
+}()
 
 // Server serves the pages. The zero value is not usable; call New.
 //
@@ -542,18 +551,12 @@ func (s *Server) report(ctx context.Context, mech string) (*explore.Report, erro
 	if rep, ok := s.explored[mech]; ok {
 		return rep, nil
 	}
-	var rep *explore.Report
-	var err error
-	switch mech {
-	case "inbox":
-		rep, err = explore.Inbox(ctx, explore.DefaultInbox, explore.Options{})
-	case "ordering":
-		rep, err = explore.Ordering(ctx, explore.DefaultOrdering, explore.Options{})
-	case "shardjob":
-		rep, err = explore.Shardjob(ctx, explore.DefaultShardjob, explore.Options{})
-	default:
+	sec, ok := harness.SectionByName(mech)
+	m, explored := explore.Mechanisms[sec]
+	if !ok || sec.Harness != mech || !explored { // a page names a section by its harness
 		return nil, errUnknownMechanism
 	}
+	rep, err := m.Explore(ctx, explore.Options{})
 	if err != nil {
 		return nil, err
 	}

@@ -88,13 +88,13 @@ func (p *problem) Error() string { return p.msg }
 func (s *Server) resolve(ctx context.Context, q url.Values, p *page, mech string) (*origin, error) {
 	from := q.Get("from")
 	key := mech + "?" + from
+	sec, _ := harness.SectionByName(mech)
 	d, isDrill := (*drills.Drill)(nil), false
 	if from != "" && !strings.HasPrefix(from, "explore-") {
 		var err error
 		if d, err = drills.Lookup(from); err != nil {
 			return nil, &problem{http.StatusNotFound, p.T("err.unknown-drill", from)}
 		}
-		sec, _ := harness.SectionByName(mech)
 		if d.Sec() != sec {
 			return nil, &problem{http.StatusNotFound, p.T("web.state.err.section", from, d.Section, mech)}
 		}
@@ -114,7 +114,7 @@ func (s *Server) resolve(ctx context.Context, q url.Values, p *page, mech string
 	var err error
 	switch {
 	case from == "":
-		o = &origin{start: explore.DefaultStart(mech), query: url.Values{}}
+		o = &origin{start: explore.DefaultStart(sec), query: url.Values{}}
 	case isDrill:
 		o, err = s.drillOrigin(ctx, p, d, q)
 	default:
@@ -214,11 +214,11 @@ func (s *Server) runCounterexample(ctx context.Context, c *explore.Counterexampl
 // walkOrigin reads a run as a path from its world.
 func (s *Server) walkOrigin(o *origin, section, strategy string, res *drills.Result) (*origin, error) {
 	sec, _ := harness.SectionByName(section)
-	if len(sec.Strategies) == 0 && strategy != "" && !slices.Contains(explore.Strategies(sec.Harness), strategy) {
+	if len(sec.Strategies) == 0 && strategy != "" && !slices.Contains(explore.Mechanisms[sec].Strategies, strategy) {
 		strategy = ""
 	}
 	calls, rows := res.CallSteps()
-	w, err := explore.Branch(sec.Harness, strategy, calls, rows, nil)
+	w, err := explore.Branch(sec, strategy, calls, rows, nil)
 	if err != nil {
 		return nil, &problem{http.StatusInternalServerError, err.Error()}
 	}
@@ -458,7 +458,7 @@ func (s *Server) state(w http.ResponseWriter, r *http.Request) {
 	if vs := q.Get("vs"); vs != "" {
 		// An unknown strategy to compare with is the reader's to fix,
 		// as an unknown strategy is.
-		if all := explore.StateStrategies(mech, s.states.students); !slices.Contains(all, vs) {
+		if all := explore.StateStrategies(sec, s.states.students); !slices.Contains(all, vs) {
 			s.fail(w, p, http.StatusNotFound, p.T("state.err.strategy", vs, mech, strings.Join(all, ", ")))
 			return
 		}
@@ -536,7 +536,7 @@ func (s *Server) layoutState(p *page, v *stateView, o *origin, st *explore.State
 	default:
 		v.From, v.FromLink = p.T("web.state.from.drill", o.from), withLang(o.link, lang)
 	}
-	for _, name := range explore.StateStrategies(mech, s.states.students) {
+	for _, name := range explore.StateStrategies(st.Start.Section, s.states.students) {
 		q := cloneQuery(base)
 		q.Set("strategy", name)
 		v.Strategies = append(v.Strategies, link{Text: name, URL: stateURL(mech, path, q), Current: name == st.Start.Strategy})
@@ -667,7 +667,7 @@ func props(p *page, st *explore.State) []propView {
 // compare opens the same path under strategy vs, and lays the two runs
 // side by side with the first step where they part.
 func (s *Server) compare(ctx context.Context, p *page, o *origin, st explore.Start, path []string, vs string, here *explore.State, base url.Values) *compareView {
-	c := &compareView{Back: stateURL(st.Mechanism, path, base)}
+	c := &compareView{Back: stateURL(st.Section.Harness, path, base)}
 	rowsA := view.Rows(p.Lang, here.Steps)
 	other := st
 	other.Strategy = vs

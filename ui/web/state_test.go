@@ -140,9 +140,9 @@ func TestBranchLinks(t *testing.T) {
 	for _, d := range drills.All() {
 		pages = append(pages, "/drill/"+d.Name+"?lang=en")
 	}
-	for _, m := range web.Mechanisms {
-		for _, s := range explore.Strategies(m) {
-			pages = append(pages, "/explore/"+m+"/"+s+"?lang=en")
+	for _, sec := range harness.Sections {
+		for _, s := range explore.Mechanisms[sec].Strategies {
+			pages = append(pages, "/explore/"+sec.Harness+"/"+s+"?lang=en")
 		}
 	}
 	walked, cexPage := map[string]bool{}, map[string]bool{}
@@ -192,9 +192,9 @@ func TestBranchLinks(t *testing.T) {
 func TestSavedBranchReplays(t *testing.T) {
 	r := rand.New(rand.NewPCG(26, 1))
 	starts := []explore.Start{}
-	for _, m := range web.Mechanisms {
-		for _, s := range explore.StateStrategies(m, nil) {
-			st := explore.DefaultStart(m)
+	for _, sec := range harness.Sections {
+		for _, s := range explore.StateStrategies(sec, nil) {
+			st := explore.DefaultStart(sec)
 			st.Strategy = s
 			starts = append(starts, st)
 		}
@@ -210,7 +210,7 @@ func TestSavedBranchReplays(t *testing.T) {
 		}
 		sec, _ := harness.SectionByName(d.Section)
 		calls, rows := res.CallSteps()
-		wk, err := explore.Branch(sec.Harness, d.Strategy, calls, rows, nil)
+		wk, err := explore.Branch(sec, d.Strategy, calls, rows, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -44,9 +44,6 @@ const (
 	MaxWorkers = 1024
 )
 
-// Mechanisms names the subcommands in book order, for errors.
-const Mechanisms = "inbox, ordering, shardjob"
-
 // Check checks explore's own flags and turns them into engine options.
 // Without --seed a sample gets a seed from the clock, which the output
 // prints so the run can be repeated.
@@ -89,8 +86,9 @@ func (o *Options) Check(cmd *cobra.Command) (explore.Options, error) {
 
 // Run explores, reports the rate on stderr and renders the report on
 // stdout. stdout depends only on the flags (and the seed): no timing.
-func (o *Options) Run(ctx context.Context, name string, opts explore.Options,
+func (o *Options) Run(ctx context.Context, sec *harness.Section, opts explore.Options,
 	fn func(context.Context, explore.Options) (*explore.Report, error)) error {
+	name := sec.Harness
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -102,7 +100,7 @@ func (o *Options) Run(ctx context.Context, name string, opts explore.Options,
 		opts.Workers = workers
 	}
 	start := time.Now()
-	rep, err := o.withProgress(name, &opts, func() (*explore.Report, error) {
+	rep, err := o.withProgress(sec, &opts, func() (*explore.Report, error) {
 		r, err := fn(ctx, opts)
 		return r, err
 	})
@@ -145,7 +143,8 @@ func defaultWorkers() int { return runtime.GOMAXPROCS(0) }
 
 // withProgress runs fn with a progress line on stderr (ui/term): a bar
 // with an estimate when the count of schedules is known, else a spinner.
-func (o *Options) withProgress(name string, opts *explore.Options, fn func() (*explore.Report, error)) (*explore.Report, error) {
+func (o *Options) withProgress(sec *harness.Section, opts *explore.Options, fn func() (*explore.Report, error)) (*explore.Report, error) {
+	name := sec.Harness
 	var done, total atomic.Uint64
 	opts.Progress = func(n int, all uint64) {
 		total.Store(all)
@@ -154,7 +153,7 @@ func (o *Options) withProgress(name string, opts *explore.Options, fn func() (*e
 	// The state engine counts states, and cannot know how many there are
 	// until it has seen them all: a spinner with the count.
 	unit, size := "schedules", func() int64 { return int64(total.Load()) }
-	if explore.EngineFor(name, *opts) == explore.EngineStates {
+	if explore.EngineFor(sec, *opts) == explore.EngineStates {
 		unit, size = "states", func() int64 { return -1 }
 	}
 	m := term.Meter{Desc: o.G.T("explore.progress", name), Unit: o.G.T("explore.progress.unit." + unit), Total: size, Done: done.Load,
