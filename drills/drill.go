@@ -37,7 +37,7 @@ type Values map[string]int
 // files under drills/files, embedded in the binary.
 type Drill struct {
 	Name    string // the book's log prefix, "ack-lost"
-	Section string // "8.2"
+	Section string // its section's ID, as the file writes it
 	Params  []Param
 	// Book holds what the book prints for the default parameters: the
 	// file's expect part. For a drill the book implies but does not print
