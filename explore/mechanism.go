@@ -25,7 +25,7 @@ type Mechanism struct {
 // Mechanisms has a row for each section the explorer walks.
 var Mechanisms = map[*harness.Section]*Mechanism{
 	&harness.InboxSection: {
-		Strategies: inboxStrategyNames(),
+		Strategies: names(inboxStrategies),
 		Explore:    func(ctx context.Context, o Options) (*Report, error) { return Inbox(ctx, DefaultInbox, o) },
 		states:     true,
 		model:      &inboxModel,
@@ -60,14 +60,6 @@ func names(ss []bookStrategy) []string {
 	out := make([]string, len(ss))
 	for i, s := range ss {
 		out[i] = s.name
-	}
-	return out
-}
-
-func inboxStrategyNames() []string {
-	out := make([]string, len(harness.InboxStrategies))
-	for i, s := range harness.InboxStrategies {
-		out[i] = string(s)
 	}
 	return out
 }
