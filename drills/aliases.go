@@ -6,7 +6,6 @@ import "archlab/harness"
 // names let the drills and their renderers keep saying drills.Step.
 type (
 	Step    = harness.Step
-	Msg     = harness.Msg
 	Counter = harness.Counter
 	Check   = harness.Check
 )

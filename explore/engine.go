@@ -245,9 +245,6 @@ func (o Options) workers() int {
 	return runtime.GOMAXPROCS(0)
 }
 
-// Sampled reports whether o draws a sample.
-func (o Options) Sampled() bool { return o.Samples > 0 }
-
 // engine is the engine o asks for: a sample is drawn schedule by
 // schedule; otherwise the state graph unless o says enumerate.
 func (o Options) engine() Engine {

@@ -88,7 +88,7 @@ func chinesePages(t *testing.T) []text {
 	for _, d := range drills.All() {
 		paths = append(paths, "/drill/"+d.Name)
 	}
-	for _, m := range []string{"inbox", "ordering", "shardjob"} {
+	for _, m := range web.Mechanisms {
 		paths = append(paths, "/explore/"+m)
 		body := get(t, h, "/explore/"+m+"?lang=zh")
 		for _, link := range regexp.MustCompile(`href="(/explore/`+m+`/[a-z-]+)\?`).FindAllStringSubmatch(body, -1) {
@@ -232,7 +232,7 @@ func identifiers() map[string]bool {
 			}
 		}
 	}
-	for _, m := range []string{"inbox", "ordering", "shardjob"} {
+	for _, m := range web.Mechanisms {
 		out, _, _ := runWide(80, "", "explore", m, "--json")
 		var rep struct {
 			Messages   []string

@@ -28,7 +28,8 @@ func tableScreens() [][]string {
 	for _, d := range drills.All() {
 		screens = append(screens, []string{"drill", d.Name})
 	}
-	for _, m := range []string{"inbox", "ordering", "shardjob"} {
+	for _, sec := range harness.Sections {
+		m := sec.Harness
 		screens = append(screens, []string{"explore", m})
 	}
 	return screens

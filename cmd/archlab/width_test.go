@@ -61,7 +61,8 @@ func everyScreen() [][]string {
 		screens = append(screens, []string{"drill", d.Name}, []string{"explain", d.Name},
 			append([]string{"drill", d.Name}, storeArgs(d)...))
 	}
-	for _, m := range []string{"inbox", "ordering", "shardjob"} {
+	for _, sec := range harness.Sections {
+		m := sec.Harness
 		screens = append(screens, []string{"explore", m}, []string{"explore", m, "--show"})
 	}
 	for _, e := range check.Names() {
