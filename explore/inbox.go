@@ -320,6 +320,14 @@ func inboxMessages(n int) []inbox.Message {
 	return msgs
 }
 
+// check refuses a scope outside the explorer's bounds, naming the flag.
+func (sc InboxScope) check() error {
+	if err := checkParam("messages", sc.Messages, 1, MaxInboxMessages); err != nil {
+		return err
+	}
+	return checkParam("faults", sc.Faults, 1, MaxInboxFaults)
+}
+
 // params is the scope as its flags say it.
 func (sc InboxScope) params() []Param {
 	ps := []Param{{"messages", sc.Messages}, {"faults", sc.Faults}}
@@ -461,10 +469,7 @@ func popcount(x uint16) int {
 // Inbox runs every schedule of the scope (or a sample) against the four
 // strategies of §8.2.
 func Inbox(ctx context.Context, sc InboxScope, o Options) (*Report, error) {
-	if err := checkParam("messages", sc.Messages, 1, MaxInboxMessages); err != nil {
-		return nil, err
-	}
-	if err := checkParam("faults", sc.Faults, 1, MaxInboxFaults); err != nil {
+	if err := sc.check(); err != nil {
 		return nil, err
 	}
 	sp := newInboxSpace(sc)

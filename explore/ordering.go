@@ -219,10 +219,7 @@ type Budget struct {
 // Ordering runs every (budget, delivery order) of the scope, or a sample,
 // against both strategies of §8.3.
 func Ordering(ctx context.Context, sc OrderingScope, o Options) (*Report, error) {
-	if err := checkParam("duplicates", sc.Duplicates, 0, MaxOrderingDuplicates); err != nil {
-		return nil, err
-	}
-	if err := checkParam("max-attempts", sc.MaxAttempts, 1, MaxOrderingAttempts); err != nil {
+	if err := sc.check(); err != nil {
 		return nil, err
 	}
 	sp := newOrderingSpace(sc)
@@ -337,6 +334,14 @@ func (sp *orderingSpace) outcome(strategy int, s *orderingSchedule) ([]harness.M
 		out = append(out, harness.M("student.outcome.skipped"))
 	}
 	return append(out, harness.M("explore.outcome.dlq", res.dead)), nil
+}
+
+// check refuses a scope outside the explorer's bounds, naming the flag.
+func (sc OrderingScope) check() error {
+	if err := checkParam("duplicates", sc.Duplicates, 0, MaxOrderingDuplicates); err != nil {
+		return err
+	}
+	return checkParam("max-attempts", sc.MaxAttempts, 1, MaxOrderingAttempts)
 }
 
 // params is the scope as its flags name it, in flag order (poison as 0 or 1).

@@ -95,10 +95,7 @@ func StudentLedger(ctx context.Context, sc InboxScope, s *harness.Students) (*Re
 // the student's code runs.
 func studentInboxReport(ctx context.Context, sc InboxScope, sp *studentInbox, o Options) (*Report, error) {
 	s := sp.s
-	if err := checkParam("messages", sc.Messages, 1, MaxInboxMessages); err != nil {
-		return nil, err
-	}
-	if err := checkParam("faults", sc.Faults, 1, MaxInboxFaults); err != nil {
+	if err := sc.check(); err != nil {
 		return nil, err
 	}
 	msgs := inboxMessages(sc.Messages)
@@ -345,10 +342,7 @@ func StudentProjection(ctx context.Context, sc OrderingScope, s *harness.Student
 // studentOrdering is StudentOrdering for either tier: s holds the
 // decision or the mechanism, and mechanism names the latter.
 func studentOrdering(ctx context.Context, sc OrderingScope, s *harness.Students, o Options, mechanism string) (*Report, error) {
-	if err := checkParam("duplicates", sc.Duplicates, 0, MaxOrderingDuplicates); err != nil {
-		return nil, err
-	}
-	if err := checkParam("max-attempts", sc.MaxAttempts, 1, MaxOrderingAttempts); err != nil {
+	if err := sc.check(); err != nil {
 		return nil, err
 	}
 	sp := newOrderingSpace(sc)
