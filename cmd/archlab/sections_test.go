@@ -105,6 +105,21 @@ func TestANewSectionIsToldEveryRow(t *testing.T) {
 	t.Logf("what a new section is told:\n\t%s", strings.Join(missing, "\n\t"))
 }
 
+// sectionValue says whether x is one section's value, harness.InboxSection
+// or &harness.InboxSection: a table may hold it as a row's key, but code
+// that compares with it is a switch on the section by another name.
+func sectionValue(x ast.Expr) bool {
+	if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		x = u.X
+	}
+	sel, ok := x.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	pkg, ok := sel.X.(*ast.Ident)
+	return ok && pkg.Name == "harness" && strings.HasSuffix(sel.Sel.Name, "Section") && sel.Sel.Name != "Section"
+}
+
 // TestNoSectionNameOutsideTheLab: a section of the book is one value
 // (harness.Sections), so no code above the lab spells a section's name or
 // ID: a switch on "inbox" or a literal "8.2" is a table row a fourth
@@ -112,7 +127,8 @@ func TestANewSectionIsToldEveryRow(t *testing.T) {
 // internal/ (the book) and i18n/ (whose keys name them) may. Comments and
 // strings that merely contain a name ("explore {inbox | ordering}") are
 // words, not a switch; a string literal that is exactly a name is caught
-// wherever it stands.
+// wherever it stands, and so is a comparison or a case with one section's
+// value (sec == &harness.InboxSection).
 func TestNoSectionNameOutsideTheLab(t *testing.T) {
 	var names []string
 	for _, s := range harness.Sections {
@@ -139,13 +155,23 @@ func TestNoSectionNameOutsideTheLab(t *testing.T) {
 		if err != nil {
 			return err
 		}
+		at := func(n ast.Node) string {
+			return filepath.ToSlash(rel) + ":" + strconv.Itoa(fset.Position(n.Pos()).Line)
+		}
 		ast.Inspect(f, func(n ast.Node) bool {
-			lit, ok := n.(*ast.BasicLit)
-			if !ok || lit.Kind != token.STRING {
-				return true
-			}
-			if v, err := strconv.Unquote(lit.Value); err == nil && slices.Contains(names, v) {
-				t.Errorf("%s: %s names a section: key a table on its *harness.Section instead", filepath.ToSlash(rel)+":"+strconv.Itoa(fset.Position(lit.Pos()).Line), lit.Value)
+			switch n := n.(type) {
+			case *ast.BasicLit:
+				if v, err := strconv.Unquote(n.Value); err == nil && n.Kind == token.STRING && slices.Contains(names, v) {
+					t.Errorf("%s: %s names a section: key a table on its *harness.Section instead", at(n), n.Value)
+				}
+			case *ast.BinaryExpr:
+				if (n.Op == token.EQL || n.Op == token.NEQ) && (sectionValue(n.X) || sectionValue(n.Y)) {
+					t.Errorf("%s: compares with one section's value: key a table on the section instead", at(n))
+				}
+			case *ast.CaseClause:
+				if slices.ContainsFunc(n.List, sectionValue) {
+					t.Errorf("%s: a case for one section's value: key a table on the section instead", at(n))
+				}
 			}
 			return true
 		})
