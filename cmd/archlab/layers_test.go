@@ -127,3 +127,32 @@ func TestCmdOnlyWires(t *testing.T) {
 		t.Errorf("cmd/archlab has %d lines outside its tests, more than %d: what is not wiring belongs in the command's package under ui/cmd/ or in ui/cli", lines, maxLines)
 	}
 }
+
+// TestFilesStayReadable: no Go file of the repository grows past 800
+// lines. Students read this code a file at a time; a file that long holds
+// two subjects, and the split says which (issue 44 split five).
+func TestFilesStayReadable(t *testing.T) {
+	const most = 800
+	err := filepath.WalkDir("../..", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if n := bytes.Count(src, []byte("\n")); n > most {
+			t.Errorf("%s has %d lines, more than %d: split it where its subjects part", strings.TrimPrefix(path, "../../"), n, most)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
