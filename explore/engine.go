@@ -138,12 +138,15 @@ func (c *OutsideCalls) count(n int) {
 
 // Report is one exploration.
 type Report struct {
-	Mechanism string  // its section's Harness, as the command names it: inbox
-	Section   string  // its section's ID: 8.2
-	Scope     []Param // the scope's flags, in their order
-	Sampled   bool    // Samples > 0: a random sample, not the whole scope
-	Engine    Engine  // how the scope was walked
-	States    uint64  // distinct states visited, over every strategy (state engine)
+	// Sec is the section explored; Mechanism and Section name it as the
+	// command and the book do, in the text and JSON reports.
+	Sec       *harness.Section `json:"-"`
+	Mechanism string           // its section's Harness, as the command names it: inbox
+	Section   string           // its section's ID: 8.2
+	Scope     []Param          // the scope's flags, in their order
+	Sampled   bool             // Samples > 0: a random sample, not the whole scope
+	Engine    Engine           // how the scope was walked
+	States    uint64           // distinct states visited, over every strategy (state engine)
 	Seed      uint64
 	Space     uint64 // schedules in the whole scope (saturates at MaxUint64)
 	Schedules uint64 // schedules run (per strategy)
@@ -544,7 +547,7 @@ type walked[S any] struct {
 // run, in the runs' order, each with its verdict. The caller adds what is
 // its own (a legend, the budgets, the replay cost).
 func assemble[S any](sec *harness.Section, w walked[S]) (*Report, error) {
-	rep := &Report{Mechanism: sec.Harness, Section: sec.ID, Scope: w.scope, Sampled: w.o.Samples > 0, Seed: w.o.Seed,
+	rep := &Report{Sec: sec, Mechanism: sec.Harness, Section: sec.ID, Scope: w.scope, Sampled: w.o.Samples > 0, Seed: w.o.Seed,
 		Engine: w.engine, States: w.states, Space: w.space, Schedules: w.n}
 	w.how.file.sec, w.how.file.scope = sec, scopeLine(w.scope)
 	for _, r := range w.runs {

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"archlab/explore"
-	"archlab/harness"
 	"archlab/i18n"
 	"archlab/ui/view"
 )
@@ -18,7 +17,7 @@ import (
 // With --show, ExploreTraces follows.
 func (r *Renderer) Explore(rep *explore.Report) error {
 	out := r.Out
-	s, _ := harness.SectionByName(rep.Section)
+	s := rep.Sec
 	w := r.Width
 	for _, l := range WrapText(r.t(s.TitleKey()), w) {
 		fmt.Fprintln(out, r.P.Dim.Sprint(l))

@@ -574,7 +574,7 @@ func (s *Server) explore(w http.ResponseWriter, r *http.Request) {
 		s.exploreError(w, p, mech, err)
 		return
 	}
-	sec, _ := harness.SectionByName(rep.Section)
+	sec := rep.Sec
 
 	legend := i18n.T(p.Lang, "explore.legend."+mech)
 	if len(rep.Legend) > 0 {
@@ -619,7 +619,7 @@ func (s *Server) counterexample(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, p, http.StatusInternalServerError, err.Error())
 		return
 	}
-	sec, _ := harness.SectionByName(rep.Section)
+	sec := rep.Sec
 	rows := view.Rows(p.Lang, steps)
 	p.Run = &run{
 		Name: "explore " + mech + " " + name, Title: c.Line(p.Lang), Section: p.T(sec.TitleKey()),

@@ -133,7 +133,7 @@ func (s *Server) drillOrigin(ctx context.Context, p *page, d *drills.Drill, q ur
 	if err != nil {
 		return nil, &problem{http.StatusBadRequest, s.paramError(p, err, nil)}
 	}
-	return s.walkOrigin(o, d.Section, d.Strategy, res)
+	return s.walkOrigin(o, d.Sec(), d.Strategy, res)
 }
 
 // counterexampleOrigin is a counterexample of the explorer's default
@@ -156,7 +156,7 @@ func (s *Server) counterexampleOrigin(ctx context.Context, p *page, mech, from s
 		return nil, err
 	}
 	o := &origin{from: from, query: url.Values{"from": {from}}, link: "/explore/" + mech + "/" + strategy}
-	return s.walkOrigin(o, rep.Section, strategy, res)
+	return s.walkOrigin(o, rep.Sec, strategy, res)
 }
 
 // runCounterexample runs a counterexample's emitted drill file: the same
@@ -174,8 +174,7 @@ func (s *Server) runCounterexample(ctx context.Context, c *explore.Counterexampl
 }
 
 // walkOrigin reads a run as a path from its world.
-func (s *Server) walkOrigin(o *origin, section, strategy string, res *drills.Result) (*origin, error) {
-	sec, _ := harness.SectionByName(section)
+func (s *Server) walkOrigin(o *origin, sec *harness.Section, strategy string, res *drills.Result) (*origin, error) {
 	if len(sec.Strategies) == 0 && strategy != "" && !slices.Contains(explore.Mechanisms[sec].Strategies, strategy) {
 		strategy = ""
 	}
