@@ -41,7 +41,9 @@ func browser(t *testing.T) string {
 }
 
 // screenshots is where the tests leave their PNGs: $ARCHLAB_SCREENSHOTS,
-// or a new temporary folder, kept so a person can look at them.
+// kept, or a new temporary folder, kept only when the test fails so a
+// person can look at what went wrong (every run kept them, and /tmp
+// filled with hundreds of folders).
 func screenshots(t *testing.T) string {
 	if dir := os.Getenv("ARCHLAB_SCREENSHOTS"); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -53,6 +55,13 @@ func screenshots(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("screenshots kept in %s", dir)
+			return
+		}
+		os.RemoveAll(dir)
+	})
 	return dir
 }
 
@@ -94,7 +103,6 @@ func shot(t *testing.T, ctx context.Context, dir, name string) {
 	if err := os.WriteFile(p, png, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("screenshot: %s", p)
 }
 
 // state reads what the diagram shows: the steps drawn, the current step's
