@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"archlab/check/subreaper"
 	"archlab/exercises"
 	"archlab/explore"
 	"archlab/harness"
@@ -30,8 +31,9 @@ import (
 // stderr are the student's code's, to print on as it likes.
 
 // ChildEnv, set to "1", tells a program started as a check's child that
-// it is one (a test binary acts as archlab then).
-const ChildEnv = "ARCHLAB_CHECK_CHILD"
+// it is one (a test binary acts as archlab then); package subreaper reads
+// it before any init of the student's.
+const ChildEnv = subreaper.ChildEnv
 
 // DefaultTimeout is each exercise's time limit when --timeout is not given.
 const DefaultTimeout = 10 * time.Second

@@ -40,7 +40,8 @@ import (
 //   - Its stdin is /dev/null; "your time is up" comes on a pipe of its
 //     own (fd 4), so code that closes stdin (a correct handler may, in
 //     init) is not taken for code out of time.
-//   - It is a child subreaper (PR_SET_CHILD_SUBREAPER, LimitChild): a
+//   - It is a child subreaper (PR_SET_CHILD_SUBREAPER, package subreaper,
+//     before any package init of the student's): a
 //     process the code starts stays its descendant even in a session of
 //     its own (setsid, which leaves the group); the child ends its
 //     descendants before it exits (EndDescendants), and the parent ends
@@ -350,15 +351,15 @@ func ResultPipe() (*os.File, error) {
 	return os.NewFile(ResultFD, "check-result"), nil
 }
 
-// LimitChild sets the child's limits before the student's code runs: it
-// is a child subreaper; its address space (MemoryBudget past what it has now) and its stack, so
+// LimitChild sets the child's limits before the student's code runs (it
+// is a child subreaper already: package subreaper): its address space (MemoryBudget past what it has now) and its stack, so
 // that a recursion that never ends says "stack overflow" at a quarter of
 // a GB, before its stack's copies take the budget (Go's own limit is 1 GB,
 // copied from the half it outgrew).
 func LimitChild() {
-	// The processes the code starts stay this process's descendants,
-	// in a session of their own too (EndDescendants).
-	unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+	// A subreaper since before the student's init (package subreaper):
+	// the processes the code starts stay this process's descendants, in
+	// a session of their own too (EndDescendants).
 	debug.SetMaxStack(256 << 20)
 	if built.WithRace { // the shadow memory needs terabytes of address space
 		return

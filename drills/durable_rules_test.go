@@ -7,12 +7,13 @@ import (
 )
 
 // TestDurableFaultRules: a fault the table reserves for an unacked message
-// struck on an acked one is the same error under the lab's durable inbox
-// as under the book's strategies (issue 43: durable-inbox skipped the
-// rule, and ran the lines effect-then-ack refuses).
+// struck on an acked one is the same error under each of the lab's own
+// designs as under the book's strategies (issue 43: durable-inbox skipped
+// the rule, and ran the lines effect-then-ack refuses; after its fix,
+// outbox and lease still did).
 func TestDurableFaultRules(t *testing.T) {
 	t.Parallel()
-	for _, strategy := range []string{"effect-then-ack", "durable-inbox"} {
+	for _, strategy := range []string{"effect-then-ack", "durable-inbox", "outbox", "lease"} {
 		for _, fault := range []string{"crash-mid", "crash-after-ack", "effect-fails"} {
 			src := fmt.Sprintf(`drill fault-on-acked
 section 8.2

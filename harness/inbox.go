@@ -252,9 +252,10 @@ func (h *Inbox) Deliver(i int, f FaultKind) (Delivered, error) {
 	// broker still holds unacked (a copy sent before its ack arrived). A
 	// student's handler decides what is acked, so a file of strategy
 	// student may meet either state: that is the code's doing, not the
-	// file's. The lab's durable inbox acks as the book's strategies do,
-	// and is held to the same rule (issue 43).
-	if row.Name != "" && (h.strategy != Student || h.students == durableStudents) {
+	// file's. The lab's own designs (a durable inbox, an outbox, a lease)
+	// ack as the book's strategies do, and are held to the same rule
+	// (issue 43).
+	if row.Name != "" && (h.strategy != Student || h.students != nil && h.students.lab) {
 		if acked := h.broker.Acked(h.msgs[i]); acked != (row.On == Acked) {
 			key := "harness.err.fault-on-unacked"
 			if acked {

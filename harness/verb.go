@@ -196,8 +196,14 @@ func (s *Section) TitleKey() string { return "section." + s.ID }
 type RunHarm struct{ Observable, Check string }
 
 // HarmCheck says whether a check of that name, failing, is a harm of the
-// section's.
+// section's: the harm's own check, or that check of one message, as a
+// state page's saved file names it ("m3-not-doubled"), so the file fails
+// where the page shows the harm (issue 43: an outbox's page showed m3
+// doubled, and its file passed, the book's design doubling it too).
 func (s *Section) HarmCheck(name string) bool {
+	if msg, rest, ok := strings.Cut(name, "-"); ok && len(msg) > 1 && msg[0] == 'm' && strings.Trim(msg[1:], "0123456789") == "" {
+		name = rest
+	}
 	return slices.ContainsFunc(s.Harms, func(h RunHarm) bool { return h.Check == name })
 }
 

@@ -270,19 +270,23 @@ func TestCheckChildStdinAndSession(t *testing.T) {
 	if got := exitStatus(t, err); got != 0 || bytes.Contains(out, []byte("did not finish")) {
 		t.Errorf("a handler that closes stdin: exit %d, want 0:\n%s", got, out)
 	}
-	pidFile := filepath.Join(t.TempDir(), "pid")
-	cmd := hostileCheck(t, "session-helper")
-	cmd.Env = append(cmd.Env, pidFileEnv+"="+pidFile)
-	out, err = cmd.CombinedOutput()
-	pid, ok := readPid(pidFile)
-	if !ok {
-		t.Fatalf("the helper never started (exit %v):\n%s", err, out)
-	}
-	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) }) // on the old code, it outlives the test
-	if got := exitStatus(t, err); got != 0 {
-		t.Errorf("exit %d, want 0:\n%s", got, out)
-	}
-	if outlives(pid) {
-		t.Errorf("the helper in a session of its own (pid %d) outlived the check", pid)
+	// A helper the handler starts, and one package init starts and
+	// leaves at once (before main, where the subreaper was set first).
+	for _, student := range []string{"session-helper", "init-session-helper"} {
+		pidFile := filepath.Join(t.TempDir(), "pid")
+		cmd := hostileCheck(t, student)
+		cmd.Env = append(cmd.Env, pidFileEnv+"="+pidFile)
+		out, err = cmd.CombinedOutput()
+		pid, ok := readPid(pidFile)
+		if !ok {
+			t.Fatalf("%s: the helper never started (exit %v):\n%s", student, err, out)
+		}
+		t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) }) // on the old code, it outlives the test
+		if got := exitStatus(t, err); got != 0 {
+			t.Errorf("%s: exit %d, want 0:\n%s", student, got, out)
+		}
+		if outlives(pid) {
+			t.Errorf("%s: the helper in a session of its own (pid %d) outlived the check", student, pid)
+		}
 	}
 }

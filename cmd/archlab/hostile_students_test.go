@@ -32,6 +32,8 @@ var hostileStudents = map[string]func(*harness.Delivery) error{
 	// issue 43's
 	"closes-stdin":   bookDelivery, // closes stdin in init (below)
 	"session-helper": sessionHelperHandler,
+	// their second round: a helper started in init, orphaned at once
+	"init-session-helper": bookDelivery, // (below)
 	// issue 45's
 	"dedup-in-memory": dedupInMemory,
 }
@@ -61,6 +63,16 @@ func dedupInMemory(d *harness.Delivery) error {
 func init() {
 	if os.Getenv(testStudentsEnv) == "closes-stdin" && os.Getenv(check.ChildEnv) == "1" {
 		os.Stdin.Close()
+	}
+}
+
+// In a child checking the init-session-helper student, package init
+// starts a helper in a session of its own through a shell that exits at
+// once: the helper is orphaned before main runs, so only a subreaper set
+// before the student's init keeps it a descendant of the child.
+func init() {
+	if os.Getenv(testStudentsEnv) == "init-session-helper" && os.Getenv(check.ChildEnv) == "1" {
+		exec.Command("sh", "-c", `(setsid sh -c 'echo $$ > "$`+pidFileEnv+`.tmp" && mv "$`+pidFileEnv+`.tmp" "$`+pidFileEnv+`" && exec sleep 60' &)`).Run()
 	}
 }
 

@@ -30,7 +30,7 @@ var layers = map[string]int{
 	// built says how this binary was built (-race); it imports nothing.
 	"built": 1,
 	// 2 the drivers: scenarios as data, the explorer, the checker.
-	"drills": 2, "drills/fuzz": 2, "explore": 2, "check": 2,
+	"drills": 2, "drills/fuzz": 2, "explore": 2, "check": 2, "check/subreaper": 2,
 	// exercises is the student's code, which check drives: it may use
 	// only the book's types and the harness's, as the book's code does.
 	"exercises": 2,

@@ -66,8 +66,10 @@ var confusables = strings.NewReplacer(
 // stem is an entry's name without .json: the name as typed.
 func stem(entry string) string { return strings.TrimSuffix(entry, ".json") }
 
-// lookAlike is what a name reads as: its letters of another alphabet
-// that pass for Latin ones read as those.
+// lookAlike is what a name reads as: in NFKC, where fullwidth and
+// mathematical letters are the plain ones they show (ｚｏｅ, 𝐚𝐧𝐧𝐚), and
+// with its letters of another alphabet that pass for Latin ones read as
+// those.
 func lookAlike(name string) string {
-	return confusables.Replace(name)
+	return confusables.Replace(norm.NFKC.String(name))
 }

@@ -91,8 +91,10 @@ func firstUnit(t *testing.T, exercise string) string {
 
 // TestClassLookAlikeNames: names that read the same are one student
 // (issue 43, point 6): é in two Unicode forms, a Cyrillic name that reads
-// as a Latin one; a name with a zero-width space or a direction override,
-// or mixing the Latin alphabet with a look-alike one, is refused.
+// as a Latin one, a name in fullwidth or mathematical letters (a second
+// round found both counted apart); a name with a zero-width space or a
+// direction override, or mixing the Latin alphabet with a look-alike one,
+// is refused.
 func TestClassLookAlikeNames(t *testing.T) {
 	t.Parallel()
 	body := result("consumer-handler", "explore/not-lost")
@@ -107,6 +109,8 @@ func TestClassLookAlikeNames(t *testing.T) {
 		"ape.json":           body,
 		"\u0430\u0440е.json": body, // Cyrillic а, р, е: reads "ape"
 		"мария.json":         body, // Cyrillic, and looks like no one else
+		"ｚｏｅ.json":           body, // fullwidth letters: reads "zoe"
+		"\U0001d41a\U0001d427\U0001d427\U0001d41a.json": body, // mathematical bold: reads "anna"
 	})
 	var names []string
 	for _, s := range c.Students {
@@ -123,8 +127,13 @@ func TestClassLookAlikeNames(t *testing.T) {
 	if why := refused["\u00e9lodie.json"]; !strings.Contains(why, "reads the same as e\u0301lodie.json") {
 		t.Errorf("é typed another way: %q, want it named a look-alike", why)
 	}
-	if len(refused) != 5 {
-		t.Errorf("refused %v, want 5: é twice, the invisible two, the mixed, the look-alike", refused)
+	for _, f := range []string{"ｚｏｅ.json", "\U0001d41a\U0001d427\U0001d427\U0001d41a.json"} {
+		if !strings.Contains(refused[f], "reads the same as") {
+			t.Errorf("%q: %q, want it named a look-alike", f, refused[f])
+		}
+	}
+	if len(refused) != 7 {
+		t.Errorf("refused %v, want 7: é twice, the invisible two, the mixed, the look-alike, fullwidth, bold", refused)
 	}
 }
 

@@ -103,3 +103,20 @@ func TestDurableTraceReadsSettled(t *testing.T) {
 		t.Error("the trace never reads o-1")
 	}
 }
+
+// TestOutboxStatePageFails: a state page of the lab's outbox that shows a
+// message doubled saves a file that fails, as the page says, though the
+// book's design doubles it too: a saved file's check of one message's
+// harm decides as the harm does (issue 43, its reproducers run again:
+// after a prune, a replay doubled m3 on the page, and its file passed).
+func TestOutboxStatePageFails(t *testing.T) {
+	t.Parallel()
+	st := explore.DefaultStart(&harness.InboxSection)
+	st.Strategy = string(harness.Outbox)
+	for _, path := range [][]string{
+		{"deliver-m3", "prune-2", "deliver-m3.replay"},
+		{"deliver-m1.effect-fails", "deliver-m3.crash-after", "prune-2", "deliver-m3.crash-after-ack"},
+	} {
+		t.Run(fmt.Sprint(path), func(t *testing.T) { replaySaved(t, st, path) })
+	}
+}
