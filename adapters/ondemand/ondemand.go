@@ -110,6 +110,10 @@ func Variant(ctx context.Context, w Want) (string, error) {
 	return variantIn(ctx, w, goTool, root, cache, "./cmd/archlab")
 }
 
+// sayRebuildAfter is how long a rebuild runs before it says so (a test
+// sets 0, to hear every line a rebuild can say).
+var sayRebuildAfter = time.Second
+
 // variantIn is Variant once the clone, go and the cache are found: pkg
 // built with w's parts into cache, unless its stamp holds.
 func variantIn(ctx context.Context, w Want, goTool, root, cache, pkg string) (string, error) {
@@ -138,9 +142,11 @@ func variantIn(ctx context.Context, w Want, goTool, root, cache, pkg string) (st
 	if intact && oldStamp == stamp {
 		return bin, nil
 	}
+	damageSaid := false
 	if statErr == nil && !intact {
 		if sum != "" { // a stamp from before the sum was kept says nothing
 			fmt.Fprintln(w.Err, t("ondemand.damaged", bin))
+			damageSaid = true
 		}
 		// Not handed to go build (Build links the old binary in): a
 		// new one is linked, and renamed over where it was.
@@ -148,12 +154,13 @@ func variantIn(ctx context.Context, w Want, goTool, root, cache, pkg string) (st
 	}
 	// The first build says what it builds and where, at once; a rebuild
 	// after an edit says so only if it takes long enough to be noticed
-	// (go build finds most edits leave the binary as it is).
+	// (go build finds most edits leave the binary as it is). A damaged
+	// binary was said above: not "the source changed" after it.
 	if statErr != nil {
 		fmt.Fprintln(w.Err, t("ondemand.building", w.Asker, what, bin))
-	} else {
+	} else if !damageSaid {
 		var saying sync.Mutex // held while the timer's goroutine says it
-		timer := time.AfterFunc(time.Second, func() {
+		timer := time.AfterFunc(sayRebuildAfter, func() {
 			saying.Lock()
 			defer saying.Unlock()
 			fmt.Fprintln(w.Err, t("ondemand.rebuilding", bin))
