@@ -10,7 +10,7 @@ var untrustedEN = map[string]string{
 	"class.lesson.counter":     "drill %s: the counter %s is not the book's",
 	"class.err.name-invisible": "its name has a character that does not show (a zero-width space, a direction mark or override): another student's name could hide in it",
 	"class.err.name-mixed":     "its name mixes Latin letters with Cyrillic or Greek ones: a letter that only looks Latin?",
-	"class.err.look-alike":     "its name reads the same as %s (the same letters in another Unicode form, or look-alike letters of another alphabet): one student",
+	"class.err.look-alike":     "its name reads the same as %s (the same letters in another case or Unicode form, or look-alike letters of another alphabet): one student",
 	"state.col.table":          "inbox table",
 	"state.table.waiting":      "stored, waiting for the recovery",
 	"state.table.none":         "—",

@@ -8,7 +8,7 @@ var untrustedZH = map[string]string{
 	"class.lesson.counter":     "演练 %s：计数器 %s 与书中不同",
 	"class.err.name-invisible": "它的名字里有看不见的字符（零宽空格、方向标记或方向覆盖）：可能藏着另一个学生的名字",
 	"class.err.name-mixed":     "它的名字把拉丁字母与西里尔或希腊字母混用：某个字母只是看起来像拉丁字母？",
-	"class.err.look-alike":     "它的名字读起来与 %s 相同（同样的字母换了一种 Unicode 形式，或另一种字母里形近的字母）：是同一个学生",
+	"class.err.look-alike":     "它的名字读起来与 %s 相同（同样的字母换了大小写或另一种 Unicode 形式，或另一种字母里形近的字母）：是同一个学生",
 	"state.col.table":          "收件箱表",
 	"state.table.waiting":      "已存入，等待恢复处理",
 	"state.table.none":         "—",

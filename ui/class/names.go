@@ -14,7 +14,7 @@ import (
 // name is held in NFC; a name with a character that does not show (a
 // zero-width space, a direction override) is refused, and so is one that
 // mixes the Latin alphabet with a look-alike one; and names that look the
-// same (lookAlike) are the same student.
+// same (lookAlike), or differ only in case, are the same student.
 
 // studentName is a file's name as the class names its student, or a
 // refusal.
@@ -67,9 +67,10 @@ var confusables = strings.NewReplacer(
 func stem(entry string) string { return strings.TrimSuffix(entry, ".json") }
 
 // lookAlike is what a name reads as: in NFKC, where fullwidth and
-// mathematical letters are the plain ones they show (ｚｏｅ, 𝐚𝐧𝐧𝐚), and
-// with its letters of another alphabet that pass for Latin ones read as
-// those.
+// mathematical letters are the plain ones they show (ｚｏｅ, 𝐚𝐧𝐧𝐚), with
+// its letters of another alphabet that pass for Latin ones read as those,
+// and in lower case: Anna and anna are one student, as one login (a
+// Git host's logins ignore case) and on a disk that does too.
 func lookAlike(name string) string {
-	return confusables.Replace(norm.NFKC.String(name))
+	return strings.ToLower(confusables.Replace(norm.NFKC.String(name)))
 }
