@@ -61,7 +61,9 @@ func Text(r *term.Renderer, s *Summary, names bool, cmd, saved string) error {
 				if e.Steps == 1 {
 					key += ".one"
 				}
-				what += "\n" + t(key, e.Steps, e.File)
+				// The run is as the student's result gave it (its
+				// answers are the student's to claim): said whose.
+				what += "\n" + t(key, e.Steps, e.File) + " " + t("class.run-of", e.Student)
 			}
 			rows = append(rows, []string{strconv.Itoa(i + 1), strconv.Itoa(len(row.Students)), row.Exercise, what})
 		}

@@ -84,3 +84,28 @@ func TestSaveFailsCleanly(t *testing.T) {
 		t.Errorf("left %v, want only the link and the file", got)
 	}
 }
+
+// TestRunSaysWhose: a row's shortest run is as one student's result gave
+// it (the answers it calls the student's are that result's claim), so the
+// table says whose it is, by number unless names are shown (issue 43,
+// point 2, run again: a forged one-call claim stood as the row's run for
+// the room in archlab's words).
+func TestRunSaysWhose(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		lang i18n.Lang
+		want string
+	}{{i18n.EN, "(from #1's result)"}, {i18n.ZH, "（来自 #1 的结果）"}} {
+		s := &Summary{Rows: []Row{{Kind: "lesson", Exercise: "ledger", ID: "explore/not-lost", Text: "no message is lost", Students: []string{"zoe"},
+			Example: &Example{Student: "zoe", Steps: 1, File: "row1_ledger_test.go", GoTest: true}}}}
+		s.Hide(&Class{Students: []Student{{Name: "zoe"}}})
+		var out strings.Builder
+		r := &term.Renderer{Out: &out, Err: &out, Lang: tt.lang, Width: 80, P: term.NewPalette(false)}
+		if err := Text(r, s, false, "archlab", ""); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(strings.Join(strings.Fields(out.String()), ""), strings.Join(strings.Fields(tt.want), "")) || strings.Contains(out.String(), "zoe") {
+			t.Errorf("%s: the table does not say the run is %s, or names the student:\n%s", tt.lang, tt.want, out.String())
+		}
+	}
+}

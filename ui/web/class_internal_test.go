@@ -64,7 +64,7 @@ func TestClassPageWords(t *testing.T) {
 	}
 	w := get("/class?lang=en")
 	body := w.Body.String()
-	for _, want := range []string{"The class: 1 student.", "1 step<", `href="/drill/ack-before-effect?lang=en"`, `<div class="class-names">#1</div>`, "The first column numbers the rows"} {
+	for _, want := range []string{"The class: 1 student.", "1 step · ", `href="/drill/ack-before-effect?lang=en"`, `<div class="class-names">#1</div>`, "The first column numbers the rows", "from #1&#39;s result"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the class page has no %q", want)
 		}
