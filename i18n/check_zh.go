@@ -52,7 +52,7 @@ archlab（比如先安装、后修改）什么也不检查：它用一行说明�
 	"check.detail.hint":                 "    提示：%s",
 	"check.detail.show":                 "    完整运行及其演练文件：%s check %s --show",
 	"check.detail.trace":                "破坏 %s 的最短运行：",
-	"check.detail.file":                 "把下面重放它的演练文件保存为 FILE，然后运行\n    %s drill --file FILE",
+	"check.detail.file":                 "把下面重放它的演练文件保存为 %[2]s，然后运行\n    %[1]s drill --file %[2]s",
 	"check.progress":                    "已完成 %d/%d 个练习",
 	"check.lesson.counter":              "%s 为 %s，书中为 %s",
 	"check.lesson.unit":                 "书中的测试 %s 未通过：%s",
