@@ -19,11 +19,12 @@ import subprocess
 import sys
 import tempfile
 
-archlab = os.path.join(tempfile.mkdtemp(), "archlab")
-if subprocess.run(["go", "build", "-o", archlab, "./cmd/archlab"], check=False).returncode != 0:
-    sys.exit(3)
-status = subprocess.run(
-    [archlab, "check", "--format", "classroom50", "--output-dir", "."],
-    check=False,
-).returncode
+with tempfile.TemporaryDirectory() as tmp:
+    archlab = os.path.join(tmp, "archlab")
+    if subprocess.run(["go", "build", "-o", archlab, "./cmd/archlab"], check=False).returncode != 0:
+        sys.exit(3)
+    status = subprocess.run(
+        [archlab, "check", "--format", "classroom50", "--output-dir", "."],
+        check=False,
+    ).returncode
 sys.exit(0 if status in (0, 1) else status)

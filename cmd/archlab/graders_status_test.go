@@ -59,7 +59,8 @@ func TestGradersPassTheStatusOn(t *testing.T) {
 	run := func(t *testing.T, when string, exit int, argv ...string) int {
 		cmd := exec.Command(argv[0], argv[1:]...)
 		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "RUNNER_TEMP="+t.TempDir(), "STANDIN_WHEN="+when, "STANDIN_EXIT="+string(rune('0'+exit)))
+		tmp := t.TempDir() // the autograder's build, and what it leaves, stay in the test's folders
+		cmd.Env = append(os.Environ(), "RUNNER_TEMP="+tmp, "TMPDIR="+tmp, "STANDIN_WHEN="+when, "STANDIN_EXIT="+string(rune('0'+exit)))
 		out, err := cmd.CombinedOutput()
 		if e, ok := err.(*exec.ExitError); ok {
 			return e.ExitCode()
