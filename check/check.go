@@ -311,6 +311,7 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 		// does and the code does not is the code being safer.
 		// (drills.Drill.judgeByHarm runs the book's design beside it.)
 		before := len(r.Lessons)
+		var differences []Lesson
 		for _, h := range res.Extra {
 			r.Lessons = append(r.Lessons, harmLesson(name, h))
 		}
@@ -329,14 +330,18 @@ func Run(ctx context.Context, e *Exercise, s *harness.Students) *Result {
 				r.Lessons = append(r.Lessons, l)
 				continue
 			}
-			r.Differences = append(r.Differences, l)
+			differences = append(differences, l)
 		}
 		for _, c := range res.Counters {
 			if c.Match != nil && !*c.Match {
-				r.Differences = append(r.Differences, Lesson{Drill: name, Counter: c.Name, Value: c.Value, BookValue: *c.Book})
+				differences = append(differences, Lesson{Drill: name, Counter: c.Name, Value: c.Value, BookValue: *c.Book})
 			}
 		}
 		if len(r.Lessons) == before {
+			// A difference of design only where the drill saw no harm:
+			// in a drill that did harm, "effects 2 where the book's
+			// design gives 1" is the harm's trace, not a design.
+			r.Differences = append(r.Differences, differences...)
 			r.Passed++
 			continue
 		}

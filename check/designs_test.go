@@ -201,3 +201,36 @@ func handlerChecks(t *testing.T) *Exercise {
 	}
 	return e
 }
+
+// TestDifferencesOnlyWithoutHarm: the report calls a drill's differing
+// checks and counters a difference of design "with no harm seen", so a
+// drill that did a harm lists none (issue 42, the walk again: "ack-lost:
+// effects 2 where the book's design gives 1, with no harm seen" under
+// "no message is applied twice").
+func TestDifferencesOnlyWithoutHarm(t *testing.T) {
+	t.Parallel()
+	seen := 0
+	for _, v := range wrong {
+		if !inRaceSample(v) {
+			continue
+		}
+		if e, err := Lookup(v.exercise); err != nil || e.Tier == TierMechanism {
+			continue // judged call by call: no drill runs
+		}
+		r := checkedVariant(v)
+		harmed := map[string]bool{}
+		for _, l := range r.Lessons {
+			harmed[l.Drill] = true
+		}
+		for _, l := range r.Differences {
+			if harmed[l.Drill] {
+				t.Errorf("%s/%s: %q listed as a difference with no harm, beside the drill's harm", v.exercise, v.name, DifferenceText("en", l))
+			}
+			seen++
+		}
+		seen += len(r.Lessons)
+	}
+	if seen == 0 {
+		t.Fatal("no lesson or difference: the test no longer sees what it checks")
+	}
+}

@@ -37,9 +37,11 @@ func (g goTest) write(calls []Call, lines [][]goLine) string {
 	name := "Test" + g.Type + "Replay"
 	lower := strings.ToLower(g.Type[:1]) + g.Type[1:]
 	fmt.Fprintf(&b, "package exercises\n\n")
-	fmt.Fprintf(&b, "// %s replays the shortest run `archlab check` found where your %s\n", name, g.Type)
-	fmt.Fprintf(&b, "// answers otherwise than the book's. Save it as exercises/%s_replay_test.go\n", strings.ToLower(g.Type))
-	fmt.Fprintf(&b, "// and run: go test ./exercises -run %s\n\n", name)
+	// Lines under 80 columns: the file is pasted into a student's editor.
+	fmt.Fprintf(&b, "// %s replays the shortest run `archlab check` found\n", name)
+	fmt.Fprintf(&b, "// where your %s answers otherwise than the book's. Save it as\n", g.Type)
+	fmt.Fprintf(&b, "// exercises/%s_replay_test.go and run:\n", strings.ToLower(g.Type))
+	fmt.Fprintf(&b, "// go test ./exercises -run %s\n\n", name)
 	fmt.Fprintf(&b, "import (\n")
 	for _, imp := range append([]string{"errors", "fmt", "testing"}, g.Imports...) {
 		fmt.Fprintf(&b, "\t%q\n", imp)

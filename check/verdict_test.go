@@ -106,6 +106,13 @@ func TestEveryClauseBrokenIsCaught(t *testing.T) {
 				if !strings.Contains(r.Calls.GoTest, "func "+r.Calls.TestName()+"(t *testing.T)") {
 					t.Errorf("no replay test:\n%s", r.Calls.GoTest)
 				}
+				// Its opening comment fits a student's editor (the walk
+				// again, issue 42: 84 columns).
+				for _, l := range strings.Split(r.Calls.GoTest, "\n") {
+					if strings.HasPrefix(l, "//") && len(l) > 80 {
+						t.Errorf("a comment line of the replay test is %d columns: %q", len(l), l)
+					}
+				}
 			case r.Race != nil:
 				if len(r.Race.Calls) < 2 {
 					t.Errorf("the race names %d calls, want the two that overlap: %+v", len(r.Race.Calls), r.Race)

@@ -60,7 +60,7 @@ check").`,
 	"check.detail.hint":                 "    hint: %s",
 	"check.detail.show":                 "    the whole run and its drill file: %s check %s --show",
 	"check.detail.trace":                "The shortest run that breaks %s:",
-	"check.detail.file":                 "Save this drill file, the replay, as FILE; then run\n    %s drill --file FILE",
+	"check.detail.file":                 "Save this drill file, the replay, as %[2]s; then run\n    %[1]s drill --file %[2]s",
 	"check.progress":                    "%d/%d exercises done",
 	"check.lesson.counter":              "%s is %s, the book says %s",
 	"check.lesson.unit":                 "the book's test %s fails: %s",
@@ -160,11 +160,13 @@ faults) with the store's failures and the crash after the ack added: no
 message lost, none applied twice, every message acked.
 
 Where to read:
-§8.2 and internal/inbox: Ledger, Consume. Compare the designs with
-archlab explore inbox and archlab drill mark-before-effect.
+§8.2 and internal/inbox: Ledger, Consume. The designs compared: the
+last two commands below.
 
 Try:
-  go run ./cmd/archlab check consumer-handler --show`,
+  go run ./cmd/archlab check consumer-handler --show
+  archlab explore inbox
+  archlab drill mark-before-effect`,
 	"check.explain.projection-decision": `The task:
 Write ProjectionDecision in exercises/projection_decision.go: what one
 delivery of an order event comes to. Return applied, duplicate, retry (the
@@ -253,10 +255,12 @@ does not pass: that is the lesson of the zombie-window drill.
 
 Where to read:
 §11.2 and internal/shardjob: Runner.Run, Checkpoint.Commit, Sink.Apply;
-archlab explain zombie-window and stale-epoch.
+the drills zombie-window and stale-epoch (the last two commands below).
 
 Try:
-  go run ./cmd/archlab check shard-loop --show`,
+  go run ./cmd/archlab check shard-loop --show
+  archlab explain zombie-window
+  archlab explain stale-epoch`,
 
 	"check.explain.runner": `The task:
 Write the book's Runner.Run and Checkpoint in exercises/runner.go, with the
@@ -294,10 +298,12 @@ book's loop lets a zombie in, which is shard-loop's lesson.
 
 Where to read:
 §11.2 and internal/shardjob: Runner.Run, Checkpoint.Commit, Sink.Apply;
-archlab explain rerun-commit and commit-cadence.
+the drills rerun-commit and commit-cadence (the last two commands below).
 
 Try:
-  go run ./cmd/archlab check runner --show`,
+  go run ./cmd/archlab check runner --show
+  archlab explain rerun-commit
+  archlab explain commit-cadence`,
 
 	"check.flag.hint":         "give the next of a few graduated hints for the exercise in progress (the first started and not done), or the one named (the count is kept per exercise in the user's cache directory)",
 	"check.hints.line":        "hint %d/%d for %s: %s",

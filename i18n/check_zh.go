@@ -52,7 +52,7 @@ archlab（比如先安装、后修改）什么也不检查：它用一行说明�
 	"check.detail.hint":                 "    提示：%s",
 	"check.detail.show":                 "    完整运行及其演练文件：%s check %s --show",
 	"check.detail.trace":                "破坏 %s 的最短运行：",
-	"check.detail.file":                 "把下面重放它的演练文件保存为 FILE，然后运行\n    %s drill --file FILE",
+	"check.detail.file":                 "把下面重放它的演练文件保存为 %[2]s，然后运行\n    %[1]s drill --file %[2]s",
 	"check.progress":                    "已完成 %d/%d 个练习",
 	"check.lesson.counter":              "%s 为 %s，书中为 %s",
 	"check.lesson.unit":                 "书中的测试 %s 未通过：%s",
@@ -146,11 +146,12 @@ prune-window，再运行 explore inbox 的每一种故障序列（3 条消息、
 都被确认。
 
 去哪里读：
-§8.2 与 internal/inbox：Ledger、Consume。用 archlab explore inbox 和 archlab
-drill mark-before-effect 比较各种设计。
+§8.2 与 internal/inbox：Ledger、Consume。用下面最后两条命令比较各种设计。
 
 试试：
-  go run ./cmd/archlab check consumer-handler --show`,
+  go run ./cmd/archlab check consumer-handler --show
+  archlab explore inbox
+  archlab drill mark-before-effect`,
 	"check.explain.projection-decision": `任务：
 在 exercises/projection_decision.go 中编写 ProjectionDecision：一个订单事件
 的一次投递结果如何。返回 applied、duplicate、retry（消息代理把它重新排到队
@@ -226,10 +227,12 @@ harness.ErrCrashed。
 
 去哪里读：
 §11.2 与 internal/shardjob：Runner.Run、Checkpoint.Commit、Sink.Apply；
-archlab explain zombie-window 与 stale-epoch。
+演练 zombie-window 与 stale-epoch（下面最后两条命令）。
 
 试试：
-  go run ./cmd/archlab check shard-loop --show`,
+  go run ./cmd/archlab check shard-loop --show
+  archlab explain zombie-window
+  archlab explain stale-epoch`,
 
 	"check.explain.runner": `任务：
 在 exercises/runner.go 中用书中的名字写出书中的 Runner.Run 与
@@ -264,10 +267,12 @@ Checkpoint 能通过的演练和故障序列：没有围栏时，书中的循环
 
 去哪里读：
 §11.2 与 internal/shardjob：Runner.Run、Checkpoint.Commit、Sink.Apply；
-archlab explain rerun-commit 与 commit-cadence。
+演练 rerun-commit 与 commit-cadence（下面最后两条命令）。
 
 试试：
-  go run ./cmd/archlab check runner --show`,
+  go run ./cmd/archlab check runner --show
+  archlab explain rerun-commit
+  archlab explain commit-cadence`,
 
 	"check.flag.hint":         "为正在做的练习（第一个已开始但未完成的练习）或指定的练习给出分级提示中的下一条（每个练习的计数保存在用户的缓存目录中）",
 	"check.hints.line":        "第 %d/%d 条提示（%s）：%s",

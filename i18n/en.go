@@ -163,6 +163,7 @@ var en = map[string]string{
 	"err.param.range":           "--%s must be between %d and %d, got %d",
 	"err.param.why":             "%s (%s)",
 	"err.mismatch":              "%d drill(s) disagree with the book (%s): %s",
+	"err.mismatch.one":          "%[1]d drill disagrees with the book (%[2]s): %[3]s",
 	"err.explain.args":          "explain takes exactly one drill name, got %d arguments",
 
 	// Help text.
@@ -403,6 +404,7 @@ commit interval costs: commits per run against items replayed after a crash.`,
 	"explore.err.too-large":           "explore %s: the scope has %s schedules, more than the %s it enumerates",
 	"explore.err.drift":               "explore %s: %s does not behave as the book's code (has internal/ changed?): %v",
 	"explore.err.mismatch":            "%d verdict(s) of explore %s are not the book's: %s",
+	"explore.err.mismatch.one":        "%[1]d verdict of explore %[2]s is not the book's: %[3]s",
 
 	"explore.rate":                    "%s: %s schedules × %d strategies, %s, workers=%d, %s/s",
 	"explore.progress":                "explore %s",

@@ -7,6 +7,7 @@ var untrustedEN = map[string]string{
 	"class.err.calls":          "its calls are not a run of exercise %s's model (edited by hand?)",
 	"class.err.lesson":         "exercise %s: no lesson %q in this archlab (edited by hand, or another archlab?)",
 	"class.lesson.unit":        "the book's test %s fails",
+	"class.lesson.drill":       "drill %s: %s",
 	"class.lesson.counter":     "drill %s: the counter %s is not the book's",
 	"class.err.name-invisible": "its name has a character that does not show (a zero-width space, a direction mark or override): another student's name could hide in it",
 	"class.err.name-mixed":     "its name mixes Latin letters with Cyrillic or Greek ones: a letter that only looks Latin?",

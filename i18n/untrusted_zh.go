@@ -5,6 +5,7 @@ var untrustedZH = map[string]string{
 	"class.err.calls":          "它的调用不是练习 %s 的模型会做的一次运行（被手工改过？）",
 	"class.err.lesson":         "练习 %s：这个 archlab 里没有要点 %q（被手工改过，还是另一个 archlab？）",
 	"class.lesson.unit":        "书中的测试 %s 未通过",
+	"class.lesson.drill":       "演练 %s：%s",
 	"class.lesson.counter":     "演练 %s：计数器 %s 与书中不同",
 	"class.err.name-invisible": "它的名字里有看不见的字符（零宽空格、方向标记或方向覆盖）：可能藏着另一个学生的名字",
 	"class.err.name-mixed":     "它的名字把拉丁字母与西里尔或希腊字母混用：某个字母只是看起来像拉丁字母？",

@@ -170,6 +170,7 @@ var zh = map[string]string{
 	"err.param.range":           "--%s 必须在 %d 到 %d 之间，实际为 %d",
 	"err.param.why":             "%s（%s）",
 	"err.mismatch":              "%d 个演练与书中不符（%s）：%s",
+	"err.mismatch.one":          "%d 个演练与书中不符（%s）：%s",
 	"err.explain.args":          "explain 只接受一个演练名，实际收到 %d 个参数",
 
 	// Help text.
@@ -399,6 +400,7 @@ var zh = map[string]string{
 	"explore.err.too-large":           "explore %s：该范围有 %s 个故障序列，超过可枚举的上限 %s",
 	"explore.err.drift":               "explore %s：%s 的行为与书中代码不符（internal/ 是否被改动？）：%v",
 	"explore.err.mismatch":            "explore %[2]s 有 %[1]d 个判定与书不一致：%[3]s",
+	"explore.err.mismatch.one":        "explore %[2]s 有 %[1]d 个判定与书不一致：%[3]s",
 
 	"explore.rate":                    "%s：%s 个故障序列 × %d 个策略，%s，并行 %d 路，每秒 %s 个",
 	"explore.progress":                "explore %s",

@@ -122,10 +122,19 @@ func TestCheckWrongVariant(t *testing.T) {
 	// What --show says above the file fits the screen, and the command it
 	// gives is on a line of its own, whole (issue 42: it was 122 columns).
 	tooWide(t, 80, out[:i])
-	if !strings.HasSuffix(out[:i], "\n    archlab drill --file FILE") {
-		t.Errorf("the command to replay the file is not a line of its own:\n%s", out[:i])
+	head := out[:i]
+	name := head[strings.LastIndex(head, "\n")+1:]
+	name, ok := strings.CutPrefix(name, "    archlab drill --file ")
+	if !ok {
+		t.Fatalf("the command to replay the file is not a line of its own:\n%s", head)
 	}
-	file := filepath.Join(t.TempDir(), "counterexample.txtar")
+	// The heading and the file's own comment name one file (the walk
+	// again: "save it as FILE" above "Replay it with archlab drill
+	// --file explore-inbox-student.txtar").
+	if !strings.Contains(head, "as "+name+";") || !strings.Contains(out[i:j], "--file "+name+"\"") {
+		t.Errorf("the heading saves the file as %q, and the file's comment names another:\n%s", name, out[:j])
+	}
+	file := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(file, []byte(out[i+1:j]), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -43,7 +43,7 @@ func TestClassroomWorkflow(t *testing.T) {
 		}
 		cmd := exec.Command("bash", "-e", "-c", step)
 		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+cache, "NO_COLOR=1")
+		cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+cache, "NO_COLOR=1", "RUNNER_TEMP="+t.TempDir())
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("%s: the workflow's step: %v\n%s", student, err, out)
 		}

@@ -107,7 +107,7 @@ func TestSharedDatabaseTwoRuns(t *testing.T) {
 // TestCorruptDB: an archlab database whose pages are damaged behind a
 // schema that reads right is refused before the drill runs: exit 2, the
 // file byte for byte as it was. It used to run, fail at the first INSERT,
-// and exit 1: "1 drill(s) disagree with the book" over an empty table.
+// and exit 1: "1 drill disagrees with the book" over an empty table.
 func TestCorruptDB(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.db")

@@ -24,9 +24,9 @@ func TestMismatchExitsOne(t *testing.T) {
 		builtin, labOnly bool
 		want             string
 	}{
-		{"ack-lost", true, false, "1 drill(s) disagree with the book (ack-lost): ack-lost: effects is 1, the book prints 2"},
-		{"ack-lost", false, false, "1 drill file(s) disagree with their own expect part (ack-lost): ack-lost: effects is 1, the file's expect part says 2"},
-		{"effect-fails", true, true, "1 drill(s) disagree with the lab's expectation, the book printing none (effect-fails): effect-fails: "},
+		{"ack-lost", true, false, "1 drill disagrees with the book (ack-lost): ack-lost: effects is 1, the book prints 2"},
+		{"ack-lost", false, false, "1 drill file disagrees with its own expect part (ack-lost): ack-lost: effects is 1, the file's expect part says 2"},
+		{"effect-fails", true, true, "1 drill disagrees with the lab's expectation, the book printing none (effect-fails): effect-fails: "},
 	} {
 		d, err := drills.Lookup(tt.drill)
 		if err != nil {

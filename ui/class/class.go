@@ -201,10 +201,17 @@ func rows(lang i18n.Lang, c *Class) []Row {
 // that names it. A result's own text is never shown: it could say
 // anything in archlab's voice (issue 43).
 func lessonText(lang i18n.Lang, exercise, id string) string {
+	kind, rest, _ := strings.Cut(id, "/")
 	if text, ok := check.LessonTextByID(lang, exercise, id); ok {
+		if kind == "drill" {
+			// The same check in another drill, or the explorer's, reads
+			// the same: the row names its drill (issue 42, the walk
+			// again: "no message is applied twice" three times).
+			drill, _, _ := strings.Cut(rest, "/")
+			return i18n.T(lang, "class.lesson.drill", drill, text)
+		}
 		return text
 	}
-	kind, rest, _ := strings.Cut(id, "/")
 	if kind == "counter" {
 		drill, name, _ := strings.Cut(rest, "/")
 		return i18n.T(lang, "class.lesson.counter", drill, name)

@@ -165,3 +165,30 @@ func TestClassFIFOSwappedIn(t *testing.T) {
 		t.Errorf("a link at open: err %v, want it refused", err)
 	}
 }
+
+// TestClassRowsReadApart: two rows never read the same, in either
+// language. The same check broken in two drills and in the explorer was
+// three rows of "no message is applied twice" (issue 42, the walk
+// again); a drill's row names its drill.
+func TestClassRowsReadApart(t *testing.T) {
+	t.Parallel()
+	c, refused := readClass(t, map[string]string{
+		"ada.json": result("consumer-handler", "explore/not-doubled", "drill/ack-lost/not-doubled", "drill/dedup-scope/not-doubled"),
+	})
+	if len(refused) > 0 {
+		t.Fatalf("refused: %v", refused)
+	}
+	for _, lang := range i18n.Langs {
+		rows := Count(lang, c).Rows
+		if len(rows) != 3 {
+			t.Fatalf("%s: %d rows, want 3", lang, len(rows))
+		}
+		seen := map[string]bool{}
+		for _, r := range rows {
+			if seen[r.Text] {
+				t.Errorf("%s: two rows read %q", lang, r.Text)
+			}
+			seen[r.Text] = true
+		}
+	}
+}

@@ -158,7 +158,7 @@ func (r *Report) exercism(res *check.Result) (ExercismResults, error) {
 		if err != nil {
 			return out, err
 		}
-		t.Message += "\n\n" + r.t("check.detail.file", "go run ./cmd/archlab") + "\n" + file
+		t.Message += "\n\n" + r.t("check.detail.file", "go run ./cmd/archlab", FileName(file)) + "\n" + file
 	}
 	out.Tests = append(out.Tests, t)
 

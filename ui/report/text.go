@@ -3,6 +3,7 @@ package report
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"archlab/check"
@@ -111,7 +112,7 @@ func (r *Report) renderOne(res *check.Result) error {
 	if err != nil {
 		return err
 	}
-	r.heading(r.t("check.detail.file", r.cmd()))
+	r.heading(r.t("check.detail.file", r.cmd(), FileName(file)))
 	fmt.Fprint(out, file)
 	fmt.Fprintln(out)
 	return nil
@@ -295,3 +296,22 @@ func (r *Report) clauses(cs []check.ClauseCount) string {
 	}
 	return strings.Join(parts, " · ")
 }
+
+// FileName is the name a drill file is saved as: its drill's name, as the
+// comment opening the file says ("Replay it with archlab drill --file
+// explore-inbox-student.txtar"), so the heading and the file name one
+// file; FILE when it names none a shell would take as it is.
+func FileName(file string) string {
+	for _, l := range strings.Split(file, "\n") {
+		if name, ok := strings.CutPrefix(l, "drill "); ok {
+			if plainName.MatchString(name) {
+				return name + ".txtar"
+			}
+			break
+		}
+	}
+	return "FILE"
+}
+
+// plainName is a drill's name as a shell takes it unquoted.
+var plainName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)

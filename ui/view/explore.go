@@ -13,7 +13,7 @@ import (
 type StrategyRow struct {
 	Name       string
 	Schedules  uint64
-	Violations []string // "lost=12", in the invariants' order
+	Violations []string // "lost=1,314", in the invariants' order
 	Mark       string   // ✓ a safe design, ✗ an unsafe one or a verdict against the book, ? not found
 	Safe       bool
 	Verdict    string
@@ -26,7 +26,8 @@ func Strategies(lang i18n.Lang, rep *explore.Report) []StrategyRow {
 	for i, s := range rep.Strategies {
 		row := StrategyRow{Name: s.Name, Schedules: s.Schedules, Safe: s.Safe}
 		for _, v := range s.Violations {
-			row.Violations = append(row.Violations, fmt.Sprintf("%s=%d", v.Name, v.N))
+			// Grouped as the schedules beside them are: lost=1,314.
+			row.Violations = append(row.Violations, v.Name+"="+GroupDigits(v.N))
 		}
 		book := i18n.T(lang, "explore.book.unsafe")
 		if s.Safe {

@@ -57,6 +57,7 @@ type classLayout struct {
 	Title    string   `json:"title"`    // document.title: a script in a name would change it
 	Link     string   `json:"link"`     // the first counterexample link's href
 	Download string   `json:"download"` // the first shortest run's href
+	Broken   []string `json:"broken"`   // a heading or an exercise's name split between two letters
 }
 
 const measureClass = `(() => {
@@ -66,8 +67,23 @@ const measureClass = `(() => {
   }
   let font = 1000;
   for (const td of document.querySelectorAll('.class-table td')) font = Math.min(font, parseFloat(getComputedStyle(td).fontSize));
+  // A column narrowed to its longest letter, "student|s" (the walk of
+  // the first hour again, issue 42): a word broken between two letters.
+  const broken = [], letter = /\p{L}/u, range = document.createRange();
+  for (const el of document.querySelectorAll('.class-table th, .class-table td code')) {
+    const n = el.firstChild;
+    if (!n || n.nodeType !== Node.TEXT_NODE) continue;
+    let prev = null;
+    for (let i = 0; i < n.data.length; i++) {
+      range.setStart(n, i); range.setEnd(n, i + 1);
+      const r = range.getClientRects();
+      if (!r.length) { prev = null; continue; }
+      if (prev !== null && r[0].top > prev + 2 && letter.test(n.data[i - 1]) && letter.test(n.data[i])) broken.push(n.data.slice(0, i) + '|' + n.data.slice(i));
+      prev = r[0].top;
+    }
+  }
   const a = document.querySelector('a.state-link'), d = document.querySelector('a.class-run-file, .class-run a');
-  return {wide, font, text: document.body.innerText, images: document.querySelectorAll('img').length,
+  return {wide, font, broken, text: document.body.innerText, images: document.querySelectorAll('img').length,
     title: document.title, link: a ? a.getAttribute('href') : '', download: d ? d.getAttribute('href') : ''};
 })()`
 
@@ -80,6 +96,12 @@ const measureClass = `(() => {
 func TestClassPage(t *testing.T) {
 	t.Parallel() // a browser of its own: beside the other browser tests
 	dir := classDir(t)
+	// A lesson of many words beside them, as a class shows: its column
+	// takes the width, the others are narrowed to their longest word.
+	long := `{"exercises": [{"name": "ledger", "status": "not-done", "lessons": ["the dedup key"], "lesson_ids": ["clause/key-separator"]}], "archlab_version": "v1.0.0", "sources_sha256": "` + strings.Repeat("d", 64) + `"}`
+	if err := os.WriteFile(filepath.Join(dir, "dave.json"), []byte(long), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	srv := httptest.NewServer(web.NewWith(web.Options{Lang: i18n.EN, Class: dir}))
 	defer srv.Close()
 	named := httptest.NewServer(web.NewWith(web.Options{Lang: i18n.EN, Class: dir, ClassNames: true}))
@@ -104,10 +126,13 @@ func TestClassPage(t *testing.T) {
 			if len(l.Wide) > 0 {
 				t.Errorf("scrolls sideways: %v", l.Wide)
 			}
+			if len(l.Broken) > 0 {
+				t.Errorf("words broken between two letters: %q", l.Broken)
+			}
 			if l.Font < 18 {
 				t.Errorf("a table cell's text is %.1f px, want at least 18 on a projector", l.Font)
 			}
-			for _, name := range []string{"alice", "carol", "img"} {
+			for _, name := range []string{"alice", "carol", "dave", "img"} {
 				if strings.Contains(l.Text, name) {
 					t.Errorf("the page names %q without --names", name)
 				}

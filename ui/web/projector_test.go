@@ -97,6 +97,28 @@ const brokenWords = `(() => {
   return bad;
 })()`
 
+// brokenIdents lists the counters' names and values that a line breaks
+// between two letters of one text node: inside a word (suppresse|d,
+// ErrStal|eOffset; the walk of the first hour again, issue 42), not at
+// the <wbr> the page puts after an underscore or before a capital.
+const brokenIdents = `(() => {
+  const bad = [], letter = /[\p{L}\p{N}]/u, range = document.createRange();
+  for (const td of document.querySelectorAll('#counters td')) {
+    const walk = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      let prev = null;
+      for (let i = 0; i < n.data.length; i++) {
+        range.setStart(n, i); range.setEnd(n, i + 1);
+        const r = range.getClientRects();
+        if (!r.length) { prev = null; continue; }
+        if (prev !== null && r[0].top > prev + 2 && letter.test(n.data[i - 1]) && letter.test(n.data[i])) bad.push(n.data.slice(0, i) + '|' + n.data.slice(i));
+        prev = r[0].top;
+      }
+    }
+  }
+  return bad;
+})()`
+
 // measureState is measure for a state page (issue 26): every diagram on
 // it (two side by side when it compares strategies), and the boxes that
 // could scroll sideways: the panels, the meta line, the step path, the
@@ -253,6 +275,9 @@ func projectorPages(t *testing.T, base, dir, lang string, sizes [][2]int64) {
 					if broken, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](brokenWords)); err != nil || len(broken) > 0 {
 						t.Errorf("lines break inside a word: %q %v", broken, err)
 					}
+				}
+				if broken, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](brokenIdents)); err != nil || len(broken) > 0 {
+					t.Errorf("a counter's name or value breaks inside a word: %q %v", broken, err)
 				}
 				if len(end.Cut) > 0 {
 					t.Errorf("%d label lines reach past the diagram's edge, e.g. %q", len(end.Cut), end.Cut[0])

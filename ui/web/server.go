@@ -123,6 +123,7 @@ func NewWith(o Options) *Server {
 	s.tmpl = template.Must(template.New("").Funcs(template.FuncMap{
 		"join":  strings.Join,
 		"deref": func(b *bool) bool { return b != nil && *b },
+		"ident": identBreaks,
 		"at": func(xs []string, i int) string {
 			if i < len(xs) {
 				return xs[i]

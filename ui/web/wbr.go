@@ -2,7 +2,9 @@ package web
 
 import (
 	"bytes"
+	"html/template"
 	"strings"
+	"unicode"
 
 	breaks "archlab/ui/wrap"
 )
@@ -83,4 +85,26 @@ func writePieces(out *bytes.Buffer, word string) {
 		}
 		out.WriteString(p)
 	}
+}
+
+// identBreaks is an identifier or a value of the counters' table, escaped,
+// with a <wbr> after each underscore and slash and before each capital
+// that follows a small letter (equal_<wbr>moved, v3/<wbr>FULFILLED,
+// Err<wbr>Stale<wbr>Offset): the narrow
+// column breaks a long one there, never inside a word (suppresse|d, the
+// walk of the first hour again, issue 42).
+func identBreaks(s string) template.HTML {
+	var b strings.Builder
+	prev := rune(0)
+	for _, r := range s {
+		if unicode.IsUpper(r) && unicode.IsLower(prev) {
+			b.WriteString("<wbr>")
+		}
+		b.WriteString(template.HTMLEscapeString(string(r)))
+		if r == '_' || r == '/' {
+			b.WriteString("<wbr>")
+		}
+		prev = r
+	}
+	return template.HTML(b.String())
 }

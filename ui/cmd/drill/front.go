@@ -229,7 +229,11 @@ func Mismatch(g *cli.Env, results []*drills.Result) error {
 	if len(failed) == 0 {
 		return nil
 	}
-	return &status.Mismatch{Msg: g.T("err.mismatch"+against, len(failed), strings.Join(failed, ", "), first)}
+	key := "err.mismatch" + against
+	if len(failed) == 1 {
+		key += ".one" // "1 drill disagrees", not "1 drill(s) disagree"
+	}
+	return &status.Mismatch{Msg: g.T(key, len(failed), strings.Join(failed, ", "), first)}
 }
 
 // UnknownDrill names the bad drill and the nearest real ones.

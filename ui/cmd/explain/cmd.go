@@ -26,8 +26,30 @@ func explainExercise(g *cli.Env, e *check.Exercise) error {
 	term.WriteHanging(g.IO.Out, r.P.Bold.Sprint(e.Name)+" — ", strings.Repeat(" ", len(e.Name)+3), g.T(e.TitleKey()), g.Width())
 	// What decides a verdict is the same for every exercise: said once,
 	// after the exercise's own words.
-	_, err := fmt.Fprintf(g.IO.Out, "\n%s\n\n%s\n", term.Reflow(g.T(e.ExplainKey()), g.Width()), term.Reflow(g.T("check.explain.verdict"), g.Width()))
+	_, err := fmt.Fprintf(g.IO.Out, "\n%s\n\n%s\n", term.Reflow(asRun(g.T(e.ExplainKey()), g.Command()), g.Width()), term.Reflow(g.T("check.explain.verdict"), g.Width()))
 	return err
+}
+
+// asRun writes each command on a line of its own (an indented line that
+// starts with archlab, or go run ./cmd/archlab) the way the reader ran
+// archlab: under go run, "go run ./cmd/archlab drill …", which runs with
+// no archlab installed (issue 42). Drill files and the catalogue write
+// their commands as the docs do.
+func asRun(text, command string) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		rest := strings.TrimLeft(l, " ")
+		if rest == l {
+			continue // prose, not a command line
+		}
+		for _, p := range []string{"go run ./cmd/archlab ", "archlab "} {
+			if after, ok := strings.CutPrefix(rest, p); ok {
+				lines[i] = l[:len(l)-len(rest)] + command + " " + after
+				break
+			}
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // NewCmd is `archlab explain NAME`: a drill's or an exercise's
@@ -53,7 +75,7 @@ func NewCmd(g *cli.Env) *cobra.Command {
 			}
 			r := g.Renderer()
 			r.Header(d)
-			_, err = fmt.Fprintf(g.IO.Out, "\n%s\n", term.Reflow(d.Explain(g.Lang), g.Width()))
+			_, err = fmt.Fprintf(g.IO.Out, "\n%s\n", term.Reflow(asRun(d.Explain(g.Lang), g.Command()), g.Width()))
 			return err
 		},
 	}

@@ -224,7 +224,11 @@ func (o *Options) verdicts(rep *explore.Report) error {
 	if len(wrong) == 0 {
 		return nil
 	}
-	return &status.Mismatch{Msg: o.G.T("explore.err.mismatch", len(wrong), rep.Mechanism, strings.Join(wrong, ", "))}
+	key := "explore.err.mismatch"
+	if len(wrong) == 1 {
+		key += ".one"
+	}
+	return &status.Mismatch{Msg: o.G.T(key, len(wrong), rep.Mechanism, strings.Join(wrong, ", "))}
 }
 
 // FaultTable lists §8.2's faults, a line each, from the harness's table.
