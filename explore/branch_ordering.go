@@ -238,7 +238,13 @@ func (w *orderingWalk) parts() []Part {
 	for _, e := range w.events {
 		out, _ := w.o.Observe("outcome", []any{e.ID})
 		cell := harness.M("state.not-arrived")
-		if out != "" {
+		switch out {
+		case "":
+		case string(ordering.OutcomeApplied), string(ordering.OutcomeDuplicate), string(ordering.OutcomeRetry), string(ordering.OutcomeDead):
+			// The book's Outcome, in the reader's words (a zh page said
+			// "applied" and "retry" among Chinese ones).
+			cell = harness.M("state.outcome." + out.(string))
+		default: // a student's own, as it gave it
 			cell = text(out)
 		}
 		ev.Rows = append(ev.Rows, []harness.Msg{text(e), cell})

@@ -339,3 +339,30 @@ func TestBranchOpensWhatWasWatched(t *testing.T) {
 		}
 	}
 }
+
+// TestStateOutcomesInTheReadersWords: the ordering page's events table
+// gives the book's Outcome in the page's language (a zh page said
+// "applied" and "retry" among Chinese words).
+func TestStateOutcomesInTheReadersWords(t *testing.T) {
+	t.Parallel()
+	h := web.New(i18n.EN)
+	for _, tt := range []struct {
+		lang      string
+		want, not []string
+	}{
+		{"zh", []string{">已应用<", ">重试<"}, []string{">applied<", ">retry<"}},
+		{"en", []string{">applied<", ">retry<"}, nil},
+	} {
+		_, body := get(t, h, "/explore/ordering/state/deliver-evt-2/deliver-evt-1?lang="+tt.lang)
+		for _, w := range tt.want {
+			if !strings.Contains(body, w) {
+				t.Errorf("%s: the events table has no %s", tt.lang, w)
+			}
+		}
+		for _, n := range tt.not {
+			if strings.Contains(body, n) {
+				t.Errorf("%s: the events table says %s", tt.lang, n)
+			}
+		}
+	}
+}
