@@ -66,6 +66,7 @@ var classEN = map[string]string{
 	"class.head.one":         "The class: %d student.",
 	"web.class.steps.one":    "%d step",
 	"web.class.see-drill":    "the same mistake in the drill %s, step by step",
+	"web.class.watch-drill":  "the drill %s, step by step",
 	// archlab class --clones (ui/class/clones.go).
 	"help.flag.class-clones":  "DIR holds the students' repositories (clones), not their results: check each one's exercises/ with this archlab, then count them",
 	"class.clones.checking":   "archlab class: checking %s",

@@ -65,6 +65,7 @@ var classZH = map[string]string{
 	"class.head.one":         "全班：%d 名学生。",
 	"web.class.steps.one":    "%d 步",
 	"web.class.see-drill":    "在演练 %s 里逐步查看同一个错误",
+	"web.class.watch-drill":  "逐步观看演练 %s",
 	// archlab class --clones（ui/class/clones.go）。
 	"help.flag.class-clones":  "DIR 里是学生的仓库（克隆），不是结果：用这个 archlab 检查每个仓库的 exercises/，再汇总",
 	"class.clones.checking":   "archlab class: 正在检查 %s",

@@ -4,7 +4,9 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"strings"
 
+	"archlab/drills"
 	"archlab/harness"
 	"archlab/ui/class"
 )
@@ -77,6 +79,21 @@ func mistakeLink(p *page, mistake string) (href, text string) {
 	return "", ""
 }
 
+// lessonDrill is the drill a lesson row's check or counter is of
+// ("drill/ack-lost/not-doubled"), where the class can watch it; "" for a
+// lesson of the explorer's or the model's.
+func lessonDrill(id string) string {
+	kind, rest, _ := strings.Cut(id, "/")
+	name, _, _ := strings.Cut(rest, "/")
+	if kind != "drill" && kind != "counter" {
+		return ""
+	}
+	if _, err := drills.Lookup(name); err != nil {
+		return ""
+	}
+	return name
+}
+
 // classView is the class page's content.
 type classView struct {
 	*class.Summary
@@ -118,6 +135,8 @@ func (s *Server) classPage(w http.ResponseWriter, r *http.Request) {
 		cr := classRow{N: i + 1, Row: row, Mistake: row.Kind == "mistake"}
 		if cr.Mistake {
 			cr.Link, cr.LinkText = mistakeLink(p, row.ID)
+		} else if d := lessonDrill(row.ID); d != "" {
+			cr.Link, cr.LinkText = "/drill/"+d+"?lang="+string(p.Lang), p.T("web.class.watch-drill", d)
 		}
 		v.Rows = append(v.Rows, cr)
 	}

@@ -47,12 +47,13 @@ func TestMistakeDrillsExist(t *testing.T) {
 
 // TestClassPageWords: a class of one student with a run of one step
 // reads "1 student" and "1 step" (not "1 students", "1 steps"); its
-// mistake row links to the drill that shows the mistake; the run opens in
+// mistake row links to the drill that shows the mistake, and a drill's
+// lesson row to its drill (the walk again: it had no link); the run opens in
 // the browser, not as a download; and the students are listed by number
 // under each row, as the footnote says (issue 42).
 func TestClassPageWords(t *testing.T) {
 	dir := t.TempDir()
-	one := `{"exercises": [{"name": "consumer-handler", "status": "not-done", "lessons": ["no message is lost"], "lesson_ids": ["explore/not-lost"], "mistake": "ack-first", "drill_file": "drill x\nsection 8.2\nharness inbox\nstrategy student\n-- steps --\nmessage pay:evt-1 seq=1 order=o-1 amount=100\n-- counters --\neffects\n-- checks --\nonce: effects == 1\n"}], "archlab_version": "v1.0.0", "sources_sha256": "` + strings.Repeat("a", 64) + `"}`
+	one := `{"exercises": [{"name": "consumer-handler", "status": "not-done", "lessons": ["no message is lost", ""], "lesson_ids": ["explore/not-lost", "drill/ack-lost/not-doubled"], "mistake": "ack-first", "drill_file": "drill x\nsection 8.2\nharness inbox\nstrategy student\n-- steps --\nmessage pay:evt-1 seq=1 order=o-1 amount=100\n-- counters --\neffects\n-- checks --\nonce: effects == 1\n"}], "archlab_version": "v1.0.0", "sources_sha256": "` + strings.Repeat("a", 64) + `"}`
 	if err := os.WriteFile(filepath.Join(dir, "ada.json"), []byte(one), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,8 @@ func TestClassPageWords(t *testing.T) {
 	}
 	w := get("/class?lang=en")
 	body := w.Body.String()
-	for _, want := range []string{"The class: 1 student.", "1 step · ", `href="/drill/ack-before-effect?lang=en"`, `<div class="class-names">#1</div>`, "The first column numbers the rows", "from #1&#39;s result"} {
+	for _, want := range []string{"The class: 1 student.", "1 step · ", `href="/drill/ack-before-effect?lang=en"`, `<div class="class-names">#1</div>`, "The first column numbers the rows", "from #1&#39;s result",
+		`href="/drill/ack-lost?lang=en">the drill ack-lost, step by step`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the class page has no %q", want)
 		}
@@ -74,7 +76,7 @@ func TestClassPageWords(t *testing.T) {
 			t.Errorf("the class page says %q", not)
 		}
 	}
-	w = get("/class/run/1?lang=en")
+	w = get("/class/run/2?lang=en") // row 1 is the drill's lesson, which the run does not show
 	if d := w.Header().Get("Content-Disposition"); w.Code != http.StatusOK || !strings.HasPrefix(d, "inline;") {
 		t.Errorf("the run: %d, Content-Disposition %q: want it shown, inline", w.Code, d)
 	}
